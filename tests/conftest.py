@@ -1,0 +1,65 @@
+"""Shared fixtures: a Voila dashboards server and a headless Chromium, both local only."""
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def dashboards_url():
+    "Start `besm-dashboards` on a free port; yield its base URL once the home page answers."
+    port = free_port()
+    log = open(ROOT / ".pytest_cache" / "voila.log", "w") if (ROOT / ".pytest_cache").exists() else subprocess.DEVNULL
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(ROOT / "nbs" / "dashboards"), "--port", str(port)],
+                            stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 90
+        while True:
+            try:
+                urllib.request.urlopen(url + "/voila/render/index.ipynb", timeout=30).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.time() > deadline:
+                    raise RuntimeError(f"the dashboards server did not start (exit {proc.poll()})")
+                time.sleep(0.5)
+        time.sleep(3)  # let the kernel pools fill
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    path = chromium_path()
+    if path is None:
+        pytest.fail("Chromium is not installed: `.ci/run` installs Debian's chromium; or `apt-get install -y chromium`")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -1,0 +1,86 @@
+"""The dashboards in a real browser: home page, dice and checks, live updates, errors, no outside requests."""
+import random
+from urllib.parse import urlparse
+
+from besm_nb.dice import roll
+
+import pytest
+
+pytestmark = pytest.mark.browser
+LOCAL = {"127.0.0.1", "localhost"}
+
+
+@pytest.fixture
+def page(browser, dashboards_url):
+    "A fresh page that records every request and blocks any that would leave this machine."
+    ctx = browser.new_context()
+    pg = ctx.new_page()
+    pg.outside = []
+    def route(r):
+        url = r.request.url
+        if urlparse(url).scheme in ("http", "https", "ws", "wss") and urlparse(url).hostname not in LOCAL:
+            pg.outside.append(url)
+            return r.abort()
+        return r.continue_()
+    pg.route("**/*", route)
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    ctx.close()
+
+
+def field(pg, name):
+    return pg.locator(f".besm-field-{name} input").first
+
+
+def test_home_page_links_every_dashboard(page, dashboards_url):
+    page.goto(dashboards_url + "/")
+    assert page.url.endswith("/voila/render/index.ipynb")  # `/` opens the home page itself
+    page.get_by_role("heading", name="besm_nb dashboards").wait_for(timeout=30_000)
+    link = page.get_by_role("link", name="Dice and checks")
+    assert link.count() == 1
+    link.click()
+    page.locator(".besm-calculator").first.wait_for(timeout=30_000)
+    assert page.url.endswith("/voila/render/dice_and_checks.ipynb")
+    assert page.outside == [], f"requests outside this machine: {page.outside}"
+
+
+def test_dice_and_checks_update_and_show_errors(page, dashboards_url):
+    page.goto(dashboards_url + "/voila/render/dice_and_checks.ipynb")
+    out = page.locator(".besm-output").first
+    out.wait_for(timeout=30_000)
+    assert "2d6: 2 to 12, mean 7" in out.inner_text()
+
+    expr = field(page, "expr")
+    expr.fill("3d6")
+    page.wait_for_function("document.querySelector('.besm-output').innerText.includes('3d6: 3 to 18')", timeout=10_000)
+    assert "10.50" in out.inner_text()
+
+    expr.fill("1d6++2")
+    err = page.locator(".besm-error", has_text="expected a number or a die").first
+    err.wait_for(timeout=10_000)
+    body = page.locator("body").inner_text()
+    assert "Traceback" not in body and "Error:" not in body.replace("⚠", "")
+
+    # the checks calculator: change the target and watch the exact odds move
+    target = field(page, "target")
+    target.fill("8")
+    target.press("Tab")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.besm-output')].some(e => e.innerText.includes('Success: 13/18 (72.22%)'))",
+        timeout=10_000)
+    target.fill("99")
+    target.press("Tab")
+    page.locator(".besm-error", has_text="target: must be from 0 to 40, got 99").first.wait_for(timeout=10_000)
+
+    # a seeded roll is logged with its seed, and the seed replays it exactly
+    expr.fill("3d6")
+    page.wait_for_function("document.querySelector('.besm-output').innerText.includes('3d6: 3 to 18')", timeout=10_000)
+    page.locator(".besm-seed input").first.fill("1234")
+    page.locator(".besm-seed input").first.press("Tab")
+    page.locator("button.besm-roll").first.click()
+    expected = f"seed 1234: {roll('3d6', random.Random(1234))}"
+    page.locator(".besm-log", has_text=expected).first.wait_for(timeout=10_000)
+
+    assert page.outside == [], f"requests outside this machine: {page.outside}"
+    assert page.errors == [], page.errors
