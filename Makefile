@@ -23,7 +23,7 @@ run: $(STAMP)
 ## every check: export in sync, notebook tests, docs build (-W), pytest incl. the browser tests
 test: $(STAMP)
 	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory sync-check nbtest pytest && \
+	$(MAKE) --no-print-directory sync-check nbtest docs pytest && \
 	echo "make test: all checks passed in $$(( $$(date +%s) - start )) s"
 
 # the package and notebooks must already be what nbdev_export and nbdev_clean make of them

@@ -1,0 +1,20 @@
+"""Sphinx configuration for the besm_nb rules reference (copied beside the converted notebooks by build.py)."""
+project = "besm_nb"
+author = "besm_nb contributors"
+copyright = "2026, besm_nb contributors"
+extensions = ["myst_nb", "sphinx.ext.mathjax"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+html_theme = "furo"
+html_title = "besm_nb rules reference"
+html_static_path = ["_static"]
+html_extra_path = ["_extra"]
+
+# the notebooks were executed by build.py (with widget state); myst-nb only renders them
+nb_execution_mode = "off"
+nb_render_markdown_format = "myst"
+myst_enable_extensions = ["dollarmath", "colon_fence"]
+myst_heading_anchors = 3
+
+# everything the pages load comes from _static: no CDN
+mathjax_path = "mathjax/tex-chtml.js"
+nb_ipywidgets_js = {"require.js": {}, "widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/widgets/"}}

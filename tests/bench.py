@@ -1,0 +1,94 @@
+"""`make bench`: the performance figures, measured (targets in brackets).
+
+* dist("20d6") median (<= 5 ms), d20_check_odds and tristat_check_odds medians (<= 1 ms);
+* `import besm_nb.dice, besm_nb.checks` in a fresh process (<= 0.3 s), importing neither sympy nor ipywidgets;
+* dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
+  and input change to updated output (<= 100 ms median).
+"""
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def median_ms(fn, n=200, setup=None):
+    times = []
+    for _ in range(n):
+        if setup: setup()
+        t = time.perf_counter(); fn(); times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def report(name, value, unit, target):
+    ok = "ok" if value <= target else "OVER TARGET"
+    print(f"{name:<58} {value:8.3f} {unit}   (target <= {target} {unit}: {ok})", flush=True)
+
+
+def core():
+    from besm_nb import dice
+    from besm_nb.checks import d20_check_odds, tristat_check_odds
+    first = subprocess.run([sys.executable, "-c", "import time; from besm_nb.dice import dist; t=time.perf_counter(); "
+                            "dist('20d6'); print((time.perf_counter()-t)*1000)"], capture_output=True, text=True, check=True)
+    print(f"{'dist(20d6), first call in a fresh process (icepool warm-up)':<58} {float(first.stdout):8.3f} ms")
+    report("dist('20d6') median, result cache cleared each call", median_ms(lambda: dice.dist("20d6"), setup=dice._counts.cache_clear), "ms", 5)
+    report("dist('20d6') median, cached", median_ms(lambda: dice.dist("20d6")), "ms", 5)
+    report("d20_check_odds(5, 15) median", median_ms(lambda: d20_check_odds(5, 15), 2000), "ms", 1)
+    report("tristat_check_odds(8, 1) median", median_ms(lambda: tristat_check_odds(8, 1), 2000), "ms", 1)
+    code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
+           "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
+    walls, imports, heavy = [], [], set()
+    for _ in range(7):
+        t = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+        walls.append(time.perf_counter() - t); imports.append(float(out[0]))
+        heavy |= {name for name, flag in zip(("sympy", "ipywidgets"), out[1:]) if flag == "True"}
+    report("import besm_nb.dice, besm_nb.checks (median, import only)", statistics.median(imports), "s", 0.3)
+    report("python -c 'import besm_nb.dice, besm_nb.checks' (median wall)", statistics.median(walls), "s", 0.3)
+    print(f"{'heavy modules imported by the core':<58} {', '.join(sorted(heavy)) or 'none'}")
+
+
+def dashboards(loads=7, changes=21):
+    import conftest
+    from playwright.sync_api import sync_playwright
+    gen = conftest.dashboards_url.__wrapped__()
+    url = next(gen)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=conftest.CHROMIUM_ARGS)
+            # one browser profile, as at the table: the first visit fetches Voila's scripts, later ones have them cached
+            ctx = browser.new_context()
+            page_times = []
+            for _ in range(loads + 1):
+                time.sleep(4)  # let the kernel pool refill: the figure is for preheated kernels
+                pg = ctx.new_page()
+                t = time.perf_counter()
+                pg.goto(url + "/voila/render/dice_and_checks.ipynb", wait_until="commit")
+                pg.locator(".besm-calculator").first.wait_for(timeout=60_000)
+                page_times.append(time.perf_counter() - t)
+                pg.close()
+            print(f"{'dashboard: first visit (empty browser cache), page -> widget':<58} {page_times[0]:8.3f} s")
+            report("dashboard: page request -> first widget visible (median)", statistics.median(page_times[1:]), "s", 1.5)
+            pg = ctx.new_page()
+            pg.goto(url + "/voila/render/dice_and_checks.ipynb")
+            pg.locator(".besm-output").first.wait_for(timeout=60_000)
+            box = pg.locator(".besm-field-expr input").first
+            change_times = []
+            for i in range(changes):
+                n = 2 + i % 9
+                t = time.perf_counter()
+                box.fill(f"{n}d6")
+                pg.wait_for_function(f"document.querySelector('.besm-output').innerText.startsWith('{n}d6: {n} to {6 * n}')", polling="raf")
+                change_times.append((time.perf_counter() - t) * 1000)
+            report("dashboard: input change -> updated output (median)", statistics.median(change_times[1:]), "ms", 100)
+            browser.close()
+    finally:
+        next(gen, None)
+
+
+if __name__ == "__main__":
+    core()
+    if "--no-browser" not in sys.argv:
+        dashboards()
