@@ -103,3 +103,18 @@ def test_contest_odds_are_a_distribution(ba, da, bb, db):
     assert o["first wins"] + o["second wins"] + o["tie"] == 1
     swapped = d20_contest_odds(bb, db, ba, da)
     assert swapped["first wins"] == o["second wins"] and swapped["tie"] == o["tie"]
+
+
+def test_table_12_2_and_natural_20_switch():
+    from besm_nb.checks import DIFFICULTY_CLASSES, difficulty_name
+    assert [d for d, _ in DIFFICULTY_CLASSES] == [3, 5, 7, 10, 15, 20, 25, 30, 35, 40]
+    assert difficulty_name(20) == "Difficult (20)"
+    assert d20_success_odds(0, 40) == Fraction(1, 20)
+    assert d20_success_odds(0, 40, natural_20=False) == 0
+    assert d20_check(0, 25, 20, natural_20=False).degree == "Minor Failure"
+
+
+def test_many_sided_contest_ranks_by_degree():
+    from besm_nb.checks import d20_contest_rank
+    ranked = d20_contest_rank({"a": d20_check(0, 10, 10), "b": d20_check(0, 10, 11), "c": d20_check(0, 10, 20)})
+    assert [(p, n) for p, n, _ in ranked] == [(1, "c"), (2, "a"), (2, "b")]

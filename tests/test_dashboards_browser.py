@@ -73,6 +73,13 @@ def test_dice_and_checks_update_and_show_errors(page, dashboards_url):
     target.press("Tab")
     page.locator(".besm-error", has_text="target: must be from 0 to 40, got 99").first.wait_for(timeout=10_000)
 
+    # switch the mechanic: the d20 calculator appears with its degree-by-degree odds
+    page.get_by_role("button", name="d20 vs DC (Anime d20)").click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('.besm-output')].some(e => e.innerText.includes('Success: 11/20 (55.00%)'))",
+        timeout=15_000)
+    assert "Overwhelming Failure" in page.locator("body").inner_text()
+
     # a seeded roll is logged with its seed, and the seed replays it exactly
     expr.fill("3d6")
     page.wait_for_function("document.querySelector('.besm-output').innerText.includes('3d6: 3 to 18')", timeout=10_000)
