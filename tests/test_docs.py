@@ -78,3 +78,14 @@ def test_search_finds_rules(site, offline_page):
     finally:
         server.shutdown()
     assert offline_page.outside == [], offline_page.outside
+
+
+def test_quarto_config_is_valid_and_lists_every_notebook():
+    "nbs/_quarto.yml stays usable for nbdev_docs where Quarto exists; the sidebar (also the site's order) misses no chapter."
+    import yaml
+    nbs = Path(__file__).resolve().parents[1] / "nbs"
+    quarto = yaml.safe_load((nbs / "_quarto.yml").read_text())
+    assert quarto["project"]["type"] == "website" and "sidebar.yml" in quarto["metadata-files"]
+    assert yaml.safe_load((nbs / "nbdev.yml").read_text())["project"]["output-dir"] == "_docs"
+    listed = yaml.safe_load((nbs / "sidebar.yml").read_text())["website"]["sidebar"]["contents"]
+    assert sorted(listed) == sorted(p.name for p in nbs.glob("*.ipynb"))
