@@ -2,6 +2,7 @@
 
 * dist("20d6") median (<= 5 ms), d20_check_odds and tristat_check_odds medians (<= 1 ms);
 * `import besm_nb.dice, besm_nb.checks` in a fresh process (<= 0.3 s), importing neither sympy nor ipywidgets;
+* Tri-Stat: a 5-combatant round resolved (<= 2 ms), the combat odds (<= 5 ms each);
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median).
 """
@@ -37,6 +38,7 @@ def core():
     report("dist('20d6') median, cached", median_ms(lambda: dice.dist("20d6")), "ms", 5)
     report("d20_check_odds(5, 15) median", median_ms(lambda: d20_check_odds(5, 15), 2000), "ms", 1)
     report("tristat_check_odds(8, 1) median", median_ms(lambda: tristat_check_odds(8, 1), 2000), "ms", 1)
+    tristat()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
@@ -48,6 +50,19 @@ def core():
     report("import besm_nb.dice, besm_nb.checks (median, import only)", statistics.median(imports), "s", 0.3)
     report("python -c 'import besm_nb.dice, besm_nb.checks' (median wall)", statistics.median(walls), "s", 0.3)
     print(f"{'heavy modules imported by the core':<58} {', '.join(sorted(heavy)) or 'none'}")
+
+
+def tristat():
+    import random
+    from besm_nb.tristat import health_lost_odds, hit_odds
+    from test_tristat import fighters, plan
+    from besm_nb.tristat_round import DiceFeed, resolve_round
+    inits = {"A": 14, "B": 7, "C": 9, "D": 9, "E": 12}
+    start, actions, rng = fighters(), plan(), random.Random(1)
+    report("Tri-Stat: resolve a 5-combatant round (median)", median_ms(lambda: resolve_round(start, actions, inits, DiceFeed(rng)), 500), "ms", 2)
+    report("Tri-Stat: hit_odds(8, 1) (median)", median_ms(lambda: hit_odds(8, 1), 2000), "ms", 5)
+    report("Tri-Stat: health_lost_odds, dodge + shield + counter (median)", median_ms(
+        lambda: health_lost_odds(60, 8, dodge=True, dcv=5, shield=10, counter_power=30, counter_acv=6), 500), "ms", 5)
 
 
 def dashboards(loads=11, changes=21):
