@@ -91,3 +91,39 @@ def test_dice_and_checks_update_and_show_errors(page, dashboards_url):
 
     assert page.outside == [], f"requests outside this machine: {page.outside}"
     assert page.errors == [], page.errors
+
+
+def test_tristat_tracker_runs_a_round(page, dashboards_url):
+    page.goto(dashboards_url + "/voila/render/tristat_combat.ipynb")
+    tracker = page.locator(".besm-tracker")
+    tracker.wait_for(timeout=30_000)
+
+    def fill(label, value):
+        box = tracker.get_by_label(label, exact=True).first
+        box.fill(str(value))
+        box.press("Tab")
+
+    for name, acv, dcv, power in [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)]:
+        fill("Name", name); fill("ACV", acv); fill("DCV", dcv); fill("Health", 40); fill("Power", power)
+        tracker.get_by_role("button", name="Add / update").click()
+        page.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=10_000)
+    fill("Typed d6s", "6 1")
+    tracker.get_by_role("button", name="Use these d6s").click()
+    page.locator(".besm-phases", has_text="Rei → Youma").wait_for(timeout=10_000)
+    tracker.get_by_label("Targets").select_option(["Youma"])
+    fill("Typed 2d6", "5 9")  # Rei hits with 5; Youma's dodge (9 against DCV 5) fails
+    tracker.get_by_label("Answer to").select_option("Youma")
+    tracker.get_by_label("By").select_option("Youma")
+    tracker.get_by_label("With").select_option("dodge")
+    tracker.get_by_role("button", name="Add answer").click()
+    page.locator(".besm-answers", has_text="Youma: dodge").wait_for(timeout=10_000)
+    tracker.get_by_role("button", name="Resolve").click()
+    health = page.locator(".besm-health[data-name='Youma']")
+    page.wait_for_function("document.querySelector(\".besm-health[data-name='Youma']\")?.innerText === '12'", timeout=10_000)
+    assert health.inner_text() == "12"  # 40 - (20 power + 8 ACV)
+    assert "28 = 28 comes off Youma" in page.locator(".besm-log").inner_text() or "= 28 comes off Youma" in page.locator(".besm-log").inner_text()
+
+    tracker.get_by_role("button", name="Undo last").click()
+    page.wait_for_function("document.querySelector(\".besm-health[data-name='Youma']\")?.innerText === '40'", timeout=10_000)
+    assert page.outside == [], page.outside
+    assert page.errors == [], page.errors
