@@ -89,4 +89,4 @@ def test_declaring_the_impossible_is_refused_before_any_roll():
     dice = DiceFeed(totals=[5, 5, 5])
     with pytest.raises(ValueError, match="already used her attack action"):
         resolve_round(fighters(), [Action("A", attack=AttackPlan("A", "Blast", ("B",), responses={"B": (
-            Response("C", "counterattack"), Response("C", "cover"))}))], inits, dice)
+            Response("C", "counterattack"), Response("C", "shield"))}))], inits, dice)
