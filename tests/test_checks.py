@@ -118,3 +118,12 @@ def test_many_sided_contest_ranks_by_degree():
     from besm_nb.checks import d20_contest_rank
     ranked = d20_contest_rank({"a": d20_check(0, 10, 10), "b": d20_check(0, 10, 11), "c": d20_check(0, 10, 20)})
     assert [(p, n) for p, n, _ in ranked] == [(1, "c"), (2, "a"), (2, "b")]
+
+
+@given(st.integers(-10, 20), st.integers(5, 40), st.lists(st.integers(-5, 15), max_size=6))
+@settings(max_examples=80, deadline=None)
+def test_help_is_a_distribution_and_never_hurts(leader, dc, helpers):
+    from besm_nb.d20_checks import combined_check_odds
+    odds = combined_check_odds(leader, dc, helpers)
+    assert sum(odds.values()) == 1
+    assert d20_success_odds(leader, dc) <= sum(p for d, p in odds.items() if d.endswith("Success"))
