@@ -12,7 +12,7 @@ def brute(attack_bonus, ac, defence_bonus, pen):
         for d in range(1, 21):
             if a == 20: k = "critical"
             elif a == 1 or a + attack_bonus < ac: k = "miss"
-            elif defence_bonus is not None and d != 1 and d + defence_bonus + pen > a + attack_bonus: k = "defended"
+            elif defence_bonus is not None and d != 1 and (d == 20 or d + defence_bonus + pen > a + attack_bonus): k = "defended"
             else: k = "hit"
             out[k] += 1
     return {k: Fraction(v, 400) for k, v in out.items()}
