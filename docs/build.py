@@ -157,6 +157,7 @@ def main() -> int:
     out = (ROOT / args.out).resolve()
     shutil.rmtree(out, ignore_errors=True)
     r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(SRC), str(out)])
+    shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copies, beside the output
     if r.returncode == 0:
         print(f"docs: built {out}/index.html in {time.time() - t0:.1f} s")
     return r.returncode
