@@ -127,3 +127,14 @@ def test_tristat_tracker_runs_a_round(page, dashboards_url):
     page.wait_for_function("document.querySelector(\".besm-health[data-name='Youma']\")?.innerText === '40'", timeout=10_000)
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors
+
+
+def test_home_page_lists_every_dashboard():
+    "Every dashboard notebook is linked from the home page (a static check, no browser)."
+    import json
+    from pathlib import Path
+    folder = Path(__file__).resolve().parents[1] / "nbs" / "dashboards"
+    home = "".join("".join(c["source"]) for c in json.loads((folder / "index.ipynb").read_text())["cells"])
+    for nb in folder.glob("*.ipynb"):
+        if nb.name != "index.ipynb":
+            assert f"({nb.name})" in home, f"{nb.name} is not linked from the dashboards home page"
