@@ -55,7 +55,7 @@ bench: $(STAMP)
 
 ## the authoring environment
 lab: $(STAMP)
-	$(BIN)/jupyter lab nbs
+	$(BIN)/jupyter lab nbs $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 clean:
 	rm -rf _proc _docs $(SITE) .pytest_cache .hypothesis build *.egg-info
