@@ -7,9 +7,11 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 
+LOCAL = {"127.0.0.1", "localhost"}
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -63,3 +65,26 @@ def browser():
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def page(browser, dashboards_url):
+    "A fresh page that records every request and blocks any that would leave this machine."
+    ctx = browser.new_context()
+    pg = ctx.new_page()
+    pg.outside = []
+    def route(r):
+        url = r.request.url
+        if urlparse(url).scheme in ("http", "https", "ws", "wss") and urlparse(url).hostname not in LOCAL:
+            pg.outside.append(url)
+            return r.abort()
+        return r.continue_()
+    pg.route("**/*", route)
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    ctx.close()
+
+
+def field(pg, name):
+    return pg.locator(f".besm-field-{name} input").first

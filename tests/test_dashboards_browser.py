@@ -1,36 +1,12 @@
 """The dashboards in a real browser: home page, dice and checks, live updates, errors, no outside requests."""
 import random
-from urllib.parse import urlparse
 
 from besm_nb.dice import roll
 
 import pytest
+from conftest import field
 
 pytestmark = pytest.mark.browser
-LOCAL = {"127.0.0.1", "localhost"}
-
-
-@pytest.fixture
-def page(browser, dashboards_url):
-    "A fresh page that records every request and blocks any that would leave this machine."
-    ctx = browser.new_context()
-    pg = ctx.new_page()
-    pg.outside = []
-    def route(r):
-        url = r.request.url
-        if urlparse(url).scheme in ("http", "https", "ws", "wss") and urlparse(url).hostname not in LOCAL:
-            pg.outside.append(url)
-            return r.abort()
-        return r.continue_()
-    pg.route("**/*", route)
-    pg.errors = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    yield pg
-    ctx.close()
-
-
-def field(pg, name):
-    return pg.locator(f".besm-field-{name} input").first
 
 
 def test_home_page_links_every_dashboard(page, dashboards_url):
