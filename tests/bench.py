@@ -3,6 +3,7 @@
 * dist("20d6") median (<= 5 ms), d20_check_odds and tristat_check_odds medians (<= 1 ms);
 * `import besm_nb.dice, besm_nb.checks` in a fresh process (<= 0.3 s), importing neither sympy nor ipywidgets;
 * Tri-Stat: a 5-combatant round resolved (<= 2 ms), the combat odds (<= 5 ms each);
+* Anime d20 damage: a fall's and the largest crash's exact damage, shock odds;
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median).
 """
@@ -39,6 +40,7 @@ def core():
     report("d20_check_odds(5, 15) median", median_ms(lambda: d20_check_odds(5, 15), 2000), "ms", 1)
     report("tristat_check_odds(8, 1) median", median_ms(lambda: tristat_check_odds(8, 1), 2000), "ms", 1)
     tristat()
+    d20_damage()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
@@ -50,6 +52,15 @@ def core():
     report("import besm_nb.dice, besm_nb.checks (median, import only)", statistics.median(imports), "s", 0.3)
     report("python -c 'import besm_nb.dice, besm_nb.checks' (median wall)", statistics.median(walls), "s", 0.3)
     print(f"{'heavy modules imported by the core':<58} {', '.join(sorted(heavy)) or 'none'}")
+
+
+def d20_damage():
+    from besm_nb import dice
+    from besm_nb.d20_damage import MAX_CRASH_MPH, crash_damage, fall_odds, impact_odds, shock_odds
+    report("fall_odds(50 ft, Acrobatics +8) median, cache cleared", median_ms(lambda: fall_odds(50, 8), setup=dice._counts.cache_clear), "ms", 5)
+    report("impact_odds(98d6, armour 5) median, cache cleared",
+           median_ms(lambda: impact_odds(crash_damage(MAX_CRASH_MPH).expr, 5), 20, setup=dice._counts.cache_clear), "ms", 50)
+    report("shock_odds(30, 40, +3) median", median_ms(lambda: shock_odds(30, 40, 3), 2000), "ms", 1)
 
 
 def tristat():
