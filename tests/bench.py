@@ -3,7 +3,7 @@
 * dist("20d6") median (<= 5 ms), d20_check_odds and tristat_check_odds medians (<= 1 ms);
 * `import besm_nb.dice, besm_nb.checks` in a fresh process (<= 0.3 s), importing neither sympy nor ipywidgets;
 * Tri-Stat: a 5-combatant round resolved (<= 2 ms), the combat odds (<= 5 ms each);
-* Anime d20 damage: a fall's and the largest crash's exact damage, shock odds;
+* Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves, XP;
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median).
 """
@@ -41,6 +41,7 @@ def core():
     report("tristat_check_odds(8, 1) median", median_ms(lambda: tristat_check_odds(8, 1), 2000), "ms", 1)
     tristat()
     d20_damage()
+    d20_mind()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
@@ -61,6 +62,15 @@ def d20_damage():
     report("impact_odds(98d6, armour 5) median, cache cleared",
            median_ms(lambda: impact_odds(crash_damage(MAX_CRASH_MPH).expr, 5), 20, setup=dice._counts.cache_clear), "ms", 50)
     report("shock_odds(30, 40, +3) median", median_ms(lambda: shock_odds(30, 40, 3), 2000), "ms", 1)
+
+
+def d20_mind():
+    from besm_nb.d20_mind import group_resistance_odds, mind_attack, xp_award
+    report("mind_attack(8 rounds, target 10 HP) median", median_ms(lambda: mind_attack(3, 2, 1, 2, rounds=8, target_hp=10)), "ms", 5)
+    crowd = list(range(-2, 8)) * 50
+    report("group_resistance_odds(500 targets, separate) median", median_ms(lambda: group_resistance_odds(crowd, 15, "separate"), 20), "ms", 300)
+    report("group_resistance_odds(500 targets, shared) median", median_ms(lambda: group_resistance_odds(crowd, 15, "shared"), 20), "ms", 300)
+    report("xp_award median", median_ms(lambda: xp_award([4, 5, 6], ["comparable"], ["superior"], "strong")), "ms", 1)
 
 
 def tristat():
