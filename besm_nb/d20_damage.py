@@ -231,6 +231,13 @@ def d20_check_any_dc(bonus: int,  # everything added to the d20
     return ok, 0 if ok else max(1, dc - natural - bonus)
 
 
+def _probability(value: object, name: str) -> Fraction:
+    "A probability from 0 to 1 as a Fraction, else InputError naming `name`."
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)) or not 0 <= value <= 1:
+        raise InputError(name, f"must be a probability from 0 to 1, got {value!r}")
+    return Fraction(value)
+
+
 def impact_odds(expr: str,  # the impact's damage, e.g. "5d6" (from `crash_damage` or `fall_damage`)
                 armour: int = 0,  # Armour or Force Field rating, if the GM lets it count
                 break_fall: Fraction | int = 0,  # the chance a break-fall check halves the damage
@@ -238,14 +245,14 @@ def impact_odds(expr: str,  # the impact's damage, e.g. "5d6" (from `crash_damag
                ) -> dict[int, Fraction]:
     "Exact distribution of the Hit Points lost to a crash or fall, after armour and a possible break fall."
     require_int(armour, "armour", *ARMOUR_RANGE)
-    if not 0 <= break_fall <= 1: raise InputError("break_fall", f"must be a probability from 0 to 1, got {break_fall}")
+    break_fall = _probability(break_fall, "break_fall")
     if isinstance(expr, str) and expr.strip() == "0": return {0: Fraction(1)}
     parse_param(expr, "expr")
     out: dict[int, Fraction] = {}
     for k, p in dist(expr).items():
         full = max(0, k - armour)
         half = max(0, k // 2 - armour) if halve_first else full // 2
-        for v, q in ((full, 1 - Fraction(break_fall)), (half, Fraction(break_fall))):
+        for v, q in ((full, 1 - break_fall), (half, break_fall)):
             if q: out[v] = out.get(v, Fraction(0)) + p * q
     return dict(sorted(out.items()))
 
@@ -329,6 +336,7 @@ def shock_value(max_hp: int,  # full Hit Points
 
 
 def _triggers(damage: int, value: int, trigger: str) -> bool:
+    "Whether a hit's damage reaches the Shock Value under the `trigger` reading; no damage never does."
     if trigger not in SHOCK_TRIGGERS: raise InputError("trigger", f"must be one of {', '.join(SHOCK_TRIGGERS)}, got {trigger!r}")
     return damage >= 1 and (damage > value if trigger == "more" else damage >= value)
 
@@ -336,9 +344,9 @@ def _triggers(damage: int, value: int, trigger: str) -> bool:
 @dataclass(frozen=True)
 class ShockCheck:
     "The Fortitude save a hit calls for."
-    shock_value: int
-    damage: int
-    dc: int
+    shock_value: int  # full Hit Points / 5
+    damage: int  # the hit's damage that got through
+    dc: int  # 15 + 1 per full 5 points above the Shock Value
     working: tuple[Step, ...] = ()
 
 
@@ -408,9 +416,9 @@ SURGERY_LOSS_PER_MARGIN = 2
 @dataclass(frozen=True)
 class MedicalCheck:
     "A treatment check: its DC, the healer's bonus after penalties, the working, and the exact success chance."
-    dc: int
-    bonus: int
-    success: Fraction
+    dc: int  # 15 + 1 per critical injury
+    bonus: int  # the healer's skill after penalties
+    success: Fraction  # exact chance one try works
     working: tuple[Step, ...] = ()
 
 
@@ -469,18 +477,18 @@ def tries_needed(success: Fraction,  # the chance one try works
                  tries: int,  # how many tries there is time for
                 ) -> Fraction:
     "Exact chance that one of several independent tries works."
-    if not 0 <= success <= 1: raise InputError("success", f"must be a probability from 0 to 1, got {success}")
+    success = _probability(success, "success")
     require_int(tries, "tries", 0, 10_000)
-    return 1 - (1 - Fraction(success)) ** tries
+    return 1 - (1 - success) ** tries
 
 # %% ../nbs/25_d20_damage.ipynb #98f8d6e2
 @dataclass(frozen=True)
 class Wounds:
     "One character's Hit Points through a fight; every change keeps the state before it, for undo."
-    max_hp: int
-    hp: int
+    max_hp: int  # full Hit Points
+    hp: int  # current Hit Points (below zero when badly hurt)
     last_damage: int = 0  # the last hit's damage after armour (0 after healing)
-    critical_injuries: int = 0
+    critical_injuries: int = 0  # all taken so far, treated or not
     second_wind_hp: int | None = None  # Hit Points when she got her second wind this scene
     change: str = "start"  # what the last change was
     previous: Wounds | None = None
@@ -492,7 +500,7 @@ class WoundStatus:
     state: str  # "ok", "unconscious" or "dead"
     penalty: int  # Table 12-9, after any second wind
     shock: ShockCheck | None  # the save the last hit calls for
-    shock_value: int
+    shock_value: int  # full Hit Points / 5
     first_aid_dc: int | None  # None without critical injuries
     working: tuple[Step, ...] = ()
 

@@ -5,6 +5,7 @@
 * Tri-Stat: a 5-combatant round resolved (<= 2 ms), the combat odds (<= 5 ms each);
 * Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms);
 * Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves, XP;
+* chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s);
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median).
 """
@@ -44,6 +45,7 @@ def core():
     d20_attack()
     d20_damage()
     d20_mind()
+    chase()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
@@ -55,6 +57,24 @@ def core():
     report("import besm_nb.dice, besm_nb.checks (median, import only)", statistics.median(imports), "s", 0.3)
     report("python -c 'import besm_nb.dice, besm_nb.checks' (median wall)", statistics.median(walls), "s", 0.3)
     print(f"{'heavy modules imported by the core':<58} {', '.join(sorted(heavy)) or 'none'}")
+
+
+def chase():
+    import random
+    from besm_nb import chase_odds
+    from besm_nb.chase import ChaseState, Mecha, resolve_chase_round
+    from besm_nb.chase_odds import capture_odds, round_odds
+    car = Mecha("Car", drive=6, manoeuvre=1, max_speed=120, hp=40, armour=4)
+    bike = Mecha("Bike", drive=5, manoeuvre=3, max_speed=110, hp=20)
+    s, rng = ChaseState(car, bike, "close", 10, 70), random.Random(1)
+    cold = lambda: (chase_odds._effect.cache_clear(), chase_odds._faces.cache_clear())
+    report("Chase: resolve one round, Herd v Zig-Zag (median)", median_ms(lambda: resolve_chase_round(s, "Herd", "Zig-Zag", rng), 1000), "ms", 1)
+    report("Chase: round_odds, Herd v Zig-Zag (median)", median_ms(lambda: round_odds(s, "Herd", "Zig-Zag"), 200, cold), "ms", 5)
+    for terrain, lead, p, q in (("close", 10, "Gun It, then the best finisher", "Pull Ahead until 20+, then Stunt"),
+                                ("close", 10, "Shortcut, then Box In", "Pull Ahead until 30, then Vanish"),
+                                ("open", 12, "Redline, then the best finisher", "Pull Ahead, then the best finisher")):
+        report(f"Chase: capture_odds 20 rounds, {p[:8]} v {q[:10]} (median)",
+               median_ms(lambda: capture_odds(car, bike, terrain, lead, p, q, rounds=20), 5, cold) / 1000, "s", 1)
 
 
 def d20_attack():

@@ -12,7 +12,7 @@ from besm_nb.d20_damage import (CRASH_FALL_TABLE, MAX_CRASH_MPH, WOUND_BANDS, WO
                                 d20_check_any_dc, d20_odds_any_dc, damage_odds, damage_rating, fall_acrobatics_dc,
                                 fall_damage, fall_odds, first_aid, hp_state, impact_odds, inflict_less, shock_check,
                                 shock_odds, shock_value, surgery, surgery_odds, wound_penalty, wounds_heal, wounds_hit,
-                                wounds_second_wind, wounds_start, wounds_status, wounds_undo)
+                                tries_needed, wounds_second_wind, wounds_start, wounds_status, wounds_undo)
 from besm_nb.dice import InputError, dist
 
 SEED = Path("/work/shared/seeds/002_33214d3f36acad19.txt")
@@ -201,3 +201,50 @@ def test_any_dc_odds_match_the_d20_rules(bonus, dc):
     for n in range(1, 21):
         ok, by = d20_check_any_dc(bonus, dc, n)
         assert ok == (n == 20 or (n != 1 and n + bonus >= dc)) and (by == 0) == ok
+
+
+def test_strength_switch_both_ways():
+    assert damage_rating("melee", "2d6", strength=3).expr == "2d6+3"
+    assert damage_rating("melee", "2d6", strength=3, add_strength=False).expr == "2d6"
+    assert damage_rating("unarmed", strength=3, add_strength=False, massive_damage=2).expr == "1d3+2"
+    assert damage_rating("special", "4d8", strength=3).expr == "4d8"
+    assert damage_rating("special", "4d8", strength=3, add_strength=True).expr == "4d8+3"
+
+
+def test_critical_doubles_the_dice_not_the_bonus():
+    assert critical_damage(damage_rating("unarmed", strength=2).expr) == "2d3+2"
+
+
+def test_probabilities_are_checked_by_name():
+    for bad in ("0.5", None, True, -0.1, Fraction(3, 2)):
+        with pytest.raises(InputError, match="break_fall: must be a probability"): impact_odds("2d6", break_fall=bad)
+        with pytest.raises(InputError, match="success: must be a probability"): tries_needed(bad, 2)
+    assert tries_needed(Fraction(1, 2), 2) == Fraction(3, 4) and tries_needed(1, 0) == 0
+
+
+def test_second_wind_tiers():
+    assert wound_penalty(30, 40, second_wind_hp=35) == -2  # taken with no penalty: the -2 tier is lower
+    assert wound_penalty(38, 40, second_wind_hp=20) == 0  # healing never brings a penalty back
+    assert wound_penalty(20, 40, second_wind_hp=20) == 0 and wound_penalty(10, 40, second_wind_hp=20) == -6
+
+
+def test_medical_dc_counts_every_critical_injury_taken():
+    w = wounds_hit(wounds_hit(wounds_start(40), 10, breaks_skin=True), 10, breaks_skin=True)
+    assert w.critical_injuries == 2 and wounds_status(w).first_aid_dc == 17 == first_aid(0, 2).dc == surgery(0, 2).dc
+    assert first_aid(4, 1, on_self=True).bonus == first_aid(4, 1, improvised=True).bonus == 2
+
+
+def test_chapter_prose_is_in_our_own_words():
+    """No run of 7 words of the seed in the pages' prose, outside quotation marks (table and section titles are code)."""
+    import json
+    if not SEED.exists(): pytest.skip("seed text not present")
+    def words(t): return re.findall(r"[a-z0-9']+", t.lower().replace("\u2019", "'"))
+    sw = words(SEED.read_text())
+    grams = {tuple(sw[i:i + 7]) for i in range(len(sw) - 6)}
+    root = Path(__file__).parent.parent / "nbs"
+    for name in ("25_d20_damage.ipynb", "25_d20_damage_ui.ipynb"):
+        for c in json.loads((root / name).read_text())["cells"]:
+            if c["cell_type"] != "markdown": continue
+            w = words(re.sub(r'"[^"]*"', " ", "".join(c["source"])))
+            pasted = [" ".join(w[j:j + 7]) for j in range(len(w) - 6) if tuple(w[j:j + 7]) in grams]
+            assert not pasted, (name, pasted)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 SITE = Path(__file__).resolve().parents[1] / "_site"
-PAGES = ["index", "dice", "dice_ui", "checks", "checks_ui", "render", "calculators", "serve", "store", "tristat_combat", "tristat_combat_ui", "tristat_round", "tristat_round_ui", "d20_checks", "d20_checks_ui", "d20_combat", "d20_combat_ui", "d20_situations", "d20_modifiers", "d20_damage", "d20_damage_ui", "d20_mind", "d20_mind_ui"]
+PAGES = ["index", "dice", "dice_ui", "checks", "checks_ui", "render", "calculators", "serve", "store", "tristat_combat", "tristat_combat_ui", "tristat_round", "tristat_round_ui", "d20_checks", "d20_checks_ui", "d20_combat", "d20_combat_ui", "d20_situations", "d20_modifiers", "d20_damage", "d20_damage_ui", "d20_mind", "d20_mind_ui", "chase", "chase_odds", "chase_ui"]
 pytestmark = pytest.mark.docs
 
 

@@ -22,8 +22,16 @@ BEYOND_200_CHOICES = [("+3d6 once: 23d6 (literal)", "once"), ("20d6 at most", "c
 BELOW_CHOICES = [("no damage", "none"), ("1d6", "first_row")]
 
 
-def crash_fall_result(mode: str, speed_mph: int, feet: int, armour: int, break_fall: bool, acrobatics: int,
-                      beyond_200: str, below_first_row: str, halve_first: bool) -> Result:
+def crash_fall_result(mode: str,  # "crash" (by speed) or "fall" (by height)
+                      speed_mph: int,  # a crash's speed, mph
+                      feet: int,  # a fall's height, feet
+                      armour: int,  # Armour or Force Field rating, if the GM lets it count
+                      break_fall: bool,  # falls: try the Acrobatics break fall
+                      acrobatics: int,  # the faller's Acrobatics bonus
+                      beyond_200: str,  # see `fall_damage`
+                      below_first_row: str,  # see `crash_damage`
+                      halve_first: bool,  # halve before armour instead of after
+                     ) -> Result:
     "The answer: the dice with their working, the exact damage after armour and break fall, the mean and the DC."
     if mode == "crash":
         d = crash_damage(speed_mph, below_first_row)
@@ -41,7 +49,10 @@ def crash_fall_result(mode: str, speed_mph: int, feet: int, armour: int, break_f
     return Result(f"{d.expr}: mean {float(mean):.2f} Hit Points lost", working, odds, "damage", cumulative=True, note=note)
 
 
-def _crash_fall_roll(rng, mode, speed_mph, feet, armour, break_fall, acrobatics, beyond_200, below_first_row, halve_first) -> str:
+def _crash_fall_roll(rng,  # the random.Random every die comes from
+                     mode, speed_mph, feet, armour, break_fall, acrobatics, beyond_200, below_first_row, halve_first,  # as `crash_fall_result`
+                    ) -> str:
+    "Roll one crash or fall: the damage dice, then any Acrobatics check, and the Hit Points lost."
     d = crash_damage(speed_mph, below_first_row) if mode == "crash" else fall_damage(feet, beyond_200, below_first_row)
     dmg = roll(d.expr, rng) if d.dice else None
     total = dmg.total if dmg else 0
@@ -113,7 +124,9 @@ class WoundsTracker(widgets.VBox):
         self.wounds: Wounds = wounds_start(max_hp)
         self.refresh()
 
-    def _value(self, name: str): return self.fields[name].widget.value
+    def _value(self, name: str):
+        "A field's current value."
+        return self.fields[name].widget.value
 
     def _guard(self, act) -> None:
         "Run an action; a refusal goes beside its field (or under the buttons), never a traceback."
@@ -128,19 +141,24 @@ class WoundsTracker(widgets.VBox):
             (self.fields[param].error if param in self.fields else self.message).value = text
 
     def start(self) -> None:
+        "Start a new record from the full and current Hit Points fields."
         self.wounds = wounds_start(self._value("max_hp"), self._value("hp")); self.refresh()
 
     def damage(self) -> None:
+        "Take a hit of the amount shown, less armour."
         self.wounds = wounds_hit(self.wounds, self._value("amount"), self._value("armour"), self._value("breaks_skin"),
                                  self._value("trigger")); self.refresh()
 
     def heal(self) -> None:
+        "Heal the amount shown."
         self.wounds = wounds_heal(self.wounds, self._value("amount")); self.refresh()
 
     def second_wind(self) -> None:
+        "Record a successful second-wind save."
         self.wounds = wounds_second_wind(self.wounds); self.refresh()
 
     def undo(self) -> None:
+        "Take back the last change."
         self.wounds = wounds_undo(self.wounds); self.refresh()
 
     def result(self) -> Result:
@@ -158,6 +176,7 @@ class WoundsTracker(widgets.VBox):
         return Result(head, s.working, odds, "incapacitated", note=note, highlight=["saved"])
 
     def refresh(self) -> None:
+        "Redraw the reading and the log of changes."
         self.status.value = self.result().to_html()
         changes, w = [], self.wounds
         while w is not None:
