@@ -36,6 +36,7 @@ __all__ = ['RULE', 'BONUS_RANGE', 'AC_RANGE', 'RANGES', 'initiative_order', 'del
 
 # %% ../nbs/21_d20_combat.ipynb #deb0a4ab
 def _names(order: list[list[str]]) -> list[str]:
+    "Everyone in an acting order, first to last."
     return [n for g in order for n in g]
 
 
@@ -47,7 +48,8 @@ def delay_action(order: list[list[str]],  # the round's acting order, as `initia
     names = _names(order)
     if name not in names: raise InputError("name", f"{name!r} is not in the order")
     if after not in names or after == name: raise InputError("after", f"must be another character in the order, got {after!r}")
-    if names.index(after) < names.index(name): raise InputError("after", f"{after!r} acts before {name!r}: a delay only goes later")
+    group = {n: i for i, g in enumerate(order) for n in g}  # characters who act together may wait for each other
+    if group[after] < group[name]: raise InputError("after", f"{after!r} acts before {name!r}: a delay only goes later")
     out = [[n for n in g if n != name] for g in order]
     at = next(i for i, g in enumerate(out) if after in g)
     out.insert(at + 1, [name])
@@ -55,7 +57,7 @@ def delay_action(order: list[list[str]],  # the round's acting order, as `initia
 
 
 def next_round_order(order: list[list[str]],  # the next round's order from its initiative rolls
-                     held: Sequence[str],  # who held her action past the end of the last round
+                     held: Sequence[str],  # who held her action past the end of the last round (not those who keep on holding)
                     ) -> list[list[str]]:
     "The next round's order: everyone who held acts together first, then the rest by initiative."
     names = _names(order)
@@ -70,6 +72,7 @@ def stand_off(sides: dict[str, str],  # each character's side
               delaying: Sequence[str],  # who is delaying her action
              ) -> bool:
     "Whether the round ends in a stand-off: a character delays and so does every one of her opponents."
+    if len(set(sides.values())) < 2: raise InputError("sides", f"needs at least two sides, got {sorted(set(sides.values()))}")
     for n in delaying:
         if n not in sides: raise InputError("delaying", f"{n!r} has no side")
     waiting = set(delaying)

@@ -57,6 +57,7 @@ def break_contact_odds(willpower_bonus: int,  # the target's Willpower save bonu
                        telepathy_rank: int,  # the intruder's Telepathy Attribute Rank
                       ) -> tuple[Fraction, tuple[Step, ...]]:
     "Exact chance that a target breaks unwanted mind contact in one round (she does nothing else that round)."
+    require_int(willpower_bonus, "willpower_bonus", *BONUS_RANGE)
     dc = break_contact_dc(telepathy_rank)
     return d20_success_odds(willpower_bonus, dc), (
         Step("Gives up every other action this round", "—", MIND_RULE),
@@ -137,11 +138,12 @@ ALTERATION_READINGS = ("margin", "margin+1")
 
 def alteration_dc(extent: str,  # "minor", "major" or "massive"
                   extra: int = 0,  # the GM's increase for a severe or drastic change
+                  mind_shield: int = 0,  # the victim's Mind Shield bonus
                  ) -> int:
-    "The Knowledge: Social Sciences (Psychology) DC to alter a mind: 10, 20 or 30+."
+    "The Knowledge: Social Sciences (Psychology) DC to alter a mind: 10, 20 or 30+, plus any Mind Shield."
     if extent not in ALTERATIONS: raise InputError("extent", f"must be one of {', '.join(ALTERATIONS)}, got {extent!r}")
-    require_int(extra, "extra", 0, 50)
-    return ALTERATIONS[extent][0] + extra
+    require_int(extra, "extra", 0, 50); require_int(mind_shield, "mind_shield", 0, 50)
+    return ALTERATIONS[extent][0] + extra + mind_shield
 
 
 def _lasts(margin: int, success: bool, reading: str) -> int | None:
@@ -155,9 +157,10 @@ def alteration(extent: str,  # "minor", "major" or "massive"
                rushed: bool = False,  # done quickly: days instead of years
                extra: int = 0,  # the GM's increase to the DC
                reading: str = "margin",  # "margin": lasts the margin; "margin+1": a bare success lasts one
+               mind_shield: int = 0,  # the victim's Mind Shield bonus, added to the DC
               ) -> tuple[int | None, tuple[Step, ...]]:
     "How long an alteration holds (in years, or days if rushed), None if it fails; with the working."
-    dc = alteration_dc(extent, extra)
+    dc = alteration_dc(extent, extra, mind_shield)
     c = d20_check(bonus, dc, natural)
     unit = "days" if rushed else "years"
     lasts = _lasts(c.margin, c.success, reading)
@@ -171,9 +174,10 @@ def alteration_odds(extent: str,  # "minor", "major" or "massive"
                     bonus: int,  # the telepath's Knowledge: Social Sciences (Psychology) bonus
                     extra: int = 0,  # the GM's increase to the DC
                     reading: str = "margin",  # "margin" or "margin+1"
+                    mind_shield: int = 0,  # the victim's Mind Shield bonus, added to the DC
                    ) -> dict[str | int, Fraction]:
     "Exact chances that an alteration fails, or holds for each number of years (days if rushed)."
-    dc = alteration_dc(extent, extra)
+    dc = alteration_dc(extent, extra, mind_shield)
     out: dict[str | int, Fraction] = {}
     for n in range(1, 21):
         c = d20_check(bonus, dc, n)
@@ -260,6 +264,8 @@ def attribute_on_opponent_odds(usage_bonus: int,  # the user's Power Usage (or o
                                rank: int,  # the Attribute's Rank
                               ) -> tuple[Fraction, tuple[Step, ...]]:
     "Exact chance that an Attribute takes effect on an unwilling target: her check succeeds and the save fails."
+    require_int(usage_bonus, "usage_bonus", *BONUS_RANGE); require_int(usage_dc, "usage_dc", *DC_RANGE)
+    require_int(save_bonus, "save_bonus", *BONUS_RANGE)
     dc = attribute_save_dc(rank)
     works, saves = d20_success_odds(usage_bonus, usage_dc), d20_success_odds(save_bonus, dc)
     return works * (1 - saves), (
@@ -300,6 +306,7 @@ def group_resistance_odds(save_bonuses: Sequence[int],  # each ordinary target's
     require_int(dc, "dc", *DC_RANGE)
     if len(save_bonuses) + len(individual) > 500: raise InputError("save_bonuses", "at most 500 targets")
     save_bonuses = list(save_bonuses)
+    for b in save_bonuses: require_int(b, "save_bonuses", *BONUS_RANGE)
     for b in individual: require_int(b, "individual", *BONUS_RANGE)
     n = len(save_bonuses)
     if not n: out = {0: Fraction(1)}
@@ -358,6 +365,7 @@ def answer_holds(first_total: int,  # the total of the side that rolled first (t
                  second_total: int,  # the total of the side answering it (the hero's Intelligence check)
                 ) -> bool:
     "An opposed Attribute check: the answering side wins if she reaches the first side's total."
+    require_int(first_total, "first_total", -100, 200); require_int(second_total, "second_total", -100, 200)
     return second_total >= first_total
 
 
@@ -385,6 +393,9 @@ def defend_with_attribute_odds(activation_bonus: int,  # her check to make the A
                                rank: int = 0,  # the Attribute's Rank, for that person's save (DC 10 + Rank)
                               ) -> tuple[Fraction, tuple[Step, ...]]:
     "Exact chance that a held action defends with an Attribute: it works, anyone unwilling fails to resist, and she is in time."
+    require_int(activation_bonus, "activation_bonus", *BONUS_RANGE); require_int(activation_dc, "activation_dc", *DC_RANGE)
+    require_int(save_bonus, "save_bonus", *BONUS_RANGE); require_int(save_dc, "save_dc", *DC_RANGE)
+    if other_save_bonus is not None: require_int(other_save_bonus, "other_save_bonus", *BONUS_RANGE)
     if not has_power_defence:
         return Fraction(0), (Step("No Power Defence for this Attribute", "cannot defend with it", "002 · Using Attributes Defensively"),)
     works = d20_success_odds(activation_bonus, activation_dc)

@@ -65,7 +65,7 @@ def attribute_pace(rank: int,  # the Rank of the movement Attribute being used
                   ) -> str:
     "The Table 12-4 pace of a character moving with a movement Attribute."
     require_int(top_rank, "top_rank", 1, 50)
-    require_int(rank, "rank", 0, top_rank)
+    require_int(rank, "rank", 1, top_rank)  # Rank 0 is not using it: walking pace applies
     return {0: "sprinting", 1: "running"}.get(top_rank - rank, "jogging")
 
 
@@ -105,8 +105,8 @@ TARGET_SPEEDS: list[tuple[float, int]] = [  # (top of band in mph, attack modifi
 def target_speed_penalty(mph: float,  # the target's speed in miles per hour
                         ) -> int:
     "The attack modifier for a target moving at a speed."
-    if not isinstance(mph, (int, float)) or isinstance(mph, bool) or mph < 0:
-        raise InputError("mph", f"must be a speed of 0 or more, got {mph!r}")
+    if not isinstance(mph, (int, float)) or isinstance(mph, bool) or not 0 <= mph < float("inf"):
+        raise InputError("mph", f"must be a finite speed of 0 or more, got {mph!r}")
     if mph == 10_000: return -8
     return next(v for top, v in TARGET_SPEEDS if mph < top)
 
@@ -156,7 +156,7 @@ ATTACK_MODIFIERS: dict[str, Row] = {
     "two weapons, different targets: off hand": Row(_A, -12, group="two weapons"),
     "combined attack": Row(_A, -2, "per", per="attacker after the first"),
     "touch": Row(_A, 6, note="contact only"),
-    "total attack": Row(_A, 2, note="and -2 AC until her next action"),
+    "total attack": Row(_A, 2, note="and -2 to her AC for the whole round"),
     "moving vehicle, moderate speed": Row(_A, {r: t["moderate"] for r, t in VEHICLE_FIRE.items()}, group="vehicle", switch="vehicle"),
     "moving vehicle, very fast": Row(_A, {r: t["very fast"] for r, t in VEHICLE_FIRE.items()}, group="vehicle", switch="vehicle"),
     "piloting while firing": Row(_A, {r: t["piloting"] for r, t in VEHICLE_FIRE.items()}, switch="vehicle",
@@ -198,15 +198,18 @@ OPEN_LIMIT = -40  # the harshest value an "and worse" row accepts
 Choice = Union[str, tuple]  # a row name, or (row name, count or chosen value)
 
 # %% ../nbs/23_d20_modifiers.ipynb #f413fc60
-READINGS = {"aim": ("round", "action"), "vehicle": ("text", "table"), "total_defence": ("text", "table")}
+READINGS = {"aim": ("round", "action"), "vehicle": ("text", "table"), "total_defence": ("text", "table"),
+            "others_penalty": ("table", "both")}
 
 
 def _check_reading(switch: str, value: str) -> None:
+    "Refuse a reading the switch does not offer."
     if value not in READINGS[switch]:
         raise InputError(switch, f"must be {' or '.join(repr(r) for r in READINGS[switch])}, got {value!r}")
 
 
 def _arg(value: object, param: str, name: str, lo: int, hi: int) -> int:
+    "A row's count or chosen value, checked against its range."
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise InputError(param, f"{name!r} takes a whole number from {lo} to {hi}, got {value!r}")
     return value
@@ -352,9 +355,10 @@ class Resolution:
     "A fully modified attack: its exact odds and the working behind them."
     odds: AttackOdds  # outcomes and damage after armour (and after a Block)
     attack_bonus: int  # the attack bonus after every modifier
-    defence_bonus: int | None  # the defence bonus after every modifier; None: no defence
+    defence_bonus: int | None  # the defence bonus after every situation modifier, before nth_penalty; None: no defence
     working: list[Step]  # every modifier and the rule it came from
     drop: Fraction | None  # chance she ends below 0 Hit Points; None when her Hit Points were not given
+    nth_penalty: int = 0  # the penalty for her earlier defences this round, on top of defence_bonus
 
 
 def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
@@ -377,12 +381,17 @@ def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
                    armour: int = 0,  # her Armour or Force Field
                    crit: str = "dice",  # critical damage: "dice" or "total"
                    current_hp: int | None = None,  # her Hit Points now, for the chance to drop below 0
+                   others_penalty: str = "table",  # defending someone else: "table" (-4 per earlier defence) or "both" (-6)
+                   defence_natural_20: bool = True,  # a defence roll of 20 always succeeds (the combat chapter's switch)
                   ) -> Resolution:
     "Exact odds of one attack with every situation modifier applied, and the working."
     require_int(attack_bonus, "attack_bonus", -50, 100)
     if pace not in PACE_ROWS: raise InputError("pace", f"must be one of {', '.join(PACE_ROWS)}, got {pace!r}")
+    _check_reading("others_penalty", others_penalty)
     if any((c if isinstance(c, str) else c[0]) == "multiple attacks" for c in defence):
         raise InputError("defence", "give the number of this defence as nth_defence instead of 'multiple attacks'")
+    if any((c if isinstance(c, str) else c[0]) == "additional attacks" for c in others):
+        raise InputError("others", "give the number of this defence as nth_defence instead of 'additional attacks'")
     chosen = list(rows) + ([PACE_ROWS[pace]] if PACE_ROWS[pace] else [])
     mod, steps = attack_modifiers(chosen, aim, vehicle)
     working = [Step("attacker's bonus", attack_bonus, f"{SRC} · Character Action"), *steps]
@@ -390,19 +399,27 @@ def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
     working.append(Step("attack total bonus", atk, f"{SRC} · Character Action"))
     dfn = None
     block = False
+    base = pen = defence_penalty(nth_defence, extra_defences)  # -2 per earlier defence beyond the free ones
     if defence_bonus is not None:
         require_int(defence_bonus, "defence_bonus", -50, 100)
         dmod, dsteps = defence_modifiers(defence, others, total_defence, defender_pace, ranged, block_ranged_feat)
         working += [Step("defender's bonus", defence_bonus, f"{SRC} · Defence"), *dsteps]
         if dmod is not None:
             dfn = defence_bonus + dmod
-            pen = defence_penalty(nth_defence, extra_defences)
-            working.append(Step(f"defence number {nth_defence} ({extra_defences} free)", pen, f"{SRC} · Defending Against Multiple Attacks"))
+            what = f"defence number {nth_defence} ({extra_defences} free)"
+            if others:  # Table 12-7: -4 per earlier defence, in place of or on top of the usual -2
+                step = 2 if others_penalty == "table" else 3
+                pen = base * step
+                working.append(Step(f"{what}, defending someone else: {-2 * step:+d} per earlier defence "
+                                    f"(others_penalty reading: {others_penalty})", pen, f"{SRC} · Table 12-7"))
+            else:
+                working.append(Step(what, pen, f"{SRC} · Defending Against Multiple Attacks"))
             working.append(Step("defence total bonus (must beat the attack total)", dfn + pen, f"{SRC} · Defence"))
             block = any((c if isinstance(c, str) else c[0]) == "block" for c in defence)
         else: working.append(Step("defence", "not possible", f"{SRC} · Indefensible Attacks and Flat-Footed"))
     if object_armour is not None: require_int(object_armour, "object_armour", 0, 10_000)
-    o = attack_odds(atk, ac, damage, dfn, nth_defence, extra_defences, armour, crit)
+    o = attack_odds(atk, ac, damage, None if dfn is None else dfn + pen - base, nth_defence, extra_defences, armour, crit,
+                    defence_natural_20)
     if block and object_armour is not None:
         dmg = dict(o.damage)
         dmg[0] -= o.outcomes["defended"]
@@ -414,4 +431,4 @@ def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
         working.append(Step("blocking object's Armour Rating", f"−{object_armour} on a blocked attack", f"{SRC} · Block Defence"))
     working.append(Step("armour / force field", f"−{armour} per hit", f"{SRC} · Armour or Force Fields and Damage"))
     drop = None if current_hp is None else drop_below_zero(o, current_hp)
-    return Resolution(o, atk, dfn, working, drop)
+    return Resolution(o, atk, dfn, working, drop, pen if dfn is not None else 0)

@@ -16,44 +16,53 @@ from .dice import InputError, dist, parse, parse_param, require_int, stats
 RULE = "002 · Special Combat Situations"
 
 # %% auto #0
-__all__ = ['RULE', 'CALLED_SHOTS', 'DIE_STEP', 'INCAPACITATE_PENALTY', 'TOTAL_ATTACK', 'TOUCH_BONUS', 'PRONE_PENALTY',
-           'THROWING_RULE', 'THROWING_DAMAGE', 'THROW_LIFT_SHARE', 'THROW_ACTIONS', 'GRAPPLE_RULE', 'MANOEUVRE_RULE',
-           'HAND_PENALTY', 'HAND_PENALTY_CAP', 'HELD_PENALTIES', 'MUCH_STRONGER', 'LOCK_DAMAGE', 'THROW_BONUS',
-           'THROW_DAMAGE', 'KEEP_HOLD_DC', 'PIN_ESCAPE_PENALTY', 'BITE_DAMAGE', 'ESCAPE_RULE', 'extra_target_penalty',
-           'multiple_targets_penalty', 'split_damage', 'two_weapon_penalties', 'vital_spot_damage', 'combined_attack',
-           'combined_damage', 'aim_bonus', 'incapacitate', 'strike_to_wound', 'add_to_damage', 'damage_odds',
-           'ThrownObject', 'throw_object', 'free_hands_penalty', 'is_much_stronger', 'held_penalty', 'grab_odds',
-           'lock_damage', 'bite_damage', 'can_pin', 'pin_odds', 'ThrowManoeuvre', 'throw_manoeuvre', 'escape_odds',
-           'breaks_free']
+__all__ = ['RULE', 'WEAKER_GAP', 'FREE_GAP', 'CALLED_SHOTS', 'DIE_STEP', 'INCAPACITATE_PENALTY', 'TOTAL_ATTACK', 'TOUCH_BONUS',
+           'PRONE_PENALTY', 'THROWING_RULE', 'THROWING_DAMAGE', 'THROW_LIFT_SHARE', 'THROW_ACTIONS', 'GRAPPLE_RULE',
+           'MANOEUVRE_RULE', 'HAND_PENALTY', 'HAND_PENALTY_CAP', 'HELD_PENALTIES', 'MUCH_STRONGER', 'LOCK_DAMAGE',
+           'THROW_BONUS', 'THROW_DAMAGE', 'KEEP_HOLD_DC', 'PIN_ESCAPE_PENALTY', 'BITE_DAMAGE', 'ESCAPE_RULE',
+           'extra_target_penalty', 'multiple_targets_penalty', 'split_damage', 'two_weapon_penalties',
+           'vital_spot_damage', 'combined_attack', 'combined_damage', 'aim_bonus', 'incapacitate', 'strike_to_wound',
+           'add_to_damage', 'damage_odds', 'ThrownObject', 'throw_object', 'free_hands_penalty', 'is_much_stronger',
+           'held_penalty', 'grab_odds', 'lock_damage', 'bite_damage', 'can_pin', 'pin_odds', 'ThrowManoeuvre',
+           'throw_manoeuvre', 'escape_odds', 'breaks_free']
 
 # %% ../nbs/22_d20_situations.ipynb #70f4fdbe
+WEAKER_GAP, FREE_GAP = 5, 10  # levels (or CRs) below the attacker: -2 from 5, nothing from 10
+
+
 def extra_target_penalty(attacker_level: int,  # the attacker's level (or CR)
                          target_level: int,  # the target's level (or CR; Flunkies count as 1)
                          cinematic: bool = True,  # use the weaker-opponents rule
+                         free_gap: int = FREE_GAP,  # gap at which a target costs nothing: 10; 5 is the printed CR figure
                         ) -> int:
     "The penalty one extra target adds: -4, or -2 / 0 against much weaker foes in a cinematic game."
     require_int(attacker_level, "attacker_level", 0, 100)
     require_int(target_level, "target_level", 0, 100)
+    require_int(free_gap, "free_gap", WEAKER_GAP, 100)
     gap = attacker_level - target_level
-    if not cinematic or gap < 5: return -4
-    return 0 if gap >= 10 else -2
+    if not cinematic or gap < WEAKER_GAP: return -4
+    return 0 if gap >= free_gap else -2
 
 
 def multiple_targets_penalty(attacker_level: int,  # the attacker's level (or CR)
                              target_levels: Sequence[int],  # every target's level (or CR)
                              cinematic: bool = True,  # use the weaker-opponents rule
+                             free_gap: int = FREE_GAP,  # gap at which a target costs nothing (see `extra_target_penalty`)
+                             feat_exempt: bool = False,  # Cleave, Whirlwind Attack or a like Feat: no penalty
                             ) -> int:
     "The attack check penalty for one attack at several targets (the cheapest target counts as the first)."
     if not target_levels: raise InputError("target_levels", "needs at least one target")
-    costs = sorted(extra_target_penalty(attacker_level, t, cinematic) for t in target_levels)
-    return sum(costs[:-1])  # the highest (least negative) cost is the free first target
+    for t in target_levels: require_int(t, "target_levels", 0, 100)
+    costs = sorted(extra_target_penalty(attacker_level, t, cinematic, free_gap) for t in target_levels)
+    return 0 if feat_exempt else sum(costs[:-1])  # the highest (least negative) cost is the free first target
 
 
 def split_damage(damage: int,  # the damage the attack would do
+                 feat_exempt: bool = False,  # Cleave, Whirlwind Attack or a like Feat: full damage
                 ) -> int:
     "Damage to each target of a multi-target attack: half, rounded down."
     require_int(damage, "damage", 0, 1_000_000)
-    return damage // 2
+    return damage if feat_exempt else damage // 2
 
 # %% ../nbs/22_d20_situations.ipynb #5ec114a5
 def two_weapon_penalties(different_targets: bool = False,  # the two attacks go at different targets
@@ -71,7 +80,7 @@ def two_weapon_penalties(different_targets: bool = False,  # the two attacks go 
 # %% ../nbs/22_d20_situations.ipynb #d511721b
 CALLED_SHOTS: dict[str, tuple[int, str]] = {
     "disarm (ranged)": (-8, "the weapon is knocked away, probably damaged"),
-    "disarm (melee or unarmed)": (-4, "the target may make a Strength check to keep hold; if she does, she is at -4 on her next action with it"),
+    "disarm (melee or unarmed)": (-4, "the holder may try a Strength check to hang on; if it succeeds, she is at -4 on her next action with it"),
     "partial armour": (-4, "aimed at an unprotected spot: the armour does not count"),
     "vital spot": (-8, "living targets only: each damage die goes up one size (d4→d6→d8→d10→d12→d20)"),
     "weak point (tiny)": (-6, "against a Weak Point Defect"),
@@ -103,15 +112,18 @@ def combined_attack(attackers: int,  # how many strike together
 
 
 def combined_damage(results: Sequence[tuple[str, int]],  # each attacker: ("hit" | "uncoordinated" | "miss", damage rolled)
+                    lone_halved: bool = False,  # a lone coordinated hit is halved too (the other reading)
                    ) -> tuple[int, list[int]]:
-    "(the combined damage landing as one attack, the separate half-damage hits of those who failed to coordinate)."
-    together, alone = 0, []
+    "(the combined damage landing as one attack, 0 if fewer than two coordinate; the damage of each hit landing alone)."
+    hits, alone = [], []
     for kind, dmg in results:
-        require_int(dmg, "damage", 0, 1_000_000)
-        if kind == "hit": together += dmg
+        require_int(dmg, "results", 0, 1_000_000)
+        if kind == "hit": hits.append(dmg)
         elif kind == "uncoordinated": alone.append(dmg // 2)
         elif kind != "miss": raise InputError("results", f"each result is 'hit', 'uncoordinated' or 'miss', got {kind!r}")
-    return together, alone
+    if len(hits) == 1:  # no combined attack: her hit lands on its own
+        return 0, [hits[0] // 2 if lone_halved else hits[0]] + alone
+    return sum(hits), alone
 
 # %% ../nbs/22_d20_situations.ipynb #577fa4f4
 def aim_bonus(scope: bool = False,  # aiming through a scope
@@ -200,8 +212,8 @@ def throw_object(size: str,  # a Table 12-3 size category: "Medium" to "Colossal
     require_int(massive_damage, "massive_damage", 0, 1000)
     steps = []
     if weight is not None or max_lift is not None:
-        if weight is None or max_lift is None or weight < 0 or max_lift <= 0:
-            raise InputError("weight", "give both the weight and the most she can lift, each above 0")
+        if weight is None or weight < 0: raise InputError("weight", "give the object's weight (0 or more) with max_lift")
+        if max_lift is None or max_lift <= 0: raise InputError("max_lift", "give the most she can lift (above 0) with weight")
         limit = max_lift * float(THROW_LIFT_SHARE)
         if weight > limit: raise InputError("weight", f"{weight:g} is more than a tenth of her lifting capacity ({limit:g}): too heavy to throw")
         steps.append(Step(f"Weight {weight:g} ≤ a tenth of {max_lift:g}", "can be thrown", THROWING_RULE))
@@ -248,7 +260,7 @@ def is_much_stronger(strength: int,  # this character's Strength score
 
 
 def held_penalty(task: str,  # "melee": another melee attack; "freedom": a task needing freedom of movement
-                 much_stronger: bool = False,  # the grabbed character is much stronger (or more agile) than the grabber
+                 much_stronger: bool = False,  # she is much stronger (or, if the GM allows, much more agile) than her grabber
                 ) -> tuple[int, tuple[Step, ...]]:
     "The grabbed character's penalty on what she does while held: -4 or -8, halved if she is much stronger."
     if task not in HELD_PENALTIES: raise InputError("task", f"must be 'melee' or 'freedom', got {task!r}")
@@ -269,6 +281,7 @@ def grab_odds(attack_bonus: int,  # the grabber's attack bonus with Unarmed Atta
               hands_on_defence: bool = True,  # the hands penalty applies to her defence against the grab
              ) -> tuple[Fraction, tuple[Step, ...]]:
     "Exact chance that a grab (or a pin) succeeds, with the working."
+    require_int(nth_defence, "nth_defence", 1, 50)
     pen, steps = free_hands_penalty(grabber_hands, grabbed_hands)
     if not hands_on_defence or defence_bonus is None: pen, steps = 0, ()
     o = attack_odds(attack_bonus, ac, "0", None if defence_bonus is None else defence_bonus + pen, nth_defence)
@@ -339,6 +352,8 @@ def throw_manoeuvre(attack_bonus: int,  # her attack bonus with Unarmed Attack (
                     defence_stops_throw: bool = False,  # a successful defence stops the throw (the other reading)
                    ) -> ThrowManoeuvre:
     "Exact chances that a grappling Throw lands, opens a window or ledge, and keeps hold, and its damage."
+    require_int(strength_modifier, "strength_modifier", -10, 100)
+    if grappling_bonus is not None: require_int(grappling_bonus, "grappling_bonus", -50, 100)
     expr = add_to_damage(THROW_DAMAGE, strength_modifier)
     o = attack_odds(attack_bonus + THROW_BONUS, ac, "0", defence_bonus).outcomes
     window = o["hit"] + o["critical"]  # the defence failed, or there was none (a critical cannot be defended)
@@ -367,6 +382,7 @@ def escape_odds(escaper_bonus: int,  # the held character's Strength or Dexterit
                 pinned: bool = False,  # she is pinned: -6
                ) -> tuple[dict[str, Fraction], tuple[Step, ...]]:
     "Exact chances of one escape attempt: free and acting, free but action lost, or still held."
+    require_int(escaper_bonus, "escaper_bonus", -50, 100); require_int(holder_bonus, "holder_bonus", -50, 100)
     pen, steps = free_hands_penalty(holder_hands, escaper_hands)
     steps = (Step("Held character's check", f"{escaper_bonus:+d} vs DC {dc}", ESCAPE_RULE),) + steps
     if pinned:

@@ -1,6 +1,7 @@
 """Anime d20 attacks: exact outcome odds against brute force, and properties."""
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from besm_nb.d20_combat import attack_odds, defence_penalty
@@ -31,3 +32,48 @@ def test_outcomes_match_brute_force(bonus, ac, dbonus, nth):
 def test_a_better_attack_never_lands_less_and_armour_never_adds_damage(bonus, ac, dbonus, armour):
     assert attack_odds(bonus, ac, "2d6", dbonus).lands <= attack_odds(bonus + 1, ac, "2d6", dbonus).lands
     assert attack_odds(bonus, ac, "2d6", dbonus, armour=armour + 1).expected <= attack_odds(bonus, ac, "2d6", dbonus, armour=armour).expected
+
+
+names = st.lists(st.sampled_from("ABCDEFG"), min_size=2, max_size=7, unique=True)
+
+
+@given(names, st.data())
+@settings(max_examples=150, deadline=None)
+def test_round_orders_keep_everyone_once(people, data):
+    from besm_nb.d20_combat import delay_action, initiative_order, next_round_order
+    entries = {n: (data.draw(st.integers(1, 4)), data.draw(st.integers(10, 11))) for n in people}
+    order = initiative_order(entries)
+    held = data.draw(st.lists(st.sampled_from(people), unique=True))
+    nxt = next_round_order(order, held)
+    assert sorted(n for g in nxt for n in g) == sorted(people)
+    if held: assert sorted(nxt[0]) == sorted(held)  # all held actions at the first initiative, together
+    rest = [n for g in nxt[1 if held else 0:] for n in g]
+    assert rest == [n for g in order for n in g if n not in held]  # the others keep their initiative order
+    name, after = data.draw(st.sampled_from(people)), data.draw(st.sampled_from(people))
+    pos = {n: i for i, g in enumerate(order) for n in g}
+    if name != after and pos[after] >= pos[name]:
+        moved = delay_action(order, name, after)
+        flat = [n for g in moved for n in g]
+        at = next(i for i, g in enumerate(moved) if after in g)  # she acts alone, at the moment right after after's
+        assert sorted(flat) == sorted(people) and moved[at + 1] == [name]
+
+
+def test_delay_within_a_tie_and_stand_offs():
+    from besm_nb.d20_combat import InputError, delay_action, stand_off
+    tied = [["Cy"], ["Aki"], ["Bo", "Di"]]
+    assert delay_action(tied, "Di", "Bo") == [["Cy"], ["Aki"], ["Bo"], ["Di"]]
+    assert delay_action(tied, "Bo", "Di") == [["Cy"], ["Aki"], ["Di"], ["Bo"]]
+    with pytest.raises(InputError) as e: delay_action(tied, "Di", "Cy")
+    assert e.value.param == "after"
+    sides = {"Aki": "heroes", "Bo": "heroes", "Cy": "villains"}
+    assert stand_off(sides, ["Bo", "Cy"]) and not stand_off(sides, ["Aki", "Bo"])
+    with pytest.raises(InputError) as e: stand_off({"Aki": "heroes"}, ["Aki"])
+    assert e.value.param == "sides"
+
+
+def test_iterative_attacks_from_base_attack_bonus():
+    from besm_nb.d20_combat import bab_attacks
+    for bab in range(-5, 40):
+        a = bab_attacks(bab)
+        assert a[0] == bab and len(a) == (1 if bab < 6 else 2 if bab < 11 else 3 if bab < 16 else 4)
+        assert all(x - y == 5 for x, y in zip(a, a[1:])) and all(x >= 1 for x in a[1:])

@@ -13,7 +13,7 @@ from besm_nb.dice import InputError
 from besm_nb.d20_mind import (ALTERATIONS, XP_AWARDS, alteration, alteration_odds, answer_holds, attribute_contest,
                               attribute_on_opponent_odds, attribute_save_dc, average_save_bonus, break_contact_dc,
                               break_contact_odds, defend_with_attribute_odds, ep_recovered, group_resistance_odds,
-                              hp_recovered, mind_attack, mind_attack_dc, mind_damage, opposed_attribute_odds,
+                              alteration_dc, hp_recovered, mind_attack, mind_attack_dc, mind_damage, opposed_attribute_odds,
                               repair_checks_needed, repair_odds, xp_award)
 
 SEED = Path("/work/shared/seeds/002_33214d3f36acad19.txt")
@@ -199,3 +199,36 @@ def test_average_rounding_readings():
     assert average_save_bonus([-1, -2]) == -2 and average_save_bonus([-1, -2], "nearest") == -1
     with pytest.raises(InputError, match="rounding"):
         average_save_bonus([1], "up")
+
+
+def test_mind_shield_raises_the_alteration_dc():
+    assert alteration_dc("minor", mind_shield=3) == 13 and alteration_dc("massive", 5, 2) == 37
+    assert alteration("minor", 6, 12, mind_shield=3)[0] == 5
+    assert alteration_odds("massive", 10, mind_shield=4) == alteration_odds("massive", 10, extra=4)
+    with pytest.raises(InputError, match="mind_shield"):
+        alteration_dc("minor", mind_shield=-2)
+
+
+def test_important_characters_under_the_shared_die():
+    crowd, heroes = [0, 0, 1, 1, 2, 8], [6, 6]
+    own = group_resistance_odds(crowd, 15, "shared", heroes)
+    shared = group_resistance_odds(crowd + heroes, 15, "shared")
+    assert shared == brute_group(crowd + heroes, 15, "shared", [])
+    assert shared[8] == F(6, 20) and own[8] == F(6, 20) * F(8, 20) ** 2
+    assert own != shared
+
+
+def test_errors_name_their_parameter():
+    for call, name in ((lambda: break_contact_odds("x", 3), "willpower_bonus"),
+                       (lambda: attribute_on_opponent_odds("a", 14, 2, 4), "usage_bonus"),
+                       (lambda: attribute_on_opponent_odds(3, "b", 2, 4), "usage_dc"),
+                       (lambda: attribute_on_opponent_odds(3, 14, "c", 4), "save_bonus"),
+                       (lambda: defend_with_attribute_odds("a", 12, 4, 15), "activation_bonus"),
+                       (lambda: defend_with_attribute_odds(2, 12, 4, "d"), "save_dc"),
+                       (lambda: defend_with_attribute_odds(2, 12, 4, 15, other_save_bonus="z", rank=3), "other_save_bonus"),
+                       (lambda: answer_holds("a", 16), "first_total"),
+                       (lambda: group_resistance_odds([1, "a"], 15, "shared"), "save_bonuses"),
+                       (lambda: mind_attack(0, 2, 0, target_hp=0), "target_hp")):
+        with pytest.raises(InputError) as e:
+            call()
+        assert e.value.param == name

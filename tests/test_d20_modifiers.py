@@ -246,3 +246,54 @@ def test_a_block_with_an_object_only_adds_damage_on_blocked_attacks(obj, dmg_bon
     assert blocked.odds.outcomes == plain.outcomes
     extra = blocked.odds.outcomes["defended"] * sum(max(0, k - obj) * p for k, p in dist(damage).items())
     assert blocked.odds.expected == plain.expected + extra
+
+
+@given(st.integers(-5, 20), st.integers(5, 30), st.integers(-5, 20), st.integers(1, 4), st.integers(0, 2),
+       st.sampled_from(["table", "both"]), st.sampled_from([["target within reach"], ["target at long range", "target in an awkward position"]]),
+       st.integers(0, 12))
+@settings(max_examples=120, deadline=None)
+def test_defending_someone_else_matches_brute_force(bonus, ac, dbonus, nth, free, reading, others, hp):
+    r = resolve_attack(bonus, ac, "2d4", defence_bonus=dbonus, others=others, nth_defence=nth, extra_defences=free,
+                       others_penalty=reading, current_hp=hp)
+    step = {"table": -4, "both": -6}[reading]  # Table 12-7's -4 instead of, or on top of, the usual -2
+    pen = step * max(0, nth - 1 - free)
+    assert r.nth_penalty == pen and r.defence_bonus == dbonus + defence_modifiers([], others=others)[0]
+    lands, dropped = brute(bonus, ac, r.defence_bonus, pen, "2d4", 0, hp)
+    assert r.odds.lands == lands and r.drop == dropped
+
+
+def test_defending_someone_else_refuses_a_second_count_and_unknown_readings():
+    with pytest.raises(InputError) as e:
+        resolve_attack(6, 14, "2d6", defence_bonus=4, others=[("additional attacks", 1)])
+    assert e.value.param == "others"
+    with pytest.raises(InputError) as e:
+        resolve_attack(6, 14, "2d6", defence_bonus=4, others=["target within reach"], others_penalty="stack")
+    assert e.value.param == "others_penalty"
+
+
+def test_defence_natural_20_switch_reaches_the_resolver():
+    # she cannot out-roll a +30 attack; only her natural 20s defend, and only under the default reading
+    on = resolve_attack(30, 0, "1d6", defence_bonus=-20)
+    off = resolve_attack(30, 0, "1d6", defence_bonus=-20, defence_natural_20=False)
+    assert on.odds.outcomes["defended"] == Fraction(18, 400) and off.odds.outcomes["defended"] == 0
+
+
+def test_the_magical_girls_ninja_cost_minus_10():
+    # "Attacking Multiple Weaker Opponents": Rank 12 against Ninja of Ranks 1, 1, 2, 2, 4, 4, 6, 8 -> -2 -2 -2 -4 = -10
+    rows = [("several targets, 10+ levels weaker", 3), ("several targets, 5+ levels weaker", 3), ("several targets", 1)]
+    assert attack_modifiers(rows)[0] == -10
+
+
+def test_speeds_must_be_finite_and_attribute_ranks_start_at_1():
+    from besm_nb.d20_modifiers import attribute_pace
+    for bad in (float("inf"), float("nan"), -1):
+        with pytest.raises(InputError) as e: target_speed_penalty(bad)
+        assert e.value.param == "mph"
+    assert [target_speed_penalty(s) for s in (99.5, 499.9)] == [0, -2]
+    with pytest.raises(InputError) as e: attribute_pace(0, 3)
+    assert e.value.param == "rank"
+    assert [attribute_pace(r, 3) for r in (3, 2, 1)] == ["sprinting", "running", "jogging"]
+
+
+def test_total_attack_costs_ac_for_the_whole_round():
+    assert ATTACK_MODIFIERS["total attack"].value == 2 and "whole round" in ATTACK_MODIFIERS["total attack"].note

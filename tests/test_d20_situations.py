@@ -9,9 +9,11 @@ from hypothesis import given, settings, strategies as st
 
 from besm_nb.checks import DEGREE_NAMES, d20_check
 from besm_nb.dice import InputError, dist
-from besm_nb.d20_situations import (KEEP_HOLD_DC, THROWING_DAMAGE, add_to_damage, breaks_free, can_pin, damage_odds,
-                                    escape_odds, free_hands_penalty, grab_odds, held_penalty, is_much_stronger,
-                                    lock_damage, pin_odds, throw_manoeuvre, throw_object)
+from besm_nb.d20_situations import (KEEP_HOLD_DC, THROWING_DAMAGE, add_to_damage, aim_bonus, breaks_free, can_pin,
+                                    combined_attack, combined_damage, damage_odds, escape_odds, extra_target_penalty,
+                                    free_hands_penalty, grab_odds, held_penalty, incapacitate, is_much_stronger,
+                                    lock_damage, multiple_targets_penalty, pin_odds, split_damage, throw_manoeuvre,
+                                    throw_object, two_weapon_penalties, vital_spot_damage)
 
 SEED = Path("/work/shared/seeds/002_33214d3f36acad19.txt")
 
@@ -134,3 +136,92 @@ def test_escape_odds_are_a_contest_with_penalties():
 
 def test_breaking_free_by_damage():
     assert breaks_free(12, 12) and not breaks_free(11, 12)
+
+
+NINJA = [1, 1, 2, 2, 4, 4, 6, 8]
+
+
+def test_magical_girl_and_ninja_example():
+    "002, Attacking Multiple Weaker Opponents: rank 12 against eight ninja, -10; the sword through three, -8."
+    assert multiple_targets_penalty(12, NINJA) == -10
+    assert [extra_target_penalty(12, r) for r in NINJA] == [0, 0, 0, 0, -2, -2, -2, -4]
+    assert multiple_targets_penalty(5, [5, 5, 5]) == -8
+    assert multiple_targets_penalty(12, NINJA, cinematic=False) == -28
+
+
+def test_free_gap_reading_switch():
+    "The printed '5 CR Ranks': everything 5 or more below is free, so only the rank 8 ninja costs."
+    assert multiple_targets_penalty(12, NINJA, free_gap=5) == -4
+    assert [extra_target_penalty(20, 20 - g, free_gap=5) for g in (4, 5, 9, 10)] == [-4, 0, 0, 0]
+    assert [extra_target_penalty(20, 20 - g) for g in (4, 5, 9, 10)] == [-4, -2, -2, 0]
+    with pytest.raises(InputError, match="free_gap"):
+        extra_target_penalty(20, 1, free_gap=3)
+    with pytest.raises(InputError, match="target_levels"):
+        multiple_targets_penalty(12, [1, -1])
+
+
+def test_feats_waive_penalty_and_halving():
+    assert multiple_targets_penalty(5, [5, 5, 5], feat_exempt=True) == 0
+    assert (split_damage(9), split_damage(9, feat_exempt=True)) == (4, 9)
+
+
+@given(st.booleans(), st.booleans(), st.integers(0, 10))
+def test_two_weapon_penalties(different, ambi, twf):
+    main, off = two_weapon_penalties(different, ambi, twf)
+    raw_main = -6 - 2 * different + 2 * twf
+    raw_off = -10 - 2 * different + 4 * ambi + 2 * twf
+    assert (main, off) == (min(0, raw_main), min(0, raw_off))  # reading: feats never give a bonus
+
+
+def test_two_weapon_table():
+    assert two_weapon_penalties() == (-6, -10) and two_weapon_penalties(True) == (-8, -12)
+    assert two_weapon_penalties(ambidexterity=True) == (-6, -6)
+
+
+def test_vital_spot_die_steps():
+    assert [vital_spot_damage(f"1d{s}") for s in (4, 6, 8, 10, 12)] == ["1d6", "1d8", "1d10", "1d12", "1d20"]
+    assert vital_spot_damage("6d8") == "6d10"
+    with pytest.raises(InputError, match="expr"):
+        vital_spot_damage("1d20")
+
+
+def test_combined_attack_readings():
+    assert combined_attack(3) == (-4, -2) and combined_attack(2) == (-2, -1)
+    assert combined_damage([("hit", 12), ("hit", 9), ("uncoordinated", 7), ("miss", 10)]) == (21, [3])
+    assert combined_damage([("hit", 12), ("uncoordinated", 7)]) == (0, [12, 3])  # one coordinates: no combined attack
+    assert combined_damage([("hit", 13), ("uncoordinated", 7)], lone_halved=True) == (0, [6, 3])
+    assert combined_damage([("hit", 13), ("hit", 2)], lone_halved=True) == (15, [])  # the switch only touches a lone hit
+    with pytest.raises(InputError, match="results"):
+        combined_damage([("hit", -3)])
+
+
+def test_aim_readings():
+    assert (aim_bonus(), aim_bonus(True)) == (4, 6)  # the text: a full round
+    assert (aim_bonus(reading="action"), aim_bonus(True, "action")) == (2, 3)  # Table 12-5
+    with pytest.raises(InputError, match="reading"):
+        aim_bonus(reading="both")
+
+
+def test_incapacitate_example():
+    "002, Striking to Incapacitate: 1d3+6, maximum 9, a quarter rounded down is 2."
+    assert incapacitate("1d3+6", 3) == (2, 13)
+
+
+def test_throw_weight_names_the_missing_parameter():
+    with pytest.raises(InputError, match="max_lift"):
+        throw_object("Large", 0, weight=10)
+    with pytest.raises(InputError, match="max_lift"):
+        throw_object("Large", 0, weight=10, max_lift=0)
+    with pytest.raises(InputError, match="weight"):
+        throw_object("Large", 0, max_lift=100)
+
+
+def test_errors_name_their_parameter():
+    for call, name in ((lambda: throw_manoeuvre(3, 15, "x"), "strength_modifier"),
+                       (lambda: throw_manoeuvre(3, 15, 2, grappling_bonus=500), "grappling_bonus"),
+                       (lambda: grab_odds(5, 15, 3, nth_defence=0), "nth_defence"),
+                       (lambda: escape_odds("a", 2), "escaper_bonus"),
+                       (lambda: escape_odds(2, "b"), "holder_bonus")):
+        with pytest.raises(InputError) as e:
+            call()
+        assert e.value.param == name

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ..d20_combat import AC_RANGE, BONUS_RANGE, critical_damage, defence_penalty
+from ..d20_combat import AC_RANGE, BONUS_RANGE, critical_damage
 from ..d20_modifiers import (ATTACK_MODIFIERS, DEFENCE_MODIFIERS, DEFENDING_OTHERS, OPEN_LIMIT, PACE_ROWS, PACES,
-                                   Row, resolve_attack)
+                                   Row, block_result, resolve_attack)
 from ..dice import fmt_odds, roll
 from ..render import Result
 from .calc import Calculator, Field, bool_field, choice_field, int_field, text_field
@@ -49,11 +49,12 @@ def multi_field(name: str,  # parameter name
 
 
 def _resolve(attack_bonus, ac, damage, rows, pace, aim, vehicle, defends, defence_bonus, defence, others, total_defence,
-             defender_pace, ranged, block_ranged_feat, count_object, object_armour, nth_defence, extra_defences, armour, crit, current_hp):
+             defender_pace, ranged, block_ranged_feat, count_object, object_armour, nth_defence, extra_defences, armour, crit, current_hp,
+             others_penalty="table", defence_natural_20=True):
     return resolve_attack(attack_bonus, ac, damage, rows, pace, aim, vehicle, defence_bonus if defends else None,
                           defence, others, total_defence, defender_pace, ranged, block_ranged_feat,
                           object_armour if count_object else None,
-                          nth_defence, extra_defences, armour, crit, current_hp)
+                          nth_defence, extra_defences, armour, crit, current_hp, others_penalty, defence_natural_20)
 
 
 def attack_result(**values) -> Result:
@@ -77,14 +78,16 @@ def _roll_line(rng, **values) -> str:
     through = 0
     if a != 20 and dfn is not None:
         d = roll("1d20", rng).total
-        dt = d + dfn + defence_penalty(values["nth_defence"], values["extra_defences"])
-        if d != 1 and (d == 20 or dt > total):
+        dt = d + dfn + r.nth_penalty
+        if d != 1 and ((d == 20 and values.get("defence_natural_20", True)) or dt > total):
             blocked = any((c if isinstance(c, str) else c[0]) == "block" for c in values["defence"])
             if not (blocked and values["count_object"]):
                 return f"attack {total} hits AC {ac}; defence d20 {d} → {dt} beats it: defended"
             dmg = roll(damage, rng)
-            through = max(0, dmg.total - values["object_armour"] - armour)
-            return f"attack {total} hits AC {ac}; blocked (d20 {d} → {dt}); damage {dmg}, past the object and armour {through}"
+            past, broken = block_result(dmg.total, values["object_armour"])
+            through = max(0, past - armour)
+            return (f"attack {total} hits AC {ac}; blocked (d20 {d} → {dt}); damage {dmg}, past the object and armour {through}"
+                    + ("; the object is destroyed" if broken else ""))
     dmg = roll(critical_damage(damage, values["crit"]) if a == 20 else damage, rng)
     return f"attack d20 {a} → {'CRITICAL' if a == 20 else total}; damage {dmg}, less armour {armour} = {max(0, dmg.total - armour)}"
 
@@ -111,7 +114,8 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
                     ("dodge/parry",), rows=6),
         choice_field("total_defence", "Total Defence reading", [("+4 for the round (text)", "text"),
                                                                 ("+4 per attack sacrificed (Table 12-6)", "table")], "text"),
-        multi_field("others", "Defending someone else (Table 12-7; Ctrl-click for several)", _options(DEFENDING_OTHERS), rows=5),
+        multi_field("others", "Defending someone else (Table 12-7; Ctrl-click for several)",
+                    _options(DEFENDING_OTHERS, ("additional attacks",)), rows=5),
         choice_field("defender_pace", "Defender's pace (Block only)", paces, "walking"),
         bool_field("ranged", "Ranged attack", False),
         bool_field("block_ranged_feat", "Defender has Block Ranged Attack", False),
@@ -120,7 +124,10 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
         int_field("nth_defence", "This is her defence number", 1, 1, 50), int_field("extra_defences", "Extra Defences", 0, 0, 20),
         int_field("armour", "Armour / force field", 2, 0, 10_000),
         choice_field("crit", "Critical doubles", [("the dice (source's example)", "dice"), ("the whole total", "total")], "dice"),
-        int_field("current_hp", "Target's current Hit Points", 20, 0, 1_000_000)],
+        int_field("current_hp", "Target's current Hit Points", 20, 0, 1_000_000),
+        choice_field("others_penalty", "Defending someone else after earlier defences",
+                     [("−4 per earlier defence instead of −2 (Table 12-7)", "table"), ("−2 and −4 together: −6", "both")], "table"),
+        bool_field("defence_natural_20", "A defence roll of natural 20 always succeeds", True)],
         attack_result, _roll_line, seed=seed,
         intro="The attack must reach AC; a defence must beat the attack total; a natural 20 cannot be defended.")
 
