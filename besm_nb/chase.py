@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 from .checks import Step
-from .dice import InputError, require_int, roll, stats
+from .dice import MAX_DICE, InputError, require_int, roll, stats
 from .store import load_json, save_json
 from .tristat_round import DiceFeed
 
@@ -29,15 +29,16 @@ __all__ = ['RULE', 'SIDES', 'LEAD_RANGE', 'LENGTH_FEET', 'SPEED_RANGE', 'BONUS_R
            'OBSTACLE_ADJUST', 'INITIAL_LEAD', 'SPEED_TIES', 'OVERSPEED_DAMAGE', 'MANOEUVRES', 'PREDATOR_MANOEUVRES',
            'PREY_MANOEUVRES', 'SHIFT_MARGIN', 'REVERSE_MARGIN', 'CROWD_MARGIN', 'STUNT_MARGIN', 'SUCCESS_READINGS',
            'A1_COLUMNS', 'TABLE_A1', 'A1_UNKNOWN', 'ATTACK_PENALTY', 'SPEED_STEP_ATTACK', 'FALL_DC', 'CRASH_SPEED_STEP',
-           'CRASH_SPEED_DC', 'EXTRA_CRASH_DC', 'CRASH_DICE_PER', 'BIG_HIT', 'CONDITIONS', 'CONDITION_CRASH_DC',
-           'CRIPPLED_MANOEUVRE', 'SPEED_SCALES', 'STEP_NAMES', 'CHASE_KIND', 'CHASE_VERSION', 'Terrain', 'terrain',
-           'start_speed', 'speed_bonuses', 'clamp_lead', 'lead_feet', 'who_started', 'initial_lead_expr',
-           'speed_change', 'over_speed', 'Manoeuvre', 'manoeuvre', 'legal_manoeuvres', 'shift_options', 'd20_succeeds',
-           'drive_winner', 'a1_cell', 'a1_modifiers', 'obstacle', 'attack_penalty', 'melee_allowed', 'fall_damage_expr',
-           'fall_check_dc', 'crash_dc', 'crash_damage_expr', 'jump_free', 'condition', 'speed_band', 'scaled_change',
-           'Mecha', 'ChaseRules', 'ChaseState', 'Plan', 'ChaseDice', 'as_dice', 'ChaseEntry', 'narrate', 'round_speed',
-           'drive_bonuses', 'Effect', 'manoeuvre_effect', 'cut_off_collides', 'resolve_chase_round', 'start_chase',
-           'ChaseRound', 'Chase', 'chase_to_dict', 'chase_from_dict', 'save_chase', 'load_chase']
+           'CRASH_SPEED_DC', 'EXTRA_CRASH_DC', 'CRASH_DICE_PER', 'CRASH_DICE_CAP', 'BIG_HIT', 'CONDITIONS',
+           'CONDITION_CRASH_DC', 'CRIPPLED_MANOEUVRE', 'SPEED_SCALES', 'TERRAIN_BONUS_READINGS', 'CUT_OFF_READINGS',
+           'STEP_NAMES', 'CHASE_KIND', 'CHASE_VERSION', 'Terrain', 'terrain', 'start_speed', 'speed_bonuses',
+           'clamp_lead', 'lead_feet', 'who_started', 'initial_lead_expr', 'speed_change', 'over_speed', 'Manoeuvre',
+           'manoeuvre', 'legal_manoeuvres', 'shift_options', 'd20_succeeds', 'drive_winner', 'a1_cell', 'a1_modifiers',
+           'obstacle', 'attack_penalty', 'melee_allowed', 'fall_damage_expr', 'fall_check_dc', 'crash_dc',
+           'crash_damage_expr', 'jump_free', 'condition', 'speed_band', 'scaled_change', 'Mecha', 'ChaseRules',
+           'ChaseState', 'Plan', 'ChaseDice', 'as_dice', 'ChaseEntry', 'narrate', 'round_speed', 'drive_bonuses',
+           'check_terrain_bonus', 'Effect', 'manoeuvre_effect', 'cut_off_collides', 'resolve_chase_round',
+           'start_chase', 'ChaseRound', 'Chase', 'chase_to_dict', 'chase_from_dict', 'save_chase', 'load_chase']
 
 # %% ../nbs/30_chase.ipynb #34d70257
 @dataclass(frozen=True)
@@ -368,6 +369,7 @@ CRASH_SPEED_STEP = 25  # +2 DC per full 25 mph
 CRASH_SPEED_DC = 2
 EXTRA_CRASH_DC = 5  # for each crash check beyond the first in a round
 CRASH_DICE_PER = 10  # 1d6 per 10 mph
+CRASH_DICE_CAP = MAX_DICE  # the most d6 one crash rolls (the dice roller's limit: 1,000 mph at 1d6 per 10 mph)
 BIG_HIT = 30  # this much damage after Armour in one attack calls a crash check
 CONDITIONS = ("Okay", "Crippled", "Disabled", "Destroyed")
 CONDITION_CRASH_DC = {"Crippled": 5, "Disabled": 10}
@@ -395,11 +397,11 @@ def crash_damage_expr(speed: int,  # the speed of the crash
                       missed_by: int = 0,  # points by which the crash check failed
                       per: int = CRASH_DICE_PER,  # mph per 1d6 (10; scaled for very slow or fast chases)
                      ) -> str:
-    "Crash damage to the vehicle and to each occupant: 1d6 per full 10 mph, +1 per point missed."
+    "Crash damage to the vehicle and to each occupant: 1d6 per full 10 mph (at most `CRASH_DICE_CAP` dice), +1 per point missed."
     require_int(speed, "speed", *SPEED_RANGE)
     require_int(missed_by, "missed_by", 0, 1000)
     require_int(per, "per", 1, 1_000_000)
-    n = min(speed // per, 100)
+    n = min(speed // per, CRASH_DICE_CAP)
     if n == 0: return str(missed_by)
     return f"{n}d6+{missed_by}" if missed_by else f"{n}d6"
 
@@ -468,12 +470,18 @@ class Mecha:
         if self.reflex is not None: require_int(self.reflex, "reflex", *BONUS_RANGE)
 
     @property
-    def condition(self) -> str: return condition(self.hp, self.damage)
+    def condition(self) -> str:
+        "Okay, Crippled, Disabled or Destroyed, from the damage taken."
+        return condition(self.hp, self.damage)
 
     @property
     def manoeuvre_now(self) -> int:
         "The Manoeuvre rating as it stands (5 less when Crippled)."
         return self.manoeuvre + (CRIPPLED_MANOEUVRE if self.condition != "Okay" else 0)
+
+
+TERRAIN_BONUS_READINGS = ("all", "contest")  # the terrain speed bonus on every Drive check, or on Step 2's only
+CUT_OFF_READINGS = ("dc", "always")  # when a successful Cut Off ends in a collision
 
 
 @dataclass(frozen=True)
@@ -488,8 +496,13 @@ class ChaseRules:
     unit: str = "mph"  # "mph", or "% of c" in space
     scale_tables: bool = False  # scale Table A-2's speed steps and crash damage's 10 mph too
     length_ft: int = LENGTH_FEET  # feet in one length
+    terrain_bonus: str = "all"  # the terrain speed bonus on "all" Drive checks, or on the Step 2 "contest" only
+    cut_off: str = "dc"  # a successful Cut Off collides when the prey's check misses the crash DC ("dc"), or "always"
 
     def __post_init__(self):
+        if self.cut_off not in CUT_OFF_READINGS: raise InputError("cut_off", f"must be 'dc' or 'always', got {self.cut_off!r}")
+        if self.terrain_bonus not in TERRAIN_BONUS_READINGS:
+            raise InputError("terrain_bonus", f"must be 'all' or 'contest', got {self.terrain_bonus!r}")
         if self.success not in SUCCESS_READINGS: raise InputError("success", f"must be 'opposed' or 'dc', got {self.success!r}")
         if self.speed_tie not in SPEED_TIES: raise InputError("speed_tie", f"must be one of {', '.join(SPEED_TIES)}")
         if len(self.house_a1) != 2: raise InputError("house_a1", "is a (predator, prey) pair")
@@ -527,10 +540,15 @@ class ChaseState:
         if self.only_open not in ("",) + SIDES: raise InputError("only_open", "must be '', 'predator' or 'prey'")
         if self.predator.name == self.prey.name: raise InputError("prey", "predator and prey need different names")
 
-    def side(self, who: str) -> Mecha: return self.predator if who == "predator" else self.prey
+    def side(self, who: str,  # "predator" or "prey"
+            ) -> Mecha:
+        "The mecha on that side."
+        return self.predator if who == "predator" else self.prey
 
     @property
-    def over(self) -> bool: return bool(self.outcome)
+    def over(self) -> bool:
+        "Whether the chase has ended."
+        return bool(self.outcome)
 
 
 @dataclass(frozen=True)
@@ -640,13 +658,15 @@ class _Round:
         return taken
 
     def drive_check_bonus(self, who: str, obstacle: bool = False) -> tuple[int, str]:
-        "Drive + Manoeuvre (+ a waiting −4, used up) for obstacle and crash checks; for obstacles the better of that and Reflex."
+        "Drive + Manoeuvre (+ terrain bonus, + a waiting −4, used up) for obstacle and crash checks; for obstacles the better of that and Reflex."
         me = self.m[who]
-        drive = me.drive + me.manoeuvre_now
+        tb = check_terrain_bonus(replace(self.s, predator=self.m["predator"], prey=self.m["prey"], terrain=self.terrain), who)
+        drive = me.drive + me.manoeuvre_now + tb
         if obstacle and me.reflex is not None and me.reflex > drive + self.penalty[who]:
             return me.reflex, f"Reflex {me.reflex:+d}"
         pen, self.penalty[who] = self.penalty[who], 0
-        text = f"Drive {me.drive:+d}, Manoeuvre {me.manoeuvre_now:+d}" + (f", operator's action {pen:+d}" if pen else "")
+        text = (f"Drive {me.drive:+d}, Manoeuvre {me.manoeuvre_now:+d}" + (f", terrain {tb:+d}" if tb else "")
+                + (f", operator's action {pen:+d}" if pen else ""))
         return drive + pen, text
 
 
@@ -702,6 +722,17 @@ def drive_bonuses(state: ChaseState,  # the chase at the start of the round
     return out
 
 
+def check_terrain_bonus(state: ChaseState,  # the chase: its terrain, both mecha as they stand, and the rules
+                        who: str,  # "predator" or "prey"
+                       ) -> int:
+    "The terrain speed bonus on a side's obstacle and crash checks: as in Step 2 under `terrain_bonus='all'`, else 0."
+    if who not in SIDES: raise InputError("who", f"must be 'predator' or 'prey', got {who!r}")
+    if state.rules.terrain_bonus != "all": return 0
+    tb = speed_bonuses(state.terrain, (state.predator.max_speed, state.prey.max_speed),
+                       (state.predator.manoeuvre_now, state.prey.manoeuvre_now), state.only_open)
+    return tb[SIDES.index(who)]
+
+
 @dataclass(frozen=True)
 class Effect:
     "What a succeeding manoeuvre does (Step 3)."
@@ -745,9 +776,11 @@ def manoeuvre_effect(winner: str,  # "predator" or "prey": whose manoeuvre succe
 
 def cut_off_collides(prey_total: int,  # the prey's Drive check total this round
                      dc: int,  # the crash check DC at this round's speed (Table A-2)
+                     reading: str = "dc",  # "dc": the prey's check failed when it missed the DC; "always": losing was failing
                     ) -> bool:
-    "Whether a successful Cut Off ends in a collision: the prey's Drive check failed, read as missing the crash DC."
-    return prey_total < dc
+    "Whether a successful Cut Off ends in a collision (the prey's Drive check failed)."
+    if reading not in CUT_OFF_READINGS: raise InputError("reading", f"must be 'dc' or 'always', got {reading!r}")
+    return reading == "always" or prey_total < dc
 
 
 def _step2(r: _Round, mp: Manoeuvre, mq: Manoeuvre, pp: Plan, qp: Plan) -> tuple[str | None, int, dict[str, int]]:
@@ -812,10 +845,12 @@ def _step3(r: _Round, winner: str, m: Manoeuvre, plan: Plan, diff: int, totals: 
         r.note(3, who, f"{m.name}: collision", "crash", f"{r.name(who)} is treated as having failed a crash check ({m.name}).", rule)
     if m.name == "Cut Off":
         dc = crash_dc(r.terrain, r.speed, step=r.rules.step(CRASH_SPEED_STEP))[0]
-        if cut_off_collides(totals["prey"], dc):
-            for who in SIDES: r.collision[who] = dc - totals["prey"]
-            r.note(3, "prey", "Cut Off: collision", dc - totals["prey"], f"{r.name('prey')}'s Drive check ({totals['prey']}) misses "
-                   f"DC {dc} by {dc - totals['prey']}: it runs into {r.name('predator')}; both take crash damage in Step 6.", rule)
+        if cut_off_collides(totals["prey"], dc, r.rules.cut_off):
+            missed = max(0, dc - totals["prey"])
+            for who in SIDES: r.collision[who] = missed
+            how = f"misses DC {dc} by {missed}" if missed else f"reaches DC {dc} but lost the contest"
+            r.note(3, "prey", "Cut Off: collision", missed, f"{r.name('prey')}'s Drive check ({totals['prey']}) {how}: "
+                   f"it runs into {r.name('predator')}; both take crash damage in Step 6.", rule)
     if m.finishing:
         r.note(3, winner, "Finishing manoeuvre", m.name, f"{m.name} succeeds: the chase ends once this round is played out.", rule)
 
@@ -871,7 +906,8 @@ def _step6(r: _Round) -> None:
             missed = r.crashed[who][0] if who in r.crashed else r.collision[who]
             expr = crash_damage_expr(r.speed, missed, per)
             amount = r.dice(expr, f"{r.name(who)}'s crash damage") if "d" in expr else int(expr)
-            r.hurt(6, who, amount, f"crash at {r.speed} {r.rules.unit}: {expr}", crash=True)
+            capped = f", capped at {CRASH_DICE_CAP}d6" if r.speed // per > CRASH_DICE_CAP else ""
+            r.hurt(6, who, amount, f"crash at {r.speed} {r.rules.unit}: {expr}{capped}", crash=True)
             r.note(6, who, "Occupants", amount, f"Everyone aboard {r.name(who)} takes {amount} too, or half as stun on a Jump or "
                    "Tumble check at the crash DC.", rule)
 

@@ -12,8 +12,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
-from .chase import (CRASH_SPEED_STEP, MANOEUVRES, SIDES, ChaseRules, ChaseState, Mecha, Plan, _plan, crash_dc,
-                           cut_off_collides, d20_succeeds, drive_bonuses, drive_winner, legal_manoeuvres, manoeuvre,
+from .chase import (CRASH_SPEED_STEP, MANOEUVRES, SIDES, ChaseRules, ChaseState, Mecha, Plan, _plan, check_terrain_bonus,
+                           crash_dc, cut_off_collides, d20_succeeds, drive_bonuses, drive_winner, legal_manoeuvres, manoeuvre,
                            manoeuvre_effect, obstacle, resolve_chase_round, round_speed, start_speed)
 from .dice import InputError, require_int
 
@@ -57,7 +57,7 @@ def _groups(state: ChaseState, pp: Plan, qp: Plan, speed: int) -> dict[tuple, in
     for dp in range(1, 21):
         for dq in range(1, 21):
             w, d = drive_winner(dp + bp, dq + bq, rules.success, dc, dp, dq)
-            key = (w, d, w == "predator" and pp.manoeuvre == "Cut Off" and cut_off_collides(dq + bq, dc))
+            key = (w, d, w == "predator" and pp.manoeuvre == "Cut Off" and cut_off_collides(dq + bq, dc, rules.cut_off))
             out[key] = out.get(key, 0) + 1
     return out
 
@@ -88,7 +88,7 @@ def _round_counts(state: ChaseState, pp: Plan, qp: Plan, shapes: dict | None = N
     die, odc = obstacle(state.terrain, rules.obstacle_adjust) if rules.obstacles else (1, 0)
     for who in SIDES:
         me = state.side(who)
-        drive = me.drive + me.manoeuvre_now
+        drive = me.drive + me.manoeuvre_now + check_terrain_bonus(state, who)
         crash_bonus[who] = drive + (-4 if plans[who].operator_acts else 0)
         if rules.obstacles: fail_obstacle[who] = 20 - _faces(drive if me.reflex is None else max(drive, me.reflex), odc)
     # speed changes Steps 2–3 only through the DC a "dc" reading or a Cut Off compares with
@@ -219,6 +219,7 @@ class CaptureOdds:
 
     @property
     def odds(self) -> dict[str, Fraction]:
+        "The four chances by name, for a table."
         return {"caught": self.caught, "escaped": self.escaped, "crash": self.crash, "still running": self.running}
 
 
@@ -315,9 +316,15 @@ class Simulation:
     n: int
     counts: dict[str, int]  # "caught", "escaped", "crash", "disabled", "still running"
 
-    def share(self, what: str) -> float: return self.counts.get(what, 0) / self.n
+    def share(self, what: str,  # an ending: "caught", "escaped", "crash", "disabled" or "still running"
+             ) -> float:
+        "The share of the chases that ended that way."
+        return self.counts.get(what, 0) / self.n
 
-    def interval(self, what: str) -> tuple[float, float]: return wilson(self.counts.get(what, 0), self.n)
+    def interval(self, what: str,  # an ending, as for `share`
+                ) -> tuple[float, float]:
+        "The 95% (Wilson) interval of that share."
+        return wilson(self.counts.get(what, 0), self.n)
 
 
 def simulate_capture(predator: Mecha,  # the pursuer

@@ -30,9 +30,9 @@ def initiative_order(entries: dict[str, tuple[int, int]],  # name -> (initiative
     return groups
 
 # %% auto #0
-__all__ = ['RULE', 'BONUS_RANGE', 'AC_RANGE', 'RANGES', 'initiative_order', 'delay_action', 'next_round_order', 'stand_off',
-           'defence_penalty', 'critical_damage', 'AttackOdds', 'attack_odds', 'drop_below_zero', 'bab_attacks',
-           'range_penalty']
+__all__ = ['RULE', 'BONUS_RANGE', 'AC_RANGE', 'RANGES', 'MAX_INCREMENTS', 'INCREMENT_PENALTY', 'initiative_order', 'delay_action',
+           'next_round_order', 'stand_off', 'defence_penalty', 'critical_damage', 'AttackOdds', 'attack_odds',
+           'drop_below_zero', 'bab_attacks', 'range_penalty', 'range_increment', 'increment_penalty', 'anime_range']
 
 # %% ../nbs/21_d20_combat.ipynb #deb0a4ab
 def _names(order: list[list[str]]) -> list[str]:
@@ -194,3 +194,32 @@ def range_penalty(band: str,  # "melee", "short", "medium" or "long"
     if distance <= reach: return 0
     if band == "melee" or not extended: return None
     return -4 if distance <= 2 * reach else -8 if distance <= 4 * reach else None
+
+# %% ../nbs/21_d20_combat.ipynb #81c8c5a9
+MAX_INCREMENTS = 10  # no attack reaches beyond ten range increments
+INCREMENT_PENALTY = -2  # per increment beyond the first
+
+
+def range_increment(band: str,  # "short", "medium" or "long" (melee has none)
+                   ) -> int:
+    "The d20 range increment of an Anime d20 range band, in feet: half its range."
+    if band not in RANGES: raise InputError("band", f"must be one of {', '.join(RANGES)}, got {band!r}")
+    if band == "melee": raise InputError("band", "melee attacks have no range increment (short, medium or long)")
+    return RANGES[band] // 2
+
+
+def increment_penalty(increment: int,  # the range increment in feet
+                      distance: float,  # feet to the target
+                     ) -> int | None:
+    "The attack penalty by range increments: -2 per increment beyond the first; None beyond ten."
+    require_int(increment, "increment", 1, 1_000_000)
+    if not 0 <= distance < float("inf"): raise InputError("distance", f"must be 0 or more, got {distance}")
+    n = max(1, -(-Fraction(distance) // increment))  # increments the distance reaches into
+    return None if n > MAX_INCREMENTS else INCREMENT_PENALTY * (n - 1)
+
+
+def anime_range(increment: int,  # a d20 System weapon's range increment in feet
+               ) -> int:
+    "The Anime d20 range, in feet, of a weapon given a d20 range increment: twice the increment."
+    require_int(increment, "increment", 1, 1_000_000)
+    return 2 * increment

@@ -9,8 +9,9 @@ from hypothesis import given, settings, strategies as st
 
 from besm_nb.chase import (A1_UNKNOWN, MANOEUVRES, PREDATOR_MANOEUVRES, PREY_MANOEUVRES, SIDES, TABLE_A1, Chase, ChaseDice,
                            ChaseRules, ChaseState, Mecha, Plan, a1_modifiers, chase_from_dict, chase_to_dict, clamp_lead,
-                           condition, crash_damage_expr, crash_dc, drive_bonuses, drive_winner, legal_manoeuvres, load_chase,
-                           manoeuvre_effect, narrate, resolve_chase_round, save_chase, speed_change, start_chase, start_speed)
+                           CRASH_DICE_CAP, check_terrain_bonus, condition, crash_damage_expr, crash_dc, cut_off_collides,
+                           drive_bonuses, drive_winner, legal_manoeuvres, load_chase, manoeuvre_effect, narrate,
+                           resolve_chase_round, save_chase, speed_change, start_chase, start_speed)
 from besm_nb.chase_odds import POLICIES, Policy, capture_odds, round_odds, simulate_capture
 from besm_nb.dice import InputError
 
@@ -299,10 +300,11 @@ def test_the_lead_stays_in_range_and_replays(lead, speed, terrain, data, seed):
         s = new
 
 
-@given(lead_st, st.integers(0, 200), st.sampled_from(("open", "close", "tight")), st.sampled_from(("opposed", "dc")), st.data())
+@given(lead_st, st.integers(0, 200), st.sampled_from(("open", "close", "tight")), st.sampled_from(("opposed", "dc")), st.data(),
+       st.sampled_from(("all", "contest")), st.sampled_from(("dc", "always")))
 @settings(max_examples=150, deadline=None)
-def test_round_odds_sum_to_one(lead, speed, terrain, success, data):
-    s = ChaseState(CAR, BIKE, terrain, lead, speed, rules=ChaseRules(success=success))
+def test_round_odds_sum_to_one(lead, speed, terrain, success, data, terrain_bonus, cut_off):
+    s = ChaseState(CAR, BIKE, terrain, lead, speed, rules=ChaseRules(success=success, terrain_bonus=terrain_bonus, cut_off=cut_off))
     legal = legal_manoeuvres(lead)
     o = round_odds(s, data.draw(st.sampled_from(legal["predator"])), data.draw(st.sampled_from(legal["prey"])))
     assert sum(o.effect.values()) == 1 and sum(o.lead.values()) == 1 and sum(o.outcome.values()) == 1
@@ -313,7 +315,9 @@ def test_round_odds_sum_to_one(lead, speed, terrain, success, data):
 def test_round_odds_match_the_engine_dice_by_dice():
     "Every pair of Drive dice and every crash die through the engine, weighted, equals the exact round odds."
     for s, p, q in ((quiet(), "Shortcut", "Pull Ahead"), (quiet(3, 40, "tight"), "Gun It", "Zig-Zag"),
-                    (quiet(0, 60, success="dc"), "Cut Off", "Set Up")):
+                    (quiet(0, 60, success="dc"), "Cut Off", "Set Up"), (quiet(terrain="open"), "Shortcut", "Pull Ahead"),
+                    (quiet(terrain="open", terrain_bonus="contest"), "Shortcut", "Pull Ahead"),
+                    (quiet(0, 60, cut_off="always"), "Cut Off", "Pull Ahead")):
         out = dict.fromkeys(("caught", "escaped", "crash", "continues"), Fraction(0))
 
         def walk(prefix, weight):
@@ -359,3 +363,84 @@ def test_policies_are_checked():
         Policy("Herd only", "predator", ((0, 10, "Herd"),))
     with pytest.raises(InputError, match="predator_policy"):
         capture_odds(CAR, BIKE, predator_policy="Pull Ahead until 20+, then Stunt")
+
+
+# --- second reading: the terrain bonus on every Drive check, Cut Off's collision, the crash-dice cap ----------------
+
+def test_terrain_bonus_goes_on_every_drive_check():
+    "Open terrain: '+2 speed bonus to all Drive checks', so the faster car's obstacle and crash checks get it too."
+    s = state(terrain="open")
+    assert (check_terrain_bonus(s, "predator"), check_terrain_bonus(s, "prey")) == (2, 0)
+    _, _, text = play(s, "Gun It", "Pull Ahead", [10, 10, 1, 9, 9])  # obstacle DC 12: bike 9 + 8, car 9 + 7 + 2
+    assert "Bike rolls 9 (Drive +5, Manoeuvre +3) = 17 against DC 12" in text
+    assert "Car rolls 9 (Drive +6, Manoeuvre +1, terrain +2) = 18 against DC 12" in text
+    # the crash check: Shortcut at 45 mph in open terrain, DC 10 + 2; the car's d20 of 3 is safe only with the +2
+    end, _, text = play(quiet(terrain="open"), "Shortcut", "Pull Ahead", [15, 10, 3])  # 3 + 9 = 12 reaches DC 12
+    assert end.outcome == "" and "Car's crash check (Shortcut): DC 12; rolls 3 (Drive +6, Manoeuvre +1, terrain +2) = 12: safe." in text
+    end, _, text = play(quiet(terrain="open", terrain_bonus="contest"), "Shortcut", "Pull Ahead", [15, 10, 3, 10])
+    assert end.outcome == "crash" and "rolls 3 (Drive +6, Manoeuvre +1) = 10: crashes, missing by 2" in text
+    assert end.predator.damage == 10 - 4  # 4d6+2 rolled 10, less Armour 4
+    # the contest has the bonus under both readings
+    assert drive_bonuses(quiet(terrain="open", terrain_bonus="contest"), "Gun It", "Pull Ahead")["predator"][0] == 9
+    # only one side in open terrain: that side's checks get the +2, whatever the terrain
+    alone = replace(quiet(terrain="tight"), only_open="prey")
+    assert (check_terrain_bonus(alone, "predator"), check_terrain_bonus(alone, "prey")) == (0, 2)
+
+
+def test_terrain_bonus_follows_the_mecha_as_they_stand():
+    "Tight terrain: the better Manoeuvre *now*; a bike Crippled in Step 5 loses the +1 on that round's crash check."
+    s = quiet(10, 40, "tight")
+    _, _, text = play(s, "Gun It", "Zig-Zag", [5, 15, 15])
+    assert "Bike's crash check (Zig-Zag): DC 24; rolls 15 (Drive +5, Manoeuvre +3, terrain +1) = 24: safe." in text
+    _, _, text = play(s, "Gun It", Plan("Zig-Zag", hits=(12,)), [5, 15, 20])  # 8 of 20 left: Crippled, Manoeuvre 3 − 5
+    assert "Bike's crash check (Zig-Zag; Crippled): DC 34; rolls 20 (Drive +5, Manoeuvre -2) = 23: safe." in text
+
+
+def test_terrain_bonus_reading_is_checked():
+    with pytest.raises(InputError, match="terrain_bonus: must be 'all' or 'contest'"):
+        ChaseRules(terrain_bonus="obstacles")
+    with pytest.raises(InputError, match="who"):
+        check_terrain_bonus(state(), "pilot")
+
+
+def test_cut_off_collision_readings():
+    # 23 v 20 (Cut Off v Pull Ahead is -2/+0): the bike reaches DC 17 at 35 mph
+    end, _, text = play(quiet(0, 60), "Cut Off", "Pull Ahead", [18, 12])
+    assert end.outcome == "caught" and (end.prey.damage, end.predator.damage) == (0, 0) and "collision" not in text
+    end, log, text = play(quiet(0, 60, cut_off="always"), "Cut Off", "Pull Ahead", [18, 12, 10, 11])  # 3d6 + 0 each
+    assert end.outcome == "caught" and (end.prey.damage, end.predator.damage) == (10, 11 - 4)
+    assert "Bike's Drive check (20) reaches DC 17 but lost the contest: it runs into Car" in text
+    # a miss counts under both readings
+    for reading in ("dc", "always"):
+        end, _, _ = play(quiet(0, 60, cut_off=reading), "Cut Off", "Pull Ahead", [15, 2, 19, 16])
+        assert (end.prey.damage, end.predator.damage) == (19, 12)
+    assert (cut_off_collides(17, 17), cut_off_collides(17, 17, "always"), cut_off_collides(16, 17)) == (False, True, True)
+    with pytest.raises(InputError, match="cut_off"):
+        ChaseRules(cut_off="sometimes")
+    with pytest.raises(InputError, match="reading"):
+        cut_off_collides(1, 2, "sometimes")
+    # the odds follow: every Cut Off that takes effect is a collision for both sides
+    o = round_odds(quiet(0, 60, cut_off="always"), "Cut Off", "Pull Ahead")
+    assert o.crash == {"predator": o.effect["predator"], "prey": o.effect["predator"]}
+    assert round_odds(quiet(0, 60), "Cut Off", "Pull Ahead").crash["prey"] < o.effect["predator"]
+
+
+def test_crash_dice_are_capped_visibly():
+    assert CRASH_DICE_CAP == 100
+    assert crash_damage_expr(1000) == "100d6" and crash_damage_expr(1500, 3) == "100d6+3" and crash_damage_expr(1500, 3, per=100) == "15d6+3"
+    big = dict(max_speed=5000, hp=10 ** 5)
+    fast = ChaseState(replace(CAR, **big), replace(BIKE, **big), "open", 5, 1200, rules=ChaseRules(obstacles=False))
+    end, _, text = play(fast, "Ram", "Pull Ahead", [20, 2, 350, 340])
+    assert "crash at 1210 mph: 100d6, capped at 100d6" in text and (end.prey.damage, end.predator.damage) == (350, 336)
+    _, _, text = play(replace(fast, speed=900), "Ram", "Pull Ahead", [20, 2, 350, 340])
+    assert "crash at 910 mph: 91d6)" in text  # below the cap: no mention
+
+
+def test_new_switches_are_saved_and_old_saves_load():
+    s = replace(quiet(), rules=ChaseRules(obstacles=False, terrain_bonus="contest", cut_off="always"))
+    ch = Chase(s); ch.act("Gun It", "Pull Ahead", [15, 10])
+    again = chase_from_dict(chase_to_dict(ch))
+    assert again.state.rules.terrain_bonus == "contest" and again.state.rules.cut_off == "always" and again.state == ch.state
+    old = chase_to_dict(whole_chase())
+    for k in ("terrain_bonus", "cut_off"): del old["start"]["rules"][k]
+    assert chase_from_dict(old).state == whole_chase().state  # a save from before the switches: the defaults

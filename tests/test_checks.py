@@ -1,5 +1,7 @@
 """Checks: golden values from the sources, exact enumeration, and properties of the odds."""
 import itertools
+import re
+from pathlib import Path
 from fractions import Fraction
 
 import pytest
@@ -127,3 +129,41 @@ def test_help_is_a_distribution_and_never_hurts(leader, dc, helpers):
     odds = combined_check_odds(leader, dc, helpers)
     assert sum(odds.values()) == 1
     assert d20_success_odds(leader, dc) <= sum(p for d, p in odds.items() if d.endswith("Success"))
+
+
+SEED_002 = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "002_33214d3f36acad19.txt"
+
+
+def _seed_002() -> str:
+    if not SEED_002.exists(): pytest.skip("seed 002 is not beside the project")
+    return SEED_002.read_text()
+
+
+def test_table_12_1_cell_by_cell_against_the_seed():
+    "Each printed row of Table 12-1 (margin band and name) is the project's DEGREES row."
+    from besm_nb.checks import DEGREES
+    text = _seed_002()
+    block = text[text.index("\nTable 12-1: Degrees of Success\n") + 1:text.index("\nTask Difficulty Classes\n")]
+    rows = []
+    for line in block.splitlines()[1:]:
+        if not line.strip(): continue
+        name = " ".join(line.split()[-2:])
+        nums = [int(n) for n in re.findall(r"\d+", line)]
+        if "less than" in line:
+            lo, hi = (-nums[0], None) if "+" in line else (-nums[1], -nums[0])
+            rows.append((name, None if hi is None else lo, hi if hi is not None else lo))
+        elif "equal to or 1 greater" in line: rows.append((name, 0, 1))
+        else: rows.append((name, nums[0], None if "+" in line else nums[1]))
+    assert tuple(rows) == DEGREES
+    for name, lo, hi in DEGREES:  # and the function agrees with every band's edges
+        for m in (lo, hi):
+            if m is not None: assert degree_for_margin(m) == name
+
+
+def test_table_12_2_cell_by_cell_against_the_seed():
+    from besm_nb.checks import DIFFICULTY_CLASSES
+    text = _seed_002()
+    block = text[text.index("\nTable 12-2: Difficulty Classes\n") + 1:text.index("\nCritical Success or Failure\n")]
+    cells = [c.strip() for c in block.splitlines()[1:] if c.strip()][2:]  # after the "DC" and "Task Difficulty" heads
+    printed = [(int(cells[i]), cells[i + 1].split(" (")[0].split(" —")[0]) for i in range(0, len(cells), 2)]
+    assert tuple(printed) == DIFFICULTY_CLASSES

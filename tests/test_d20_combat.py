@@ -77,3 +77,20 @@ def test_iterative_attacks_from_base_attack_bonus():
         a = bab_attacks(bab)
         assert a[0] == bab and len(a) == (1 if bab < 6 else 2 if bab < 11 else 3 if bab < 16 else 4)
         assert all(x - y == 5 for x, y in zip(a, a[1:])) and all(x >= 1 for x in a[1:])
+
+
+def test_range_increments_example_and_conversion():
+    from besm_nb.d20_combat import RANGES, anime_range, increment_penalty, range_increment
+    assert range_increment("short") == 15  # the source: short range, 30 feet, gives 15-foot increments
+    assert [increment_penalty(15, d) for d in (15, 16, 30, 31, 45, 46, 150, 151)] == [0, -2, -2, -4, -4, -6, -18, None]
+    for band in ("short", "medium", "long"):
+        assert anime_range(range_increment(band)) == RANGES[band]  # the two conversions undo each other
+
+
+@given(st.integers(1, 500), st.floats(0, 10_000), st.floats(0, 10_000))
+@settings(max_examples=200, deadline=None)
+def test_increment_penalty_never_eases_with_distance(increment, a, b):
+    from besm_nb.d20_combat import increment_penalty
+    near, far = increment_penalty(increment, min(a, b)), increment_penalty(increment, max(a, b))
+    if near is None: assert far is None
+    elif far is not None: assert far <= near <= 0 and far >= -18
