@@ -8,11 +8,10 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
-from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 from .checks import Step
-from .dice import MAX_DICE, InputError, require_int, roll, stats
+from .dice import MAX_DICE, InputError, require_int
 from .store import load_json, save_json
 from .tristat_round import DiceFeed
 
@@ -31,12 +30,12 @@ __all__ = ['RULE', 'SIDES', 'LEAD_RANGE', 'LENGTH_FEET', 'SPEED_RANGE', 'BONUS_R
            'A1_COLUMNS', 'TABLE_A1', 'A1_UNKNOWN', 'ATTACK_PENALTY', 'SPEED_STEP_ATTACK', 'FALL_DC', 'CRASH_SPEED_STEP',
            'CRASH_SPEED_DC', 'EXTRA_CRASH_DC', 'CRASH_DICE_PER', 'CRASH_DICE_CAP', 'BIG_HIT', 'CONDITIONS',
            'CONDITION_CRASH_DC', 'CRIPPLED_MANOEUVRE', 'SPEED_SCALES', 'TERRAIN_BONUS_READINGS', 'CUT_OFF_READINGS',
-           'STEP_NAMES', 'CHASE_KIND', 'CHASE_VERSION', 'Terrain', 'terrain', 'start_speed', 'speed_bonuses',
-           'clamp_lead', 'lead_feet', 'who_started', 'initial_lead_expr', 'speed_change', 'over_speed', 'Manoeuvre',
-           'manoeuvre', 'legal_manoeuvres', 'shift_options', 'd20_succeeds', 'drive_winner', 'a1_cell', 'a1_modifiers',
-           'obstacle', 'attack_penalty', 'melee_allowed', 'fall_damage_expr', 'fall_check_dc', 'crash_dc',
-           'crash_damage_expr', 'jump_free', 'condition', 'speed_band', 'scaled_change', 'Mecha', 'ChaseRules',
-           'ChaseState', 'Plan', 'ChaseDice', 'as_dice', 'ChaseEntry', 'narrate', 'round_speed', 'drive_bonuses',
+           'ChaseDice', 'STEP_NAMES', 'CHASE_KIND', 'CHASE_VERSION', 'Terrain', 'terrain', 'start_speed',
+           'speed_bonuses', 'clamp_lead', 'lead_feet', 'who_started', 'initial_lead_expr', 'speed_change', 'over_speed',
+           'Manoeuvre', 'manoeuvre', 'legal_manoeuvres', 'shift_options', 'd20_succeeds', 'drive_winner', 'a1_cell',
+           'a1_modifiers', 'obstacle', 'attack_penalty', 'melee_allowed', 'fall_damage_expr', 'fall_check_dc',
+           'crash_dc', 'crash_damage_expr', 'jump_free', 'condition', 'speed_band', 'scaled_change', 'Mecha',
+           'ChaseRules', 'ChaseState', 'Plan', 'as_dice', 'ChaseEntry', 'narrate', 'round_speed', 'drive_bonuses',
            'check_terrain_bonus', 'Effect', 'manoeuvre_effect', 'cut_off_collides', 'resolve_chase_round',
            'start_chase', 'ChaseRound', 'Chase', 'chase_to_dict', 'chase_from_dict', 'save_chase', 'load_chase']
 
@@ -568,29 +567,12 @@ class Plan:
         for h in self.hits: require_int(h, "hits", 0, 1_000_000)
 
 # %% ../nbs/30_chase.ipynb #1cf564fe
-@lru_cache(maxsize=256)
-def _bounds(expr: str) -> tuple[int, int]:
-    s = stats(expr)
-    return s.low, s.high
-
-
-class ChaseDice(DiceFeed):
-    "The round's dice: totals typed in first, then a seeded random source; checks any dice expression's range."
-    def __call__(self, expr: str, why: str) -> int:
-        if self.totals:
-            value = require_int(self.totals.pop(0), "totals", *_bounds(expr))
-        elif self.rng is not None:
-            value = roll(expr, self.rng).total
-        else:
-            raise InputError("totals", f"ran out of dice at: {why} ({expr})")
-        self.used.append(value)
-        return value
+ChaseDice = DiceFeed  # a chase round's dice: typed totals first (each checked against its dice), then the seeded RNG
 
 
 def as_dice(dice: ChaseDice | random.Random | Iterable[int] | None) -> ChaseDice:
     "A dice feed from a feed, a seeded `random.Random`, a list of totals, or None (unseeded)."
-    if isinstance(dice, DiceFeed):
-        return dice if isinstance(dice, ChaseDice) else ChaseDice(dice.rng, dice.totals)
+    if isinstance(dice, DiceFeed): return dice
     if isinstance(dice, random.Random): return ChaseDice(dice)
     if dice is None: return ChaseDice()
     return ChaseDice(totals=list(dice))

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable, Mapping, Sequence
+from typing import Callable
 
 from .chase import (CRASH_SPEED_STEP, MANOEUVRES, SIDES, ChaseRules, ChaseState, Mecha, Plan, _plan, check_terrain_bonus,
                            crash_dc, cut_off_collides, d20_succeeds, drive_bonuses, drive_winner, legal_manoeuvres, manoeuvre,

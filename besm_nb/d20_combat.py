@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from .checks import rank
-from .dice import InputError, Term, dist, parse, parse_param, require_int
+from .dice import InputError, dist, parse, parse_param, require_int
 
 RULE = "002"
 BONUS_RANGE = (-50, 100)

@@ -239,7 +239,7 @@ def repair_odds(bonus: int,  # the repairer's Knowledge: Mechanics bonus
                ) -> dict[int, Fraction]:
     "Exact chances of each number of Hit Points repaired after some days of work."
     require_int(days, "days", 0, 365)
-    need = repair_checks_needed(damage)
+    repair_checks_needed(damage)  # checks damage
     out: dict[int, Fraction] = {}
     for k, q in _binomial(days, d20_success_odds(bonus, dc)).items():
         hp = min(damage, REPAIR_HP * k)

@@ -11,7 +11,7 @@ from typing import Sequence
 
 from .checks import Step, d20_contest_odds, d20_success_odds
 from .d20_combat import attack_odds, critical_damage
-from .dice import InputError, dist, parse, parse_param, require_int, stats
+from .dice import InputError, dist, parse_param, require_int, stats
 
 RULE = "002 · Special Combat Situations"
 

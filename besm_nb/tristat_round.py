@@ -8,10 +8,11 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .checks import Step, tristat_check
-from .dice import InputError, require_int, roll
+from .checks import tristat_check
+from .dice import InputError, require_int, roll, stats
 from .tristat import (CV_RANGE, POWER_RANGE, counterattack, damage_taken, damage_total, dodge_modifier, energy_cost,
                              grab_totals, grabbed_penalty, health_state, initiative, modifier_total, phase_order, targets_modifier)
 
@@ -102,6 +103,13 @@ class Action:
     modifier: int = 0  # for 'squeeze' / 'strangle': the GM's modifiers added to the grabber's ACV
 
 # %% ../nbs/11_tristat_round.ipynb #c61eed31
+@lru_cache(maxsize=256)
+def _bounds(expr: str) -> tuple[int, int]:
+    "The lowest and highest totals of a dice expression."
+    s = stats(expr)
+    return s.low, s.high
+
+
 class DiceFeed:
     "The round's dice: totals typed in at the table first, then a seeded random source; every total used is recorded."
     def __init__(self,
@@ -114,7 +122,7 @@ class DiceFeed:
 
     def __call__(self, expr: str, why: str) -> int:
         if self.totals:
-            value = require_int(self.totals.pop(0), "totals", 1 if expr == "d6" else 2, 6 if expr == "d6" else 12)
+            value = require_int(self.totals.pop(0), "totals", *_bounds(expr))  # one the dice can show
         elif self.rng is not None:
             value = roll(expr, self.rng).total
         else:
@@ -281,7 +289,6 @@ def _set(c: Combatant, add: Sequence[str] = (), drop_prefix: Sequence[str] = ())
 def _grapple(r: _Round, act: Action, dice: DiceFeed, start: dict[str, Combatant]) -> None:
     "Grab, escape, squeeze, strangle, pin or release (001 · Grabbing & Grappling)."
     me = r.get(act.who)
-    rule = "001 · Grabbing & Grappling"
     if act.kind == "grab":
         if not act.to or act.to == act.who: raise InputError("plan", f"{act.who}'s grab needs someone else as its target")
         foe = r.get(act.to)

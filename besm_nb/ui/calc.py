@@ -19,7 +19,7 @@ from ..render import Result
 
 # %% auto #0
 __all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'html_text', 'Field', 'int_field', 'text_field', 'choice_field', 'bool_field',
-           'Calculator']
+           'Calculator', 'Panel']
 
 # %% ../../nbs/03_calculators.ipynb #66b6b42b
 ERROR_STYLE = "color:#b00020;font-size:90%"
@@ -177,3 +177,22 @@ class Calculator(widgets.VBox):
         self.roll_log.value = "<br>".join(f"<code>{escape(l)}</code>" for l in self._log_lines)
         self.seed.value = self._new_seed()
         return line
+
+# %% ../../nbs/03_calculators.ipynb #370616e3
+class Panel(widgets.VBox):
+    "A box of buttons whose work runs guarded: a refusal shows in `message`, never as a traceback."
+    message: widgets.HTML  # set by the subclass before any button can be pressed
+
+    def _guard(self, fn: Callable[[], object],  # the button's work
+               quiet: bool = False,  # keep the last message (for refreshes)
+              ) -> None:
+        "Run a button's work; show a refusal as a message."
+        try:
+            fn()
+            if not quiet: self.message.value = ""
+        except Exception as err:
+            self.message.value = f'<span style="{ERROR_STYLE}">⚠ {escape(str(err))}</span>'
+
+    def _say(self, text: str) -> None:
+        "Show a plain message."
+        self.message.value = f"<span>{escape(text)}</span>"

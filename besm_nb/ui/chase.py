@@ -18,7 +18,7 @@ from ..chase_odds import POLICIES, capture_odds, round_odds
 from ..dice import fmt_odds
 from ..render import bar_chart, odds_table
 from ..store import load_json, save_json
-from .calc import ERROR_STYLE, html_text
+from .calc import Panel, html_text
 
 # %% auto #0
 __all__ = ['lead_track', 'ChaseTracker']
@@ -97,7 +97,7 @@ class _Side:
         return W.VBox([W.HBox([self.pick, self.shift, self.special]), W.HBox([self.mod, self.operator, self.hits])])
 
 # %% ../../nbs/32_chase_ui.ipynb #7bb33353
-class ChaseTracker(widgets.VBox):
+class ChaseTracker(Panel):
     "A chase tracker: set-up, legal manoeuvres, odds before rolling, resolve with seeded or typed dice, track, log, undo, save and load."
     def __init__(self,
                  seed: int | None = None,  # the first seed shown
@@ -161,16 +161,6 @@ class ChaseTracker(widgets.VBox):
         self.refresh()
 
     # -- plumbing -------------------------------------------------------------------------------------
-    def _guard(self, fn, quiet: bool = False) -> None:
-        "Run a button's work; show a refusal as a message, never a traceback."
-        try:
-            fn()
-            if not quiet: self.message.value = ""
-        except Exception as err:
-            self.message.value = f'<span style="{ERROR_STYLE}">⚠ {escape(str(err))}</span>'
-
-    def _say(self, text: str) -> None: self.message.value = f"<span>{escape(text)}</span>"
-
     def _next_seed(self) -> None: self.seed.value = self._seeds.randrange(1, 1_000_000)
 
     def rules(self) -> ChaseRules:
@@ -285,7 +275,6 @@ class ChaseTracker(widgets.VBox):
     def _refresh_round(self) -> None:
         c = self.chase
         legal = c.legal() if c is not None else {s: () for s in SIDES}
-        lead = c.state.lead if c is not None else 0
         for s in (self.pred, self.prey):
             names = list(legal[s.side])
             self._offer(s.pick, names)

@@ -17,7 +17,7 @@ from ..tristat_round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, Action, Attack
                                    can_act, fight_act, fight_from_dict, fight_next_round, fight_to_dict, fight_undo,
                                    roll_initiative)
 from ..dice import fmt_odds
-from .calc import ERROR_STYLE, html_text
+from .calc import Panel, html_text
 
 
 def _ints(text: str, name: str) -> list[int]:
@@ -28,7 +28,7 @@ def _ints(text: str, name: str) -> list[int]:
 __all__ = ['Tracker']
 
 # %% ../../nbs/11_tristat_round_ui.ipynb #4c525b3f
-class Tracker(widgets.VBox):
+class Tracker(Panel):
     "A Tri-Stat fight tracker: combatants, initiative, declarations, log, undo, rounds, save and load, odds."
     def __init__(self,
                  fight: Fight | None = None,  # a fight to start from
@@ -109,18 +109,6 @@ class Tracker(widgets.VBox):
             html_text("<h3>Log</h3>"), self.log_view, W.HBox([self.path, save, load])])
         self.add_class("besm-tracker")
         self.refresh()
-
-    # -- plumbing -------------------------------------------------------------------------------------
-    def _guard(self, fn, quiet: bool = False) -> None:
-        "Run a button's work; show a refusal as a message, never a traceback."
-        try:
-            fn()
-            if not quiet: self.message.value = ""
-        except Exception as err:
-            self.message.value = f'<span style="{ERROR_STYLE}">⚠ {escape(str(err))}</span>'
-
-    def _say(self, text: str) -> None:
-        self.message.value = f"<span>{escape(text)}</span>"
 
     # -- combatants -----------------------------------------------------------------------------------
     def add_combatant(self) -> None:
