@@ -11,7 +11,7 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ..chase import (CUT_OFF_READINGS, LEAD_RANGE, SIDES, TERRAIN_BONUS_READINGS, SPEED_TIES, SUCCESS_READINGS, TERRAINS,
+from ..chase import (CRASH_SPEED_STEP, CUT_OFF_READINGS, crash_dc, obstacle, LEAD_RANGE, SIDES, TERRAIN_BONUS_READINGS, SPEED_TIES, SUCCESS_READINGS, TERRAINS,
                            Chase, ChaseDice, ChaseRules, Mecha, Plan, MANOEUVRES, chase_from_dict, chase_to_dict, narrate, shift_options,
                            start_chase, who_started, CHASE_KIND, CHASE_VERSION)
 from ..chase_odds import POLICIES, capture_odds, round_odds
@@ -293,6 +293,12 @@ class ChaseTracker(Panel):
         eff = "; ".join(f"{k} {fmt_odds(v)}" for k, v in o.effect.items())
         out = "; ".join(f"{k} {fmt_odds(v)}" for k, v in o.outcome.items())
         crash = "; ".join(f"{escape(c.state.side(k).name)} {fmt_odds(v)}" for k, v in o.crash.items())
+        rules = c.state.rules
+        die, obstacle_dc = obstacle(c.state.terrain, rules.obstacle_adjust)
+        dc = crash_dc(c.state.terrain, o.speed, step=rules.step(CRASH_SPEED_STEP))[0]
+        checks = (f"Step 4: an obstacle on a 1 on d{die} (DC {obstacle_dc}; the prey meets it first)" if rules.obstacles
+                  else "Step 4: no obstacle rolls") + f"; a crash check this round is DC {dc} at {o.speed} {escape(rules.unit)}"
         return (f"<div class='besm-round-odds' style='line-height:1.5'><b>Odds before rolling</b> ({escape(o.predator)} against {escape(o.prey)}, speed this round "
                 f"{o.speed}): takes effect: <span class='besm-effect'>{eff}</span><br>the round ends: {out}<br>crashes: {crash}"
+                f"<br><span class='besm-checks'>{checks}</span>"
                 f"<br>lead after the manoeuvres:</div>" + bar_chart(o.lead, highlight=[c.state.lead], height=70))
