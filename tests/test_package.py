@@ -7,8 +7,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_core_import_is_light():
-    code = "import sys, besm_nb.dice, besm_nb.checks, besm_nb.render; print(sorted(m for m in ('sympy', 'ipywidgets', 'matplotlib', 'voila') if m in sys.modules))"
+def test_rule_modules_import_light():
+    "Every rule module (everything outside besm_nb.ui) imports without the heavy libraries."
+    rules = sorted(p.stem for p in (ROOT / "besm_nb").glob("*.py") if not p.stem.startswith("_"))
+    assert {"dice", "checks", "render", "chase", "d20_combat"} <= set(rules)
+    code = (f"import sys, importlib; [importlib.import_module('besm_nb.' + m) for m in {rules!r}]; "
+            "print(sorted(m for m in ('sympy', 'ipywidgets', 'matplotlib', 'voila') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
 
