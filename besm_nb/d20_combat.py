@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from .checks import rank
-from .dice import InputError, dist, parse, parse_param, require_int
+from .dice import InputError, dist, parse, parse_param, require_int, stats
 
 RULE = "002"
 BONUS_RANGE = (-50, 100)
@@ -141,6 +141,7 @@ def attack_odds(attack_bonus: int,  # everything added to the attack d20
     require_int(ac, "ac", *AC_RANGE)
     require_int(armour, "armour", 0, 10_000)
     parse_param(damage, "damage")
+    if stats(damage).high < 0: raise InputError("damage", f"{damage!r} can never do damage: give dice or a number of 0 or more, e.g. 2d6+3")
     if defence_bonus is not None: require_int(defence_bonus, "defence_bonus", *BONUS_RANGE)
     pen = defence_penalty(nth_defence, extra_defences)
     miss = defended = hit = Fraction(0)

@@ -510,7 +510,7 @@ def wounds_start(max_hp: int,  # full Hit Points
                 ) -> Wounds:
     "A fresh record."
     require_int(max_hp, "max_hp", *HP_RANGE)
-    hp = max_hp if hp is None else require_int(hp, "hp", -10 * HP_RANGE[1], HP_RANGE[1])
+    hp = max_hp if hp is None else require_int(hp, "hp", -10 * HP_RANGE[1], max_hp)  # never above full
     return Wounds(max_hp, hp)
 
 

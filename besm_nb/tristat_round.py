@@ -110,6 +110,9 @@ def _bounds(expr: str) -> tuple[int, int]:
     return s.low, s.high
 
 
+def _ordinal(n: int) -> str: return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 class DiceFeed:
     "The round's dice: totals typed in at the table first, then a seeded random source; every total used is recorded."
     def __init__(self,
@@ -122,7 +125,12 @@ class DiceFeed:
 
     def __call__(self, expr: str, why: str) -> int:
         if self.totals:
-            value = require_int(self.totals.pop(0), "totals", *_bounds(expr))  # one the dice can show
+            lo, hi = _bounds(expr)
+            try: value = require_int(self.totals.pop(0), "totals", lo, hi)  # one the dice can show
+            except InputError as err:
+                n = len(self.used) + 1
+                raise InputError("totals", f"the {_ordinal(n)} typed total is for {why} ({expr}), so it "
+                                           + str(err).split(": ", 1)[1]) from None
         elif self.rng is not None:
             value = roll(expr, self.rng).total
         else:

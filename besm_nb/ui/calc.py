@@ -183,15 +183,25 @@ class Panel(widgets.VBox):
     "A box of buttons whose work runs guarded: a refusal shows in `message`, never as a traceback."
     message: widgets.HTML  # set by the subclass before any button can be pressed
 
+    _refusal = False  # the message shown is a refresh's refusal
+
     def _guard(self, fn: Callable[[], object],  # the button's work
-               quiet: bool = False,  # keep the last message (for refreshes)
+               quiet: bool = False,  # a refresh: keep the last button's message, clear only a refresh's own refusal
               ) -> None:
-        "Run a button's work; show a refusal as a message."
+        "Run a button's work: the message it leaves stays, a refusal shows instead."
+        if not quiet: self.message.value = ""
         try:
             fn()
-            if not quiet: self.message.value = ""
+            if quiet and self._refusal: self.message.value = ""
+            self._refusal = False
         except Exception as err:
-            self.message.value = f'<span style="{ERROR_STYLE}">⚠ {escape(str(err))}</span>'
+            text = str(err) if isinstance(err, ValueError) else f"Something went wrong: {err}"
+            self.message.value = f'<span style="{ERROR_STYLE}">⚠ {escape(text)}</span>'
+            self._refusal = quiet
+            self._refused(quiet)
+
+    def _refused(self, quiet: bool) -> None:
+        "What else a refused piece of work clears (nothing here)."
 
     def _say(self, text: str) -> None:
         "Show a plain message."

@@ -15,7 +15,7 @@ from ..chase import (CRASH_SPEED_STEP, CUT_OFF_READINGS, crash_dc, obstacle, LEA
                            Chase, ChaseDice, ChaseRules, Mecha, Plan, MANOEUVRES, chase_from_dict, chase_to_dict, narrate, shift_options,
                            start_chase, who_started, CHASE_KIND, CHASE_VERSION)
 from ..chase_odds import POLICIES, capture_odds, round_odds
-from ..dice import fmt_odds
+from ..dice import InputError, fmt_odds, pct
 from ..render import bar_chart, odds_table
 from ..store import load_json, save_json
 from .calc import Panel, html_text
@@ -27,6 +27,34 @@ __all__ = ['lead_track', 'ChaseTracker']
 def _ints(text: str, name: str) -> list[int]:
     try: return [int(t) for t in text.replace(",", " ").split()]
     except ValueError: raise ValueError(f"{name}: write whole numbers separated by spaces, e.g. 14 9 3") from None
+
+
+def _odds(p) -> str:
+    "A chance as its exact fraction and percentage, or the percentage alone when the fraction is too long to read."
+    return fmt_odds(p) if len(str(p.denominator)) <= 9 else f"≈ {pct(p)}"
+
+
+def _lengths(n: int) -> str: return f"{n} length" if n == 1 else f"{n} lengths"
+
+
+def _sized(w, label: str = "9em", width: str = "19em"):
+    "Give a described widget room for its whole label and value (ipywidgets cuts a long label to 'Termin…')."
+    w.style.description_width, w.layout.width = label, width
+    return w
+
+
+def _renamed(err: InputError, labels: dict, prefix: str = "") -> ValueError:
+    "A rule's message about one of its parameters, told with the label the table sees (and the side it is about)."
+    what = labels.get(err.param, err.param)
+    return ValueError(f"{prefix}{what}: {str(err).split(': ', 1)[1]}")
+
+
+def _file_error(err: ValueError) -> ValueError:
+    "The store's message about its `path`, told as the File box the table sees."
+    text = str(err)
+    return ValueError("File: " + text[len("path: "):]) if text.startswith("path: ") else err
+
+
 
 
 def lead_track(lead: int,  # the lead in lengths, 0–30
@@ -46,10 +74,16 @@ def lead_track(lead: int,  # the lead in lengths, 0–30
     scale = "".join(f'<span style="flex:1;font-size:65%;text-align:left">{i if i % 5 == 0 else ""}</span>' for i in range(31))
     return (f'<div class="besm-track" data-lead="{lead}" style="max-width:720px;margin:0.3em 0">'
             f'<div style="font-size:85%">▶ {escape(predator)} (predator) · ◆ {escape(prey)} (prey), '
-            f'lead <b>{lead}</b> lengths = {lead * length_ft:,} ft · shaded: predator finishers (≤ 5), prey finishers (≥ 20)</div>'
+            f'lead <b>{lead}</b> {_lengths(lead)[len(str(lead)) + 1:]} = {lead * length_ft:,} ft · shaded: predator finishers (≤ 5), prey finishers (≥ 20)</div>'
             f'<div style="display:flex">{"".join(cells)}</div><div style="display:flex">{scale}</div></div>')
 
 # %% ../../nbs/32_chase_ui.ipynb #4e8d33f6
+_MECHA_LABELS = {"name": "Name", "drive": "Drive", "manoeuvre": "Manoeuvre", "max_speed": "Max speed", "hp": "Hit Points",
+                 "armour": "Armour", "reflex": "Reflex"}
+_PLAN_LABELS = {"situational": "Drive mod", "hits": "Hits taken", "shift_to": "Shift to"}
+_RULES_LABELS = {"length_ft": "Length ft", "house_a1": "A-1 '?' cell modifier"}
+
+
 class _Side:
     "The set-up and per-round inputs of one side."
     def __init__(self, side: str, name: str, drive: int, man: int, speed: int, hp: int):
@@ -68,6 +102,10 @@ class _Side:
         self.special = W.Checkbox(False, description="", indent=False)
         for w in (self.name, self.drive, self.man, self.max_speed, self.hp, self.armour, self.booster, self.reflex):
             w.add_class(f"besm-{side}-{w.description.split()[0].lower()}")
+        for w in (self.name, self.drive, self.man, self.max_speed, self.hp, self.armour, self.reflex):
+            _sized(w, "76px", "196px")  # three to a row, both sides side by side within 1300 px
+        _sized(self.pick, "76px", "17em"); _sized(self.shift, "76px", "17em"); _sized(self.mod, "76px", "17em")
+        _sized(self.hits, "76px", "17em")
 
     def mecha(self) -> Mecha:
         reflex = self.reflex.value.strip()
@@ -75,17 +113,22 @@ class _Side:
             try: reflex_v = int(reflex)
             except ValueError: raise ValueError(f"{self.side} Reflex: a whole number, or blank") from None
         else: reflex_v = None
-        return Mecha(self.name.value.strip(), self.drive.value, self.man.value, self.max_speed.value, self.hp.value,
-                     self.armour.value, self.booster.value, reflex_v)
+        try:
+            return Mecha(self.name.value.strip(), self.drive.value, self.man.value, self.max_speed.value, self.hp.value,
+                         self.armour.value, self.booster.value, reflex_v)
+        except InputError as err: raise _renamed(err, _MECHA_LABELS, f"{self.side} ") from None
 
     def plan(self) -> Plan:
         name = self.pick.value
         if not name: raise ValueError(f"{self.side}: no manoeuvre is allowed (the chase is over or not started)")
         m = MANOEUVRES[name]
         special = self.special.value and m.name in ("Herd", "Lure")
-        return Plan(name, shift_to=self.shift.value if m.shift else "", skip_crash=special and m.name == "Herd",
-                    reverse=special and m.name == "Lure", situational=self.mod.value, operator_acts=self.operator.value,
-                    hits=tuple(_ints(self.hits.value, f"{self.side} hits")))
+        hits = tuple(_ints(self.hits.value, f"{self.side} Hits taken"))
+        try:
+            return Plan(name, shift_to=self.shift.value if m.shift else "", skip_crash=special and m.name == "Herd",
+                        reverse=special and m.name == "Lure", situational=self.mod.value, operator_acts=self.operator.value,
+                        hits=hits)
+        except InputError as err: raise _renamed(err, _PLAN_LABELS, f"{self.side} ") from None
 
     def form(self) -> widgets.VBox:
         W = widgets
@@ -97,6 +140,18 @@ class _Side:
         return W.VBox([W.HBox([self.pick, self.shift, self.special]), W.HBox([self.mod, self.operator, self.hits])])
 
 # %% ../../nbs/32_chase_ui.ipynb #7bb33353
+_SUCCESS_LABELS = {"opposed": "opposed: the higher Drive check wins", "dc": "each check must also reach the crash DC"}
+_TIE_LABELS = {"cancel": "+x against −x: they cancel", "faster": "+x against −x: the speed-up counts",
+               "slower": "+x against −x: the slow-down counts"}
+_TERRAIN_BONUS_LABELS = {"all": "on every Drive check", "contest": "on the Step 2 contest only"}
+_CUT_OFF_LABELS = {"dc": "collide if the prey misses the crash DC", "always": "always collide"}
+
+
+def _labelled(values, labels: dict) -> list[tuple[str, str]]:
+    "A reading's choices as (what the table reads, the rule's value)."
+    return [(labels.get(v, v), v) for v in values]
+
+
 class ChaseTracker(Panel):
     "A chase tracker: set-up, legal manoeuvres, odds before rolling, resolve with seeded or typed dice, track, log, undo, save and load."
     def __init__(self,
@@ -115,11 +170,11 @@ class ChaseTracker(Panel):
         self.init_p = W.IntText(10, description="Pred. Init"); self.init_q = W.IntText(10, description="Prey Init")
         self.only_open = W.Dropdown(options=[("both / neither", ""), ("predator", "predator"), ("prey", "prey")], description="Alone in open")
         self.lead_in = W.Text("", description="Lead", placeholder="blank: roll it"); self.lead_in.add_class("besm-lead-in")
-        self.success = W.Dropdown(options=SUCCESS_READINGS, description="Success")
-        self.speed_tie = W.Dropdown(options=SPEED_TIES, description="Speed tie")
-        self.terrain_bonus = W.Dropdown(options=TERRAIN_BONUS_READINGS, description="Terrain bonus")
-        self.cut_off = W.Dropdown(options=CUT_OFF_READINGS, description="Cut Off hits")
-        self.house_p = W.IntText(0, description="A-1 ? pred"); self.house_q = W.IntText(0, description="A-1 ? prey")
+        self.success = W.Dropdown(options=_labelled(SUCCESS_READINGS, _SUCCESS_LABELS), description="Success")
+        self.speed_tie = W.Dropdown(options=_labelled(SPEED_TIES, _TIE_LABELS), description="Speed tie")
+        self.terrain_bonus = W.Dropdown(options=_labelled(TERRAIN_BONUS_READINGS, _TERRAIN_BONUS_LABELS), description="Terrain bonus")
+        self.cut_off = W.Dropdown(options=_labelled(CUT_OFF_READINGS, _CUT_OFF_LABELS), description="Cut Off hits")
+        self.house_p = W.IntText(0, description="A-1 '?' cell: pred."); self.house_q = W.IntText(0, description="A-1 '?' cell: prey")
         self.obstacles = W.Checkbox(True, description="roll for obstacles", indent=False)
         self.length = W.IntText(10, description="Length ft")
         self.seed = W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="Seed")
@@ -144,13 +199,24 @@ class ChaseTracker(Panel):
         analyse = W.Button(description="Capture odds"); analyse.on_click(lambda _: self._guard(self.analyse))
         analyse.add_class("besm-analyse")
         self.capture = html_text(cls="besm-capture")
+        for w in (self.terrain, self.started, self.only_open, self.success, self.speed_tie, self.length, self.terrain_bonus,
+                  self.cut_off, self.init_p, self.init_q, self.lead_in, self.seed):
+            _sized(w)
+        for w in (self.success, self.speed_tie, self.terrain_bonus, self.cut_off): _sized(w, "9em", "30em")
+        for w in (self.house_p, self.house_q): _sized(w, "11em", "19em")
+        for w in (self.terrain, self.started, self.only_open): _sized(w, "9em", "23em")
+        _sized(self.typed, "9em", "25em"); _sized(self.path, "9em", "30em")
+        _sized(self.pol_p, "5em", "24em"); _sized(self.pol_q, "5em", "24em"); _sized(self.rounds, "5em", "11em")
+        a1_note = html_text("<span style='font-size:85%;line-height:1.4'>A-1 '?' cell: the Drive check modifier each side "
+                            "takes when the Table A-1 cell of the chosen pair is lost in the source (printed '?').</span>")
         for s in (self.pred, self.prey):
             for w in (s.pick, s.shift, s.special, s.mod, s.operator):
                 w.observe(lambda _: self._guard(self.refresh_round, quiet=True), names="value")
         super().__init__([
             html_text("<h3>Set up</h3>"), W.HBox([self.pred.form(), self.prey.form()]),
             W.HBox([self.terrain, self.started, self.only_open]),
-            W.HBox([self.success, self.speed_tie, self.length]), W.HBox([self.terrain_bonus, self.cut_off]), W.HBox([self.house_p, self.house_q, self.obstacles]),
+            W.HBox([self.success, self.speed_tie]), W.HBox([self.terrain_bonus, self.cut_off]), W.HBox([self.length, self.obstacles]),
+            W.HBox([self.house_p, self.house_q]), a1_note,
             W.HBox([self.init_p, self.init_q]), W.HBox([self.lead_in, self.seed, start]),
             html_text("<h3>The chase</h3>"), self.status,
             html_text("<h3>This round</h3>"), self.pred.round_row(), self.prey.round_row(), self.odds,
@@ -163,10 +229,15 @@ class ChaseTracker(Panel):
     # -- plumbing -------------------------------------------------------------------------------------
     def _next_seed(self) -> None: self.seed.value = self._seeds.randrange(1, 1_000_000)
 
+    def _refused(self, quiet: bool) -> None:
+        if quiet: self.odds.value = ""  # no odds for inputs that were refused
+
     def rules(self) -> ChaseRules:
-        return ChaseRules(success=self.success.value, speed_tie=self.speed_tie.value, house_a1=(self.house_p.value, self.house_q.value),
-                          obstacles=self.obstacles.value, length_ft=self.length.value,
-                          terrain_bonus=self.terrain_bonus.value, cut_off=self.cut_off.value)
+        try:
+            return ChaseRules(success=self.success.value, speed_tie=self.speed_tie.value, house_a1=(self.house_p.value, self.house_q.value),
+                              obstacles=self.obstacles.value, length_ft=self.length.value,
+                              terrain_bonus=self.terrain_bonus.value, cut_off=self.cut_off.value)
+        except InputError as err: raise _renamed(err, _RULES_LABELS) from None
 
     # -- actions --------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -192,11 +263,19 @@ class ChaseTracker(Panel):
     def resolve(self) -> None:
         "Play the round with the dice typed (in order), then the seeded RNG."
         if self.chase is None: raise ValueError("start the chase first")
+        if self.chase.over:
+            raise ValueError(f"the chase is over ({self.chase.state.reason}): Undo the last round, or press Start chase for a new one")
         typed = _ints(self.typed.value, "typed dice")
         seed = self.seed.value
         feed = ChaseDice(totals=typed) if typed else ChaseDice(random.Random(seed))  # typed dice alone: running out names the roll needed
         n = self.chase.state.round
-        log = self.chase.act(self.pred.plan(), self.prey.plan(), feed)
+        plans = self.pred.plan(), self.prey.plan()
+        try: log = self.chase.act(*plans, feed)
+        except InputError as err:
+            if err.param != "totals": raise
+            hint = ("; type the missing totals too, or clear the box to roll the whole round with the seed"
+                    if "ran out" in str(err) else "")
+            raise ValueError(f"typed dice: {str(err).split(': ', 1)[1]}{hint}") from None
         used = self.chase.rounds[-1].dice
         src = "typed" if typed else f"seed {seed}"
         self.log_lines.append(f"<b>Round {n}</b> <i>(dice {' '.join(map(str, used)) or 'none'}, {src})</i>")
@@ -205,7 +284,11 @@ class ChaseTracker(Panel):
         self.typed.value = ""
         for s in (self.pred, self.prey): s.hits.value, s.operator.value, s.special.value = "", False, False
         self.refresh()
-        if self.chase.over: self._say(f"The chase is over: {self.chase.state.reason}.")
+        said = [f"The chase is over: {self.chase.state.reason}."] if self.chase.over else []
+        if len(typed) > len(used):
+            said.append(f"{len(typed) - len(used)} typed dice not needed this round were ignored: "
+                        + " ".join(map(str, typed[len(used):])) + ".")
+        if said: self._say(" ".join(said))
 
     def undo(self) -> None:
         if self.chase is None: raise ValueError("undo: no chase yet")
@@ -216,12 +299,17 @@ class ChaseTracker(Panel):
     def save(self) -> None:
         if self.chase is None: raise ValueError("save: no chase yet")
         target = Path(self.path.value).expanduser()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        p = save_json(target, CHASE_KIND, CHASE_VERSION, chase_to_dict(self.chase) | {"log": self.log_lines})
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            p = save_json(target, CHASE_KIND, CHASE_VERSION, chase_to_dict(self.chase) | {"log": self.log_lines})
+        except OSError as err:
+            raise ValueError(f"File: cannot save to {target} ({err.strerror or err}); choose another file name") from None
+        except ValueError as err: raise _file_error(err) from None
         self._say(f"Saved to {p}.")
 
     def load(self) -> None:
-        data = load_json(Path(self.path.value).expanduser(), CHASE_KIND, CHASE_VERSION)
+        try: data = load_json(Path(self.path.value).expanduser(), CHASE_KIND, CHASE_VERSION)
+        except ValueError as err: raise _file_error(err) from None
         chase = chase_from_dict(data)  # raises before anything changes
         lines = data.get("log", [])
         self.chase, self.log_lines = chase, [str(l) for l in lines] if isinstance(lines, list) else []
@@ -234,8 +322,13 @@ class ChaseTracker(Panel):
         if s.over: raise ValueError("the chase is over")
         c = capture_odds(s.predator, s.prey, s.terrain, s.lead, self.pol_p.value, self.pol_q.value, self.rounds.value, s.speed,
                          s.rules, s.only_open)
-        self.capture.value = (f"<div style='line-height:1.5'><b>Within {self.rounds.value} rounds</b> (exact; damage not followed): "
-                              + "; ".join(f"{k} {fmt_odds(v)}" for k, v in c.odds.items()) + "</div>" + odds_table(c.odds, "outcome"))
+        long = any(len(str(v.denominator)) > 9 for v in c.odds.values())
+        table = (odds_table(c.odds, "outcome") if not long else  # exact fractions of hundreds of digits: the percentages only
+                 "<table class='besm-odds'><tr><th>outcome</th><th>%</th></tr>"
+                 + "".join(f"<tr><td>{escape(str(k))}</td><td>{pct(v)}</td></tr>" for k, v in c.odds.items()) + "</table>")
+        self.capture.value = (f"<div style='line-height:1.5'><b>Within {self.rounds.value} rounds</b> (exact"
+                              + ("; the fractions are too long to show" if long else "") + "; damage not followed): "
+                              + "; ".join(f"{k} {_odds(v)}" for k, v in c.odds.items()) + "</div>" + table)
 
     # -- display --------------------------------------------------------------------------------------
     @staticmethod
@@ -256,12 +349,13 @@ class ChaseTracker(Panel):
                 f"<td>{m.damage}</td><td class='besm-condition' data-side='{who}'>{m.condition}</td><td>{m.manoeuvre_now:+d}</td>"
                 f"<td>{m.max_speed}</td><td>{pen:+d}</td></tr>"
                 for who, m, pen in (("predator", s.predator, s.penalty[0]), ("prey", s.prey, s.penalty[1])))
-            head = (f"<div class='besm-chase-head' style='line-height:1.6'><b>Round {s.round}</b> · lead <b class='besm-lead'>{s.lead}</b> lengths · "
+            head = (f"<div class='besm-chase-head' style='line-height:1.6'><b>Round {s.round}</b> · lead <b class='besm-lead'>{s.lead}</b> {_lengths(s.lead)[len(str(s.lead)) + 1:]} · "
                     f"speed <b class='besm-speed'>{s.speed}</b> {escape(s.rules.unit)} · {escape(s.terrain)} terrain"
                     + (f" · <b class='besm-outcome'>over: {escape(s.reason)}</b>" if s.over else "") + "</div>")
             self.status.value = (head + lead_track(s.lead, s.predator.name, s.prey.name, s.rules.length_ft)
-                                 + "<table class='besm-odds'><tr><th>name</th><th>side</th><th>Hit Points</th><th>damage</th>"
-                                 f"<th>condition</th><th>Manoeuvre</th><th>max speed</th><th>next Drive</th></tr>{rows}</table>")
+                                 + "<table class='besm-odds' style='border-collapse:separate;border-spacing:14px 2px'><tr><th>name</th><th>side</th>"
+                                 "<th>Hit Points</th><th>damage</th><th>condition</th><th>Manoeuvre</th><th>max speed</th>"
+                                 f"<th>Drive mod next round</th></tr>{rows}</table>")
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{l}</div>" for l in self.log_lines[-300:])
         self.refresh_round()
 
@@ -290,9 +384,9 @@ class ChaseTracker(Panel):
         c = self.chase
         if c is None or c.over or not (self.pred.pick.value and self.prey.pick.value): return ""
         o = round_odds(c.state, self.pred.plan(), self.prey.plan())
-        eff = "; ".join(f"{k} {fmt_odds(v)}" for k, v in o.effect.items())
-        out = "; ".join(f"{k} {fmt_odds(v)}" for k, v in o.outcome.items())
-        crash = "; ".join(f"{escape(c.state.side(k).name)} {fmt_odds(v)}" for k, v in o.crash.items())
+        eff = "; ".join(f"{k} {_odds(v)}" for k, v in o.effect.items())
+        out = "; ".join(f"{k} {_odds(v)}" for k, v in o.outcome.items())
+        crash = "; ".join(f"{escape(c.state.side(k).name)} {_odds(v)}" for k, v in o.crash.items())
         rules = c.state.rules
         die, obstacle_dc = obstacle(c.state.terrain, rules.obstacle_adjust)
         dc = crash_dc(c.state.terrain, o.speed, step=rules.step(CRASH_SPEED_STEP))[0]

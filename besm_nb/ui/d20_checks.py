@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from ..checks import D20_DC_RANGE, DEGREE_NAMES, d20_roll, difficulty_name, is_success, Step
 from ..d20_checks import HELPER_DC, RANK_RANGE, SCORE_RANGE, check_bonus, combined_check_odds, helper_successes, helpers_needed
-from ..dice import fmt_odds
+from ..dice import InputError, fmt_odds, require_int
 from ..render import Result
 from .calc import Calculator, bool_field, choice_field, int_field
 
@@ -27,12 +27,17 @@ def _leader_bonus(score, rank, specialised, power_usage, unskilled, unfamiliar_p
 def skill_check_result(score: int, rank: int, specialised: bool, power_usage: bool, unskilled: str, unfamiliar_penalty: int,
                        synergies: int, situational: int, dc: int, helpers: int, helper_bonus: int, wanted: int) -> Result:
     "The answer: the leader's bonus and working, every degree's exact odds with her helpers, and the helpers she needs."
+    # checked here, beside their own fields: the rule would build a list of `synergies` entries first (a huge
+    # count never returns) and names the helpers' fields by its own parameter names
+    require_int(unfamiliar_penalty, "unfamiliar_penalty", -10, -2); require_int(synergies, "synergies", 0, 10)
+    require_int(helpers, "helpers", 0, 50); require_int(helper_bonus, "helper_bonus", -50, 100)
+    if not isinstance(wanted, int) or not 1 <= wanted <= 100:
+        raise InputError("wanted", f"must be from 1 to 100 (a percentage), got {wanted}")
     bonus, working = _leader_bonus(score, rank, specialised, power_usage, unskilled, unfamiliar_penalty, synergies, situational)
     if bonus is None:
         return Result("Automatic failure: the task needs a skill she lacks", working, {"fails": Fraction(1)}, "result")
     odds = combined_check_odds(bonus, dc, [helper_bonus] * helpers)
     win = sum((p for d, p in odds.items() if is_success(d)), Fraction(0))
-    if not 1 <= wanted <= 100: raise ValueError("wanted: must be from 1 to 100 (a percentage)")
     need = helpers_needed(bonus, dc, helper_bonus, Fraction(wanted, 100))
     note = (f"Helpers at {helper_bonus:+d} needed for a {wanted}% chance: "
             + (str(need) if need is not None else "more than 20 would not do it") + ".")
@@ -47,6 +52,8 @@ def skill_check_result(score: int, rank: int, specialised: bool, power_usage: bo
 
 def _roll_line(rng, score, rank, specialised, power_usage, unskilled, unfamiliar_penalty, synergies, situational, dc,
                helpers, helper_bonus, wanted) -> str:
+    skill_check_result(score, rank, specialised, power_usage, unskilled, unfamiliar_penalty, synergies, situational, dc,
+                       helpers, helper_bonus, wanted)  # the same checks as the answer: a bad field never rolls
     bonus, _ = _leader_bonus(score, rank, specialised, power_usage, unskilled, unfamiliar_penalty, synergies, situational)
     if bonus is None: return "no roll: the task needs a skill she lacks"
     helped = [d20_roll(helper_bonus, HELPER_DC, rng).success for _ in range(helpers)]

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from ..d20_combat import AC_RANGE, BONUS_RANGE, critical_damage
 from ..d20_modifiers import (ATTACK_MODIFIERS, DEFENCE_MODIFIERS, DEFENDING_OTHERS, OPEN_LIMIT, PACE_ROWS, PACES,
                                    Row, block_result, resolve_attack)
-from ..dice import fmt_odds, roll
+from ..dice import InputError, fmt_odds, roll
 from ..render import Result
 from .calc import Calculator, Field, bool_field, choice_field, int_field, text_field
 
@@ -51,10 +51,17 @@ def multi_field(name: str,  # parameter name
 def _resolve(attack_bonus, ac, damage, rows, pace, aim, vehicle, defends, defence_bonus, defence, others, total_defence,
              defender_pace, ranged, block_ranged_feat, count_object, object_armour, nth_defence, extra_defences, armour, crit, current_hp,
              others_penalty="table", defence_natural_20=True):
-    return resolve_attack(attack_bonus, ac, damage, rows, pace, aim, vehicle, defence_bonus if defends else None,
-                          defence, others, total_defence, defender_pace, ranged, block_ranged_feat,
-                          object_armour if count_object else None,
-                          nth_defence, extra_defences, armour, crit, current_hp, others_penalty, defence_natural_20)
+    try:
+        return resolve_attack(attack_bonus, ac, damage, rows, pace, aim, vehicle, defence_bonus if defends else None,
+                              defence, others, total_defence, defender_pace, ranged, block_ranged_feat,
+                              object_armour if count_object else None,
+                              nth_defence, extra_defences, armour, crit, current_hp, others_penalty, defence_natural_20)
+    except InputError as err:  # the rule's own parameter names, renamed to the fields they come from
+        if err.param not in _FIELD_OF: raise
+        raise InputError(_FIELD_OF[err.param], str(err).split(": ", 1)[1]) from None
+
+
+_FIELD_OF = {"nth": "nth_defence"}  # a rule parameter -> the calculator field it comes from
 
 
 def attack_result(**values) -> Result:
@@ -98,7 +105,7 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
     paces = [(p, p) for p in PACES]
     attack_rows = _options(ATTACK_MODIFIERS, tuple(n for n in PACE_ROWS.values() if n) + tuple(
         n for n, r in ATTACK_MODIFIERS.items() if r.group == "movement"))
-    return Calculator("Attack resolver (Anime d20)", [
+    calc = Calculator("Attack resolver (Anime d20)", [
         int_field("attack_bonus", "Attack bonus", 6, *BONUS_RANGE),
         multi_field("rows", "Attack situations (Table 12-5; Ctrl-click for several)", attack_rows),
         choice_field("pace", "Attacker's pace (Table 12-4)", paces, "walking"),
@@ -130,6 +137,9 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
         bool_field("defence_natural_20", "A defence roll of natural 20 always succeeds", True)],
         attack_result, _roll_line, seed=seed,
         intro="The attack must reach AC; a defence must beat the attack total; a natural 20 cannot be defended.")
+    for f in calc.fields:  # the readings' choices are long: wide enough to read them whole
+        if isinstance(f.widget, widgets.Dropdown): f.widget.layout.width = "28em"
+    return calc
 
 # %% auto #0
 __all__ = ['COUNTS', 'FLAT_FOOTED_DEX', 'multi_field', 'attack_result', 'attack_calculator']

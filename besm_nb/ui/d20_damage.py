@@ -53,6 +53,8 @@ def _crash_fall_roll(rng,  # the random.Random every die comes from
                      mode, speed_mph, feet, armour, break_fall, acrobatics, beyond_200, below_first_row, halve_first,  # as `crash_fall_result`
                     ) -> str:
     "Roll one crash or fall: the damage dice, then any Acrobatics check, and the Hit Points lost."
+    crash_fall_result(mode, speed_mph, feet, armour, break_fall, acrobatics, beyond_200, below_first_row,
+                      halve_first)  # the same checks as the answer: a bad field never rolls
     d = crash_damage(speed_mph, below_first_row) if mode == "crash" else fall_damage(feet, beyond_200, below_first_row)
     dmg = roll(d.expr, rng) if d.dice else None
     total = dmg.total if dmg else 0
@@ -98,7 +100,7 @@ class WoundsTracker(widgets.VBox):
                  max_hp: int = 40,  # full Hit Points to start with
                 ):
         self.fields = {f.name: f for f in (
-            int_field("max_hp", "Full Hit Points", max_hp, *HP_RANGE), int_field("hp", "Current Hit Points at start", max_hp, -HP_RANGE[1], HP_RANGE[1]),
+            int_field("max_hp", "Full Hit Points", max_hp, *HP_RANGE), int_field("hp", "Current Hit Points at start", max_hp, -10 * HP_RANGE[1], HP_RANGE[1]),
             int_field("amount", "Damage or healing", 10, 0, 1_000_000), int_field("armour", "Armour / force field", 0, *ARMOUR_RANGE),
             bool_field("breaks_skin", "Breaks the skin (bullet, blade…)", False),
             int_field("fortitude", "Fortitude save bonus", 2, *D20_BONUS_RANGE),

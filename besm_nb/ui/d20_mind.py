@@ -28,6 +28,7 @@ def mind_combat_result(wisdom: int, intelligence: int, other_bonus: int, target_
     "The answer: one attack's chance and damage, total damage over the rounds, the chance the mind breaks, and the way out."
     wis, int_mod, t_wis = _modifiers(wisdom, intelligence, target_wisdom)
     require_int(other_bonus, "other_bonus", -20, 50)
+    require_int(willpower, "willpower", -50, 100)  # here, so the message goes beside the Willpower field
     m = mind_attack(wis + other_bonus, int_mod, t_wis, mind_shield, mind_armour, gm_adjust, rounds, target_hp)
     out, out_working = break_contact_odds(willpower, telepathy_rank)
     working = (Step(f"Attacker's Wisdom {wisdom}", f"{wis:+d}" + (f", other {other_bonus:+d}" if other_bonus else ""), MIND_RULE),
@@ -42,6 +43,8 @@ def mind_combat_result(wisdom: int, intelligence: int, other_bonus: int, target_
 
 def _mind_roll(rng, wisdom, intelligence, other_bonus, target_wisdom, mind_shield, mind_armour, gm_adjust, rounds, target_hp,
                willpower, telepathy_rank) -> str:
+    mind_combat_result(wisdom, intelligence, other_bonus, target_wisdom, mind_shield, mind_armour, gm_adjust, rounds, target_hp,
+                       willpower, telepathy_rank)  # the same checks as the answer: a bad field never rolls
     wis, int_mod, t_wis = _modifiers(wisdom, intelligence, target_wisdom)
     m = mind_attack(wis + other_bonus, int_mod, t_wis, mind_shield, mind_armour, gm_adjust, 1, target_hp)
     hp, rolls = target_hp, []
@@ -87,6 +90,8 @@ def parse_levels(text: str,  # Levels separated by commas or spaces, e.g. "4, 5,
     parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
     if not parts: raise InputError("levels", "give each character's Level, e.g. 4, 5, 6")
     bad = [p for p in parts if not p.isdigit()]
+    if bad and re.fullmatch(r"-\d+", bad[0]):  # a whole number all the same: say what is wrong with it
+        raise InputError("levels", f"{bad[0]!r} is not a Level: each must be a whole number from 1 to 100, like 4, 5, 6")
     if bad: raise InputError("levels", f"{bad[0]!r} is not a whole number; give Levels like 4, 5, 6")
     return [int(p) for p in parts]
 
