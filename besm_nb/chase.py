@@ -455,7 +455,7 @@ class Mecha:
     max_speed: int = 100  # maximum speed, in the chase's unit
     hp: int = 40  # full Hit Points
     armour: int = 0  # Armour, taken off each hit (not off over-speed damage)
-    booster: bool = False  # a Booster is running (Redline's strain is ignored)
+    booster: bool = False  # a Booster is running (Redline's strain is ignored); a round's `Plan` may switch it
     reflex: int | None = None  # Reflex save bonus, if it may be used against obstacles
     damage: int = 0  # damage taken so far
 
@@ -561,6 +561,7 @@ class Plan:
     situational: int = 0  # any other modifier the GM allows on this round's Drive check
     operator_acts: bool = False  # the operator takes an action in Step 5 (−4 on the next Drive check)
     hits: tuple[int, ...] = ()  # damage of each attack this side's mecha takes in Step 5, before Armour
+    booster: bool | None = None  # a Booster running this round (Redline's strain ignored); None: as the mecha was set up
 
     def __post_init__(self):
         for n in ("feats", "situational"): require_int(getattr(self, n), n, -50, 50)
@@ -805,7 +806,7 @@ def _step3(r: _Round, winner: str, m: Manoeuvre, plan: Plan, diff: int, totals: 
         r.note(3, winner, "Lead", r.lead, f"The lead goes from {old} to {r.lead} lengths ({change:+d}"
                + (", held to 0–30)." if r.lead != old + change else ")."), rule)
     if e.self_damage:
-        if m.name == "Redline" and r.m[winner].booster:
+        if m.name == "Redline" and (r.m[winner].booster if plan.booster is None else plan.booster):
             r.note(3, winner, "Redline strain", "Booster", f"{r.name(winner)}'s Booster takes the strain: no damage.", rule)
         else:
             r.hurt(3, winner, r.dice(e.self_damage, f"{m.name}'s {e.self_damage}"), m.name)

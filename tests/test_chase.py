@@ -133,6 +133,10 @@ def test_gun_it_redline_shortcut():
     assert end.lead == 0 and end.predator.damage == 1 and end.speed == 80  # 1d6 = 5, less Armour 4
     end, _, _ = play(replace(quiet(), predator=replace(CAR, booster=True)), "Redline", "Pull Ahead", [15, 10])
     assert end.predator.damage == 0  # a Booster takes the strain: no die rolled
+    end, _, _ = play(quiet(), Plan("Redline", booster=True), "Pull Ahead", [15, 10])
+    assert end.predator.damage == 0  # switched on for this round only
+    end, _, _ = play(replace(quiet(), predator=replace(CAR, booster=True)), Plan("Redline", booster=False), "Pull Ahead", [15, 10, 5])
+    assert end.predator.damage == 1  # switched off this round: 1d6 = 5, less Armour 4
     end, log, text = play(quiet(), "Shortcut", "Pull Ahead", [15, 14, 12])  # 22 v 18: lead -8; crash check DC 15+2 (45 mph)
     assert end.lead == 2 and end.speed == 45 and "Car's crash check (Shortcut): DC 17" in text
 

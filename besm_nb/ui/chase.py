@@ -100,6 +100,8 @@ class _Side:
         self.operator = W.Checkbox(False, description="operator acts (−4 next)", indent=False)
         self.hits = W.Text("", description="Hits taken", placeholder="e.g. 12 35")
         self.special = W.Checkbox(False, description="", indent=False)
+        self.boost_now = W.Checkbox(False, description="Booster on this round", indent=False)
+        self.boost_now.add_class(f"besm-{side}-boost-now")
         for w in (self.name, self.drive, self.man, self.max_speed, self.hp, self.armour, self.booster, self.reflex):
             w.add_class(f"besm-{side}-{w.description.split()[0].lower()}")
         for w in (self.name, self.drive, self.man, self.max_speed, self.hp, self.armour, self.reflex):
@@ -127,7 +129,7 @@ class _Side:
         try:
             return Plan(name, shift_to=self.shift.value if m.shift else "", skip_crash=special and m.name == "Herd",
                         reverse=special and m.name == "Lure", situational=self.mod.value, operator_acts=self.operator.value,
-                        hits=hits)
+                        hits=hits, booster=self.boost_now.value)
         except InputError as err: raise _renamed(err, _PLAN_LABELS, f"{self.side} ") from None
 
     def form(self) -> widgets.VBox:
@@ -137,7 +139,7 @@ class _Side:
 
     def round_row(self) -> widgets.VBox:
         W = widgets
-        return W.VBox([W.HBox([self.pick, self.shift, self.special]), W.HBox([self.mod, self.operator, self.hits])])
+        return W.VBox([W.HBox([self.pick, self.shift, self.special]), W.HBox([self.mod, self.operator, self.boost_now, self.hits])])
 
 # %% ../../nbs/32_chase_ui.ipynb #7bb33353
 _SUCCESS_LABELS = {"opposed": "opposed: the higher Drive check wins", "dc": "each check must also reach the crash DC"}
@@ -232,6 +234,10 @@ class ChaseTracker(Panel):
     def _refused(self, quiet: bool) -> None:
         if quiet: self.odds.value = ""  # no odds for inputs that were refused
 
+    def _boosters(self) -> None:
+        "Each side's Booster starts each round as the mecha was set up; untick it (or tick it) for one round."
+        for s, m in ((self.pred, self.chase.state.predator), (self.prey, self.chase.state.prey)): s.boost_now.value = m.booster
+
     def rules(self) -> ChaseRules:
         try:
             return ChaseRules(success=self.success.value, speed_tie=self.speed_tie.value, house_a1=(self.house_p.value, self.house_q.value),
@@ -255,6 +261,7 @@ class ChaseTracker(Panel):
         state = start_chase(self.pred.mecha(), self.prey.mecha(), self.terrain.value, started, lead,
                             random.Random(seed), self.rules(), self.only_open.value)
         self.chase = Chase(state)
+        self._boosters()
         how = "typed" if typed else f"rolled {'2d6+3' if started == 'predator' else '2d6+8'} (seed {seed}), the {started} started"
         self.log_lines = [f"<b>Start</b>: {escape(state.terrain)} terrain, speed {state.speed} {state.rules.unit}, lead {state.lead} ({how})."]
         if not typed: self._next_seed()
@@ -283,6 +290,7 @@ class ChaseTracker(Panel):
         if not typed: self._next_seed()
         self.typed.value = ""
         for s in (self.pred, self.prey): s.hits.value, s.operator.value, s.special.value = "", False, False
+        self._boosters()
         self.refresh()
         said = [f"The chase is over: {self.chase.state.reason}."] if self.chase.over else []
         if len(typed) > len(used):
@@ -313,6 +321,7 @@ class ChaseTracker(Panel):
         chase = chase_from_dict(data)  # raises before anything changes
         lines = data.get("log", [])
         self.chase, self.log_lines = chase, [str(l) for l in lines] if isinstance(lines, list) else []
+        self._boosters()
         self.refresh(); self._say(f"Loaded: round {chase.state.round}, lead {chase.state.lead}.")
 
     def analyse(self) -> None:
