@@ -203,6 +203,23 @@ class Panel(widgets.VBox):
     def _refused(self, quiet: bool) -> None:
         "What else a refused piece of work clears (nothing here)."
 
+    def _once(self, fn: Callable[[], object],  # a refresh that sets input widgets
+             ) -> None:
+        "Run a refresh without the input changes it makes setting it off again."
+        if getattr(self, "_busy", False): return
+        self._busy = True
+        try: fn()
+        finally: self._busy = False
+
+    @staticmethod
+    def _offer(w: widgets.Dropdown,  # a choice widget
+               options: list,  # the choices the rules allow now: names, or (label, value) pairs
+              ) -> None:
+        "Offer only these choices, keeping the current one if still offered, else the first."
+        if list(w.options) != options: w.options = options
+        values = [o[1] if isinstance(o, tuple) else o for o in options]
+        if values and w.value not in values: w.value = values[0]
+
     def _say(self, text: str) -> None:
         "Show a plain message."
         self.message.value = f"<span>{escape(text)}</span>"

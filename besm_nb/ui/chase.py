@@ -340,13 +340,6 @@ class ChaseTracker(Panel):
                               + "; ".join(f"{k} {_odds(v)}" for k, v in c.odds.items()) + "</div>" + table)
 
     # -- display --------------------------------------------------------------------------------------
-    @staticmethod
-    def _offer(w: widgets.Dropdown, options: list) -> None:
-        "Offer these choices (names or (label, value) pairs), keeping the current one if still offered."
-        if list(w.options) != options: w.options = options
-        values = [o[1] if isinstance(o, tuple) else o for o in options]
-        if values and w.value not in values: w.value = values[0]
-
     def refresh(self) -> None:
         c = self.chase
         if c is None:
@@ -370,10 +363,7 @@ class ChaseTracker(Panel):
 
     def refresh_round(self) -> None:
         "Offer only the legal manoeuvres and show the odds of the chosen pair."
-        if getattr(self, "_busy", False): return
-        self._busy = True
-        try: self._refresh_round()
-        finally: self._busy = False
+        self._once(self._refresh_round)
 
     def _refresh_round(self) -> None:
         c = self.chase

@@ -252,18 +252,9 @@ class Tracker(Panel):
         self.log_view.value = "<br>".join(self.log_lines[-200:])
         self.refresh_choices()
 
-    @staticmethod
-    def _offer(w: widgets.Dropdown, options: list) -> None:
-        "Offer these choices, keeping the current one if still legal, else the first."
-        if list(w.options) != options: w.options = options
-        if options and w.value not in options: w.value = options[0]
-
     def refresh_choices(self) -> None:
         "Offer only the choices the rules allow now."
-        if getattr(self, "_busy", False): return
-        self._busy = True
-        try: self._refresh_choices()
-        finally: self._busy = False
+        self._once(self._refresh_choices)
 
     def _refresh_choices(self) -> None:
         st = self._status()
