@@ -7,6 +7,7 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 html_theme = "furo"
 html_title = "besm_nb rules reference"
 html_static_path = ["_static"]
+html_css_files = ["besm.css"]
 html_extra_path = ["_extra"]
 
 # the notebooks were executed by build.py (with widget state); myst-nb only renders them

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project root: `tests` is a package
 
 
 def median_ms(fn, n=200, setup=None):
@@ -61,9 +61,9 @@ def core():
 
 def chase():
     import random
-    from besm_nb import chase_odds
-    from besm_nb.chase import ChaseState, Mecha, resolve_chase_round
-    from besm_nb.chase_odds import capture_odds, round_odds
+    from besm_nb.besm_d20 import chase_odds
+    from besm_nb.besm_d20.chase import ChaseState, Mecha, resolve_chase_round
+    from besm_nb.besm_d20.chase_odds import capture_odds, round_odds
     car = Mecha("Car", drive=6, manoeuvre=1, max_speed=120, hp=40, armour=4)
     bike = Mecha("Bike", drive=5, manoeuvre=3, max_speed=110, hp=20)
     s, rng = ChaseState(car, bike, "close", 10, 70), random.Random(1)
@@ -79,7 +79,7 @@ def chase():
 
 def d20_attack():
     from besm_nb import dice
-    from besm_nb.d20_modifiers import resolve_attack
+    from besm_nb.anime_d20.modifiers import resolve_attack
     full = lambda: resolve_attack(8, 16, "12d8", ["aiming", "moving vehicle, moderate speed", ("beyond melee: taking cover", -6)],
                                   defence_bonus=6, defence=["block"], object_armour=10, ranged=True, block_ranged_feat=True,
                                   nth_defence=2, armour=5, current_hp=40)
@@ -89,7 +89,7 @@ def d20_attack():
 
 def d20_damage():
     from besm_nb import dice
-    from besm_nb.d20_damage import MAX_CRASH_MPH, crash_damage, fall_odds, impact_odds, shock_odds
+    from besm_nb.anime_d20.damage import MAX_CRASH_MPH, crash_damage, fall_odds, impact_odds, shock_odds
     report("fall_odds(50 ft, Acrobatics +8) median, cache cleared", median_ms(lambda: fall_odds(50, 8), setup=dice._counts.cache_clear), "ms", 5)
     report("impact_odds(98d6, armour 5) median, cache cleared",
            median_ms(lambda: impact_odds(crash_damage(MAX_CRASH_MPH).expr, 5), 20, setup=dice._counts.cache_clear), "ms", 50)
@@ -97,7 +97,7 @@ def d20_damage():
 
 
 def d20_mind():
-    from besm_nb.d20_mind import group_resistance_odds, mind_attack, xp_award
+    from besm_nb.anime_d20.mind import group_resistance_odds, mind_attack, xp_award
     report("mind_attack(8 rounds, target 10 HP) median", median_ms(lambda: mind_attack(3, 2, 1, 2, rounds=8, target_hp=10)), "ms", 5)
     crowd = list(range(-2, 8)) * 50
     report("group_resistance_odds(500 targets, separate) median", median_ms(lambda: group_resistance_odds(crowd, 15, "separate"), 20), "ms", 300)
@@ -107,9 +107,9 @@ def d20_mind():
 
 def tristat():
     import random
-    from besm_nb.tristat import health_lost_odds, hit_odds
+    from besm_nb.tristat.combat import health_lost_odds, hit_odds
     from test_tristat import fighters, plan
-    from besm_nb.tristat_round import DiceFeed, resolve_round
+    from besm_nb.tristat.round import DiceFeed, resolve_round
     inits = {"A": 14, "B": 7, "C": 9, "D": 9, "E": 12}
     start, actions, rng = fighters(), plan(), random.Random(1)
     report("Tri-Stat: resolve a 5-combatant round (median)", median_ms(lambda: resolve_round(start, actions, inits, DiceFeed(rng)), 500), "ms", 2)
@@ -119,7 +119,7 @@ def tristat():
 
 
 def dashboards(loads=11, changes=21):
-    import conftest
+    from tests import conftest
     from playwright.sync_api import sync_playwright
     gen = conftest.dashboards_url.__wrapped__()
     url = next(gen)

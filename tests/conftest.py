@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 import pytest
 
 LOCAL = {"127.0.0.1", "localhost"}
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -85,6 +85,3 @@ def page(browser, dashboards_url):
     yield pg
     ctx.close()
 
-
-def field(pg, name):
-    return pg.locator(f".besm-field-{name} input").first

@@ -1,4 +1,6 @@
 """The package itself: a light core import, and a wheel whose core needs only the exact-maths libraries."""
+import ast
+import importlib
 import subprocess
 import sys
 import zipfile
@@ -7,13 +9,72 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+WINGS = ("tristat", "anime_d20", "besm_d20", "special", "encounters")
+DISPLAY = ("ipywidgets", "IPython", "matplotlib", "voila")
+
+
+def modules() -> dict[str, Path]:
+    "Every module of the package by dotted name (private ones like _modidx left out)."
+    out = {}
+    for p in sorted((ROOT / "besm_nb").rglob("*.py")):
+        parts = p.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__": parts = parts[:-1]
+        elif parts[-1].startswith("_"): continue
+        out[".".join(parts)] = p
+    return out
+
+
+def imported(name: str, path: Path) -> set[str]:
+    "The absolute names a module imports (relative imports resolved against its package)."
+    pkg = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import): names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join(pkg[:len(pkg) - node.level + 1] + ([node.module] if node.module else [])) if node.level else node.module
+            names.add(base)
+            names |= {f"{base}.{a.name}" for a in node.names}
+    return names
+
+
+def test_the_wings_are_laid_out():
+    "The core at the root, one subpackage per rule system, each with a docstring naming its source; the UI mirrors them."
+    mods = modules()
+    assert {"besm_nb.dice", "besm_nb.checks", "besm_nb.render", "besm_nb.store"} <= set(mods)
+    for wing in ("tristat", "anime_d20", "besm_d20"):
+        init = importlib.import_module(f"besm_nb.{wing}")
+        assert init.__doc__ and init.SOURCE in init.__doc__ and init.DICE, wing
+        assert any(m.startswith(f"besm_nb.ui.{wing}.") for m in mods), wing
+    assert not [m for m in mods if m.count(".") == 1 and m.split(".")[1] not in ("dice", "checks", "render", "store", "ui", *WINGS)]
+
+
+def test_only_the_ui_layer_imports_display_code():
+    "Nothing outside besm_nb.ui imports ipywidgets, IPython, matplotlib or voila; no wing's UI imports another wing's UI."
+    for name, path in modules().items():
+        names = imported(name, path)
+        if not name.startswith("besm_nb.ui"):
+            assert not [n for n in names if n.split(".")[0] in DISPLAY or n.startswith("besm_nb.ui")], name
+        parts = name.split(".")
+        if len(parts) >= 3 and parts[1] == "ui" and parts[2] in WINGS:
+            others = [n for n in names if n.startswith("besm_nb.ui.") and n.split(".")[2] in WINGS and n.split(".")[2] != parts[2]]
+            assert not others, (name, others)
+
+
+def test_the_layering_check_sees_a_violation(tmp_path):
+    "The check above is not vacuous: a rule module importing display code, or a wing UI importing another's, is caught."
+    bad = tmp_path / "combat.py"
+    bad.write_text("from IPython.display import HTML\nfrom ...ui.anime_d20 import checks\n")
+    names = imported("besm_nb.ui.tristat.combat", bad)
+    assert "IPython.display" in names and "besm_nb.ui.anime_d20.checks" in names
+
+
 def test_rule_modules_import_light():
     "Every rule module (everything outside besm_nb.ui) imports without the heavy libraries."
-    rules = sorted(p.stem for p in (ROOT / "besm_nb").glob("*.py") if not p.stem.startswith("_"))
-    assert {"dice", "checks", "render", "chase", "d20_combat"} <= set(rules)
-    code = (f"import sys, importlib; [importlib.import_module('besm_nb.' + m) for m in {rules!r}]; "
-            "print(sorted(m for m in ('sympy', 'ipywidgets', 'matplotlib', 'voila') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    rules = sorted(m for m in modules() if not m.startswith("besm_nb.ui") and m != "besm_nb")
+    assert {"besm_nb.dice", "besm_nb.besm_d20.chase", "besm_nb.anime_d20.combat", "besm_nb.tristat.round"} <= set(rules)
+    code = (f"import sys, importlib; [importlib.import_module(m) for m in {rules!r}]; "
+            "print(sorted(m for m in ('sympy', 'ipywidgets', 'matplotlib', 'voila', 'IPython') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
     assert out == "[]"
 
 
@@ -30,4 +91,5 @@ def test_wheel_declares_core_and_extras(tmp_path):
     extras = {l.split(":", 1)[1].strip() for l in meta.splitlines() if l.startswith("Provides-Extra:")}
     assert extras >= {"dashboards", "docs", "dev"}
     assert any(r.startswith("voila") and 'extra == "dashboards"' in r for r in requires)
-    assert {"besm_nb/dice.py", "besm_nb/checks.py", "besm_nb/ui/calc.py", "besm_nb/ui/serve.py"} <= set(names)
+    assert {"besm_nb/dice.py", "besm_nb/checks.py", "besm_nb/ui/calc.py", "besm_nb/ui/serve.py", "besm_nb/tristat/__init__.py",
+            "besm_nb/anime_d20/combat.py", "besm_nb/besm_d20/chase.py", "besm_nb/ui/tristat/round.py"} <= set(names)

@@ -1,0 +1,71 @@
+"""The Anime d20 attack resolver dashboard in a real browser: inputs change, the shown odds are the library's, rolls replay."""
+import pytest
+from tests.helpers import field
+
+from besm_nb.anime_d20.modifiers import resolve_attack
+from besm_nb.dice import fmt_odds
+from besm_nb.ui.anime_d20.combat import attack_calculator
+
+pytestmark = pytest.mark.browser
+URL = "/voila/render/anime_d20_attack.ipynb"
+
+
+def shown(r) -> str:
+    "The part of the headline the library's numbers fix."
+    return f"Lands {fmt_odds(r.odds.lands)}; mean damage {float(r.odds.expected):.2f}; drops her below 0 HP {fmt_odds(r.drop)}"
+
+
+def wait_for_output(page, text):
+    page.wait_for_function("t => [...document.querySelectorAll('.besm-output')].some(e => e.innerText.includes(t))",
+                           arg=text, timeout=15_000)
+
+
+def set_int(page, name, value):
+    box = field(page, name)
+    box.fill(str(value))
+    box.press("Tab")
+
+
+def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
+    page.goto(dashboards_url + URL)
+    page.locator(".besm-output").first.wait_for(timeout=30_000)
+    wait_for_output(page, shown(resolve_attack(6, 14, "2d6+3", defence_bonus=4, armour=2, current_hp=20)))
+
+    set_int(page, "attack_bonus", 9)
+    wait_for_output(page, shown(resolve_attack(9, 14, "2d6+3", defence_bonus=4, armour=2, current_hp=20)))
+    set_int(page, "ac", 18)
+    wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", defence_bonus=4, armour=2, current_hp=20)))
+
+    # two Table 12-5 rows: a round of aiming (+4 under the text reading) and light cover beyond melee (-6 chosen)
+    rows = page.locator(".besm-field-rows select").first
+    rows.select_option(label=["aiming: +4 (round) / +2 (action)", "beyond melee: taking cover: -6 (-4 to -10)"])
+    chosen = ["aiming", ("beyond melee: taking cover", -6)]
+    expected = resolve_attack(9, 18, "2d6+3", chosen, defence_bonus=4, armour=2, current_hp=20)
+    assert expected.attack_bonus == 7
+    wait_for_output(page, shown(expected))
+    out = page.locator(".besm-output").first.inner_text()
+    assert "aiming (aim reading: round)" in out and "002 · Table 12-5" in out
+
+    # the other Extra Aim reading: +2
+    page.locator(".besm-field-aim select").first.select_option(label="an action: +2, scope +3 (Table 12-5)")
+    wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", chosen, aim="action", defence_bonus=4, armour=2, current_hp=20)))
+
+    # two rows that exclude each other: the reason appears beside the list
+    rows.select_option(label=["aiming: +4 (round) / +2 (action)", "aiming with a scope: +6 (round) / +3 (action)"])
+    page.locator(".besm-error", has_text="cannot be combined").first.wait_for(timeout=10_000)
+
+    # a seeded roll is logged with its seed, and the same seed replays it in the library's calculator
+    rows.select_option(label=["touch: +6"])
+    wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", ["touch"], aim="action", defence_bonus=4, armour=2, current_hp=20)))
+    page.locator(".besm-seed input").first.fill("4321")
+    page.locator(".besm-seed input").first.press("Tab")
+    page.locator("button.besm-roll").first.click()
+    calc = attack_calculator(seed=4321)
+    w = {f.name: f.widget for f in calc.fields}
+    w["attack_bonus"].value, w["ac"].value, w["rows"].value, w["aim"].value = 9, 18, ("touch",), "action"
+    page.locator(".besm-log", has_text=f"seed 4321: {calc.do_roll()}").first.wait_for(timeout=10_000)
+
+    body = page.locator("body").inner_text()
+    assert "Traceback" not in body
+    assert page.outside == [], f"requests outside this machine: {page.outside}"
+    assert page.errors == [], page.errors

@@ -1,0 +1,60 @@
+"""The Anime d20 checks dashboard in a real browser: a fall, a mind attack and the wounds tracker, each checked against the library."""
+from fractions import Fraction
+
+import pytest
+from tests.helpers import field
+
+from besm_nb.ui.anime_d20.damage import crash_fall_result
+from besm_nb.ui.anime_d20.mind import mind_combat_result
+from besm_nb.anime_d20.damage import wound_penalty
+
+pytestmark = pytest.mark.browser
+
+
+def calculator(page, field_name):
+    "The calculator on the page that has this field."
+    return page.locator(".besm-calculator").filter(has=page.locator(f".besm-field-{field_name}")).first
+
+
+def set_field(page, name, value):
+    box = field(page, name)
+    box.fill(str(value))
+    box.press("Tab")
+
+
+def headline_becomes(calc, text):
+    calc.locator(".besm-headline", has_text=text).first.wait_for(timeout=10_000)
+
+
+def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
+    page.goto(dashboards_url + "/voila/render/anime_d20_checks.ipynb")
+    page.locator(".besm-field-feet").first.wait_for(timeout=30_000)
+
+    # a 30 ft fall, Acrobatics +12, armour 2: the headline is the library's exact mean
+    fall = calculator(page, "feet")
+    for name, value in (("feet", 30), ("acrobatics", 12), ("armour", 2)):
+        set_field(page, name, value)
+    want = crash_fall_result("fall", 60, 30, 2, True, 12, "once", "none", False)
+    headline_becomes(fall, want.headline)
+    assert "Acrobatics DC 35" in fall.inner_text()
+
+    # a mind attack against a wiser target: the shown chance is the library's
+    mind = calculator(page, "target_wisdom")
+    set_field(page, "target_wisdom", 16)
+    want = mind_combat_result(16, 14, 0, 16, 2, 0, 0, 8, 10, 2, 3)
+    headline_becomes(mind, want.headline)
+
+    # the wounds tracker: 40 HP, a 12-point hit -> 28 HP, the library's Table 12-9 penalty; undo restores it
+    wounds = page.locator(".besm-calculator").filter(has=page.locator("button.besm-damage")).first
+    wounds.locator(".besm-field-amount input").first.fill("12")
+    wounds.locator(".besm-field-amount input").first.press("Tab")
+    wounds.locator("button.besm-damage").click()
+    headline_becomes(wounds, f"28 / 40 HP: conscious; wound penalty {wound_penalty(28, 40):+d}")
+    wounds.locator("button.besm-undo").click()
+    headline_becomes(wounds, "40 / 40 HP: conscious; wound penalty +0")
+
+    # bad input is shown beside the field, not as a traceback
+    set_field(page, "feet", -5)
+    page.locator(".besm-field-feet ~ .besm-error, .besm-error", has_text="feet").first.wait_for(timeout=10_000)
+    assert page.outside == [], page.outside
+    assert page.errors == [], page.errors

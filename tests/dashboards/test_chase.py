@@ -1,0 +1,51 @@
+"""The chase tracker in a real browser: a scripted chase played through the page, checked against the engine."""
+import random
+
+import pytest
+
+from besm_nb.besm_d20.chase import Chase, ChaseRules, Mecha, legal_manoeuvres, start_chase
+from besm_nb.besm_d20.chase_odds import round_odds
+from besm_nb.dice import fmt_odds
+
+pytestmark = pytest.mark.browser
+
+
+def text_is(page, selector, value):
+    page.wait_for_function(f"document.querySelector({selector!r})?.innerText === {str(value)!r}", timeout=10_000)
+
+
+def test_chase_tracker_plays_a_scripted_chase(page, dashboards_url):
+    page.goto(dashboards_url + "/voila/render/chase.ipynb")
+    tracker = page.locator(".besm-tracker")
+    tracker.wait_for(timeout=30_000)
+    # the tracker's default sides, as the engine sees them
+    state = start_chase(Mecha("Interceptor", 6, 2, 200, 40), Mecha("Courier", 5, 3, 180, 35), "close", "predator", 12, rules=ChaseRules())
+    chase = Chase(state)
+
+    page.locator(".besm-lead-in input").fill("12")
+    page.locator("button.besm-start").click()
+    text_is(page, ".besm-lead", 12)
+    pred, prey = page.locator(".besm-predator-manoeuvre select"), page.locator(".besm-prey-manoeuvre select")
+    offered = [o.replace("\xa0", " ").strip() for o in pred.locator("option").all_inner_texts()]
+    assert offered == list(legal_manoeuvres(12)["predator"])  # only what a lead of 12 allows
+
+    seed = 42
+    for rnd, (p, q) in enumerate([("Gun It", "Pull Ahead"), ("Redline", "Zig-Zag"), ("Gun It", "Pull Ahead")], start=1):
+        if chase.over: break
+        pred.select_option(p); prey.select_option(q)
+        want = fmt_odds(round_odds(chase.state, p, q).effect["predator"])
+        page.locator(".besm-round-odds", has_text=f"predator {want}").first.wait_for(timeout=10_000)
+        seed_box = page.locator(".besm-seed input")
+        seed_box.fill(str(seed + rnd)); seed_box.press("Tab")
+        page.locator("button.besm-resolve").click()
+        chase.act(p, q, random.Random(seed + rnd))
+        text_is(page, ".besm-lead", chase.state.lead)
+        page.locator(".besm-log", has_text=f"Round {rnd}").first.wait_for(timeout=10_000)
+
+    played = len(chase.rounds)
+    page.locator("button.besm-undo").click()
+    chase.undo()
+    text_is(page, ".besm-lead", chase.state.lead)
+    page.locator(".besm-chase-head", has_text=f"Round {played}").first.wait_for(timeout=10_000)
+    assert page.outside == [], page.outside
+    assert page.errors == [], page.errors

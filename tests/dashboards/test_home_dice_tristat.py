@@ -1,0 +1,123 @@
+"""The dashboards in a real browser: home page, dice and checks, live updates, errors, no outside requests."""
+import random
+
+from besm_nb.dice import roll
+
+import pytest
+from tests.helpers import ROOT, field
+
+pytestmark = pytest.mark.browser
+
+
+def test_home_page_links_every_dashboard(page, dashboards_url):
+    page.goto(dashboards_url + "/")
+    assert page.url.endswith("/voila/render/index.ipynb")  # `/` opens the home page itself
+    page.get_by_role("heading", name="besm_nb dashboards").wait_for(timeout=30_000)
+    link = page.get_by_role("link", name="Dice and checks")
+    assert link.count() == 1
+    link.click()
+    page.locator(".besm-calculator").first.wait_for(timeout=30_000)
+    assert page.url.endswith("/voila/render/dice_and_checks.ipynb")
+    assert page.outside == [], f"requests outside this machine: {page.outside}"
+
+
+def test_dice_and_checks_update_and_show_errors(page, dashboards_url):
+    page.goto(dashboards_url + "/voila/render/dice_and_checks.ipynb")
+    out = page.locator(".besm-output").first
+    out.wait_for(timeout=30_000)
+    assert "2d6: 2 to 12, mean 7" in out.inner_text()
+
+    expr = field(page, "expr")
+    expr.fill("3d6")
+    page.wait_for_function("document.querySelector('.besm-output').innerText.includes('3d6: 3 to 18')", timeout=10_000)
+    assert "10.50" in out.inner_text()
+
+    expr.fill("1d6++2")
+    err = page.locator(".besm-error", has_text="expected a number or a die").first
+    err.wait_for(timeout=10_000)
+    body = page.locator("body").inner_text()
+    assert "Traceback" not in body and "Error:" not in body.replace("⚠", "")
+
+    # the checks calculator: change the target and watch the exact odds move
+    target = field(page, "target")
+    target.fill("8")
+    target.press("Tab")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.besm-output')].some(e => e.innerText.includes('Success: 13/18 (72.22%)'))",
+        timeout=10_000)
+    target.fill("99")
+    target.press("Tab")
+    page.locator(".besm-error", has_text="target: must be from 0 to 40, got 99").first.wait_for(timeout=10_000)
+
+    # switch the mechanic: the d20 calculator appears with its degree-by-degree odds
+    page.get_by_role("button", name="d20 vs DC (Anime d20)").click()
+    page.wait_for_function(
+        "[...document.querySelectorAll('.besm-output')].some(e => e.innerText.includes('Success: 11/20 (55.00%)'))",
+        timeout=15_000)
+    assert "Overwhelming Failure" in page.locator("body").inner_text()
+
+    # a seeded roll is logged with its seed, and the seed replays it exactly
+    expr.fill("3d6")
+    page.wait_for_function("document.querySelector('.besm-output').innerText.includes('3d6: 3 to 18')", timeout=10_000)
+    page.locator(".besm-seed input").first.fill("1234")
+    page.locator(".besm-seed input").first.press("Tab")
+    page.locator("button.besm-roll").first.click()
+    expected = f"seed 1234: {roll('3d6', random.Random(1234))}"
+    page.locator(".besm-log", has_text=expected).first.wait_for(timeout=10_000)
+
+    assert page.outside == [], f"requests outside this machine: {page.outside}"
+    assert page.errors == [], page.errors
+
+
+def test_tristat_tracker_runs_a_round(page, dashboards_url):
+    page.goto(dashboards_url + "/voila/render/tristat_combat.ipynb")
+    tracker = page.locator(".besm-tracker")
+    tracker.wait_for(timeout=30_000)
+
+    def fill(label, value):
+        box = tracker.get_by_label(label, exact=True).first
+        box.fill(str(value))
+        box.press("Tab")
+
+    for name, acv, dcv, power in [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)]:
+        fill("Name", name); fill("ACV", acv); fill("DCV", dcv); fill("Health", 40); fill("Power", power)
+        tracker.get_by_role("button", name="Add / update").click()
+        page.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=10_000)
+    fill("Typed d6s", "6 1")
+    tracker.get_by_role("button", name="Use these d6s").click()
+    page.locator(".besm-phases", has_text="Rei → Youma").wait_for(timeout=10_000)
+    tracker.get_by_label("Targets").select_option(["Youma"])
+    fill("Typed 2d6", "5 9")  # Rei hits with 5; Youma's dodge (9 against DCV 5) fails
+    tracker.get_by_label("Answer to").select_option("Youma")
+    tracker.get_by_label("By").select_option("Youma")
+    tracker.get_by_label("With").select_option("dodge")
+    tracker.get_by_role("button", name="Add answer").click()
+    page.locator(".besm-answers", has_text="Youma: dodge").wait_for(timeout=10_000)
+    tracker.get_by_role("button", name="Resolve").click()
+    health = page.locator(".besm-health[data-name='Youma']")
+    page.wait_for_function("document.querySelector(\".besm-health[data-name='Youma']\")?.innerText === '12'", timeout=10_000)
+    assert health.inner_text() == "12"  # 40 - (20 power + 8 ACV)
+    assert "28 = 28 comes off Youma" in page.locator(".besm-log").inner_text() or "= 28 comes off Youma" in page.locator(".besm-log").inner_text()
+
+    tracker.get_by_role("button", name="Undo last").click()
+    page.wait_for_function("document.querySelector(\".besm-health[data-name='Youma']\")?.innerText === '40'", timeout=10_000)
+    assert page.outside == [], page.outside
+    assert page.errors == [], page.errors
+
+
+def test_home_page_lists_every_dashboard():
+    "Every dashboard notebook is linked from the home page (a static check, no browser)."
+    import json
+    from pathlib import Path
+    folder = ROOT / "nbs" / "dashboards"
+    home = "".join("".join(c["source"]) for c in json.loads((folder / "index.ipynb").read_text())["cells"])
+    for nb in folder.glob("*.ipynb"):
+        if nb.name != "index.ipynb":
+            assert f"({nb.name})" in home, f"{nb.name} is not linked from the dashboards home page"
+    # grouped by system, under the site's own section headings, in the site's order
+    import yaml
+    side = yaml.safe_load((ROOT / "nbs" / "sidebar.yml").read_text())["website"]["sidebar"]["contents"]
+    sections = [i["section"] for i in side if isinstance(i, dict) and i["section"] != "For contributors"]
+    headings = [l[3:] for l in home.splitlines() if l.startswith("## ")]
+    assert headings == sections
+    assert home.index("## BESM d20") < home.index("(chase.ipynb)") < home.index("## Core")
