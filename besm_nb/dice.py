@@ -16,7 +16,8 @@ import icepool
 
 # %% auto #0
 __all__ = ['MAX_DICE', 'MIN_SIDES', 'MAX_SIDES', 'MAX_FACES', 'MAX_TERMS', 'MAX_CONSTANT', 'MAX_MULTIPLIER', 'MAX_EXPR_LEN',
-           'InputError', 'require_int', 'Term', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most',
+           'InputError', 'shown', 'require_int', 'require_number', 'require_bool', 'require_choice', 'require_text',
+           'require_items', 'Term', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most',
            'chance_at_least', 'pct', 'fmt_odds', 'latex', 'TermRoll', 'Roll', 'dice_count', 'roll']
 
 # %% ../nbs/core/00_dice.ipynb #7c942573
@@ -30,6 +31,16 @@ class InputError(ValueError):
         self.param = param
 
 
+def shown(value: object,  # any value given as input
+         ) -> str:
+    "A value as an error message quotes it: its repr, shortened when long (a 400-digit number, a huge list)."
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 30:
+        return f"a number of {len(str(abs(value))) if abs(value) < 10 ** 4000 else 'thousands of'} digits"
+    try: text = repr(value)
+    except Exception: text = f"a {type(value).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def require_int(value: object,  # the value to check
                 name: str,  # the parameter's name, used in the message
                 lo: int,  # smallest allowed value
@@ -37,10 +48,65 @@ def require_int(value: object,  # the value to check
                ) -> int:
     "Return `value` if it is a whole number in `lo..hi`, else raise `InputError`."
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(name, f"must be a whole number from {lo} to {hi}, got {value!r}")
+        raise InputError(name, f"must be a whole number from {lo} to {hi}, got {shown(value)}")
     if not lo <= value <= hi:
-        raise InputError(name, f"must be from {lo} to {hi}, got {value}")
+        raise InputError(name, f"must be from {lo} to {hi}, got {shown(value)}")
     return value
+
+
+def require_number(value: object,  # the value to check
+                   name: str,  # the parameter's name
+                   lo: float,  # smallest allowed value
+                   hi: float,  # largest allowed value
+                  ) -> int | float:
+    "Return `value` if it is a finite number (whole or not) in `lo..hi`; NaN, infinity, True/False and text are refused."
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (float("inf"), float("-inf")):
+        raise InputError(name, f"must be a number from {lo} to {hi}, got {shown(value)}")
+    if not lo <= value <= hi:
+        raise InputError(name, f"must be from {lo} to {hi}, got {shown(value)}")
+    return value
+
+
+def require_bool(value: object,  # the value to check
+                 name: str,  # the parameter's name
+                ) -> bool:
+    "Return `value` if it is True or False; anything else (the text 'False', 1, None) is refused."
+    if not isinstance(value, bool): raise InputError(name, f"must be True or False, got {shown(value)}")
+    return value
+
+
+def require_choice(value: object,  # the value to check
+                   name: str,  # the parameter's name
+                   choices: Sequence,  # the values allowed
+                  ):
+    "Return `value` if it is one of `choices` (of the same type: True is not 1), else raise `InputError` listing them."
+    if not any(type(value) is type(c) and value == c for c in choices):
+        listed = ", ".join(repr(c) for c in choices)
+        raise InputError(name, f"must be one of {listed}, got {shown(value)}")
+    return value
+
+
+def require_text(value: object,  # the value to check
+                 name: str,  # the parameter's name
+                 max_len: int = 200,  # the longest text allowed
+                 empty: bool = True,  # whether "" is allowed
+                ) -> str:
+    "Return `value` if it is text of at most `max_len` characters (and not empty unless allowed)."
+    if not isinstance(value, str): raise InputError(name, f"must be text, got {shown(value)}")
+    if not empty and not value.strip(): raise InputError(name, "must not be empty")
+    if len(value) > max_len: raise InputError(name, f"must be at most {max_len} characters, got {len(value)}")
+    return value
+
+
+def require_items(value: object,  # the value to check
+                  name: str,  # the parameter's name
+                  max_len: int = 1000,  # the most items allowed
+                 ) -> tuple:
+    "Return `value` as a tuple if it is a list or tuple (not text, a dict or a set) of at most `max_len` items."
+    if not isinstance(value, (list, tuple)): raise InputError(name, f"must be a list, got {shown(value)}")
+    if len(value) > max_len: raise InputError(name, f"must have at most {max_len} items, got {len(value)}")
+    return tuple(value)
+
 
 # %% ../nbs/core/00_dice.ipynb #cde8eb08
 MAX_DICE = 100  # dice in one group

@@ -9,9 +9,14 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Sequence
+
+from .dice import InputError, require_bool, require_choice, require_int, require_items, require_text, shown
 
 FORMAT = "besm_nb"
 MAX_BYTES = 5_000_000  # a saved tracker is small; anything larger is not ours
+MAX_NUMBER = 10 ** 15  # no tracker saves a number this large
+MAX_DEPTH = 32  # no tracker nests its data deeper
 
 
 def save_json(path: str | os.PathLike,  # where to save
@@ -37,6 +42,49 @@ def save_json(path: str | os.PathLike,  # where to save
     return path
 
 
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > len(str(MAX_NUMBER)) or abs(int(text)) > MAX_NUMBER:
+        raise ValueError(f"the number {text[:20]}{'...' if len(text) > 20 else ''} is too large for a saved tracker")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value != value or abs(value) > MAX_NUMBER: raise ValueError(f"the number {text[:20]} is too large for a saved tracker")
+    return value
+
+
+def _constant(text: str):
+    raise ValueError(f"{text} is not a number a saved tracker holds")
+
+
+def _depth_ok(doc: object) -> bool:
+    "Whether no list or object in `doc` sits deeper than MAX_DEPTH (walked without recursion)."
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH: return False
+            stack += [(v, depth + 1) for v in (value.values() if isinstance(value, dict) else value)]
+    return True
+
+
+def parse_json(text: str,  # the file's text
+               name: str = "the file",  # how to name it in messages
+              ):
+    "JSON as a save holds it: huge numbers, NaN and infinity, and very deep nesting refused with a ValueError."
+    try:
+        doc = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{name} is not a readable save file (not valid JSON: {e})") from None
+    except RecursionError:
+        raise ValueError(f"{name} nests its data deeper than any saved tracker (at most {MAX_DEPTH} levels)") from None
+    except ValueError as e:
+        raise ValueError(f"{name} is not a readable save file ({e})") from None
+    if not _depth_ok(doc): raise ValueError(f"{name} nests its data deeper than any saved tracker (at most {MAX_DEPTH} levels)")
+    return doc
+
+
 def load_json(path: str | os.PathLike,  # the file to read
               kind: str,  # the document kind expected
               version: int,  # the newest version this code reads
@@ -45,18 +93,58 @@ def load_json(path: str | os.PathLike,  # the file to read
     path = Path(path)
     if not path.is_file(): raise ValueError(f"path: no file at {path}")
     if path.stat().st_size > MAX_BYTES: raise ValueError(f"{path.name} is too large to be a saved tracker")
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ValueError(f"{path.name} is not a readable save file (not valid JSON: {e})") from None
+    try: text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e: raise ValueError(f"{path.name} is not a readable save file (not text: {e})") from None
+    doc = parse_json(text, path.name)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"{path.name} is not a besm_nb save file")
     if doc.get("kind") != kind:
-        raise ValueError(f"{path.name} holds a {doc.get('kind')!r}, not a {kind!r}")
-    if not isinstance(doc.get("version"), int) or not 1 <= doc["version"] <= version:
-        raise ValueError(f"{path.name} is version {doc.get('version')!r}; this reads versions 1 to {version}")
+        raise ValueError(f"{path.name} holds a {shown(doc.get('kind'))}, not a {kind!r}")
+    if type(doc.get("version")) is not int or not 1 <= doc["version"] <= version:
+        raise ValueError(f"{path.name} is version {shown(doc.get('version'))}; this reads versions 1 to {version}")
     if not isinstance(doc.get("data"), dict): raise ValueError(f"{path.name} has no tracker data")
     return doc["data"]
 
+
 # %% auto #0
-__all__ = ['FORMAT', 'MAX_BYTES', 'save_json', 'load_json']
+__all__ = ['FORMAT', 'MAX_BYTES', 'MAX_NUMBER', 'MAX_DEPTH', 'save_json', 'parse_json', 'load_json', 'fields', 'whole', 'flag',
+           'text', 'items']
+
+# %% ../nbs/core/05_store.ipynb #38f73dcc
+def fields(value: object,  # what the file holds here
+           where: str,  # where it sits, e.g. "fighters[2]"
+           allowed: Sequence[str],  # the keys this object may have
+           required: Sequence[str] = (),  # the keys it must have
+          ) -> dict:
+    "A saved JSON object with only the keys expected, and every required key present."
+    if not isinstance(value, dict): raise InputError(where, f"must be an object of fields, got {shown(value)}")
+    extra = [k for k in value if k not in allowed]
+    if extra: raise InputError(where, f"has fields this tracker does not save: {', '.join(map(str, extra[:5]))}")
+    missing = [k for k in required if k not in value]
+    if missing: raise InputError(where, f"is missing {', '.join(missing)}")
+    return value
+
+
+def whole(value: object, where: str, lo: int, hi: int) -> int:
+    "A saved whole number in `lo..hi` (never a float such as 12.9 read as 12, nor true/false)."
+    return require_int(value, where, lo, hi)
+
+
+def flag(value: object, where: str) -> bool:
+    "A saved true or false (never the text \"False\")."
+    return require_bool(value, where)
+
+
+def text(value: object, where: str,  # the saved value, and where it sits
+         choices: Sequence[str] | None = None,  # the names allowed, if a fixed set
+         max_len: int = 1000,  # the longest text allowed
+        ) -> str:
+    "Saved text, or one of a fixed set of names."
+    if choices is not None: return require_choice(value, where, tuple(choices))
+    return require_text(value, where, max_len)
+
+
+def items(value: object, where: str, max_len: int = 100_000) -> tuple:
+    "A saved list (never text read as a list of its letters)."
+    return require_items(value, where, max_len)
+

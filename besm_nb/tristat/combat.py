@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import Step, TRISTAT_AUTO_SUCCESS, rank, tristat_check_odds, tristat_succeeds
-from ..dice import InputError, dist, require_int
+from ..dice import InputError, dist, require_bool, require_int, require_items, require_text, shown
 
 RULE = "001"
 CV_RANGE = (0, 40)  # ACV, DCV and stats, with room for boosts
@@ -18,10 +18,10 @@ POWER_RANGE = (0, 10_000)  # attack power, shield, armour, force field
 
 # %% auto #0
 __all__ = ['RULE', 'CV_RANGE', 'POWER_RANGE', 'COMBAT_MODIFIERS', 'MODIFIERS_BY_NAME', 'MAX_TARGETS', 'HEALTH_READINGS',
-           'ENERGY_PER_STAT_POINT', 'ENERGY_PER_HEALTH_POINT', 'initiative', 'phase_order', 'Modifier',
+           'ENERGY_PER_STAT_POINT', 'ENERGY_PER_HEALTH_POINT', 'VITAL_SPOT', 'initiative', 'phase_order', 'Modifier',
            'modifier_total', 'targets_modifier', 'dodge_modifier', 'hit_odds', 'dodge_odds', 'counterattack',
            'damage_total', 'damage_taken', 'health_state', 'energy_cost', 'is_unconscious', 'hourly_recovery',
-           'grab_totals', 'contest_odds', 'grabbed_penalty', 'health_lost_odds', 'expected_loss']
+           'grab_totals', 'contest_odds', 'grabbed_penalty', 'Counter', 'health_lost_odds', 'expected_loss']
 
 # %% ../../nbs/tristat/10_combat.ipynb #95f3fd84
 def initiative(acv: int,  # the combatant's Attack Combat Value
@@ -36,7 +36,10 @@ def initiative(acv: int,  # the combatant's Attack Combat Value
 def phase_order(initiatives: dict[str, int],  # each combatant's initiative total, by name
                ) -> list[list[str]]:
     "The phases of a round, highest initiative first; combatants who tie share a phase."
+    if not isinstance(initiatives, dict): raise InputError("initiatives", f"must map each combatant's name to her total, got {shown(initiatives)}")
     if not initiatives: raise InputError("initiatives", "needs at least one combatant")
+    for name, total in initiatives.items():
+        require_text(name, "initiatives", empty=False); require_int(total, "initiatives", -100, 1000)
     phases: list[list[str]] = []
     for place, name, total in rank(initiatives, lambda t: t):
         if phases and initiatives[phases[-1][0]] == total: phases[-1].append(name)
@@ -88,7 +91,8 @@ def modifier_total(names: Sequence[str],  # rows of COMBAT_MODIFIERS, by name
     if roll not in ("attack", "dodge", "escape"): raise InputError("roll", f"must be 'attack', 'dodge' or 'escape', got {roll!r}")
     require_int(extra, "extra", -20, 20)
     total, steps = 0, []
-    for name in names:
+    for name in require_items(names, "names", len(COMBAT_MODIFIERS)):
+        if not isinstance(name, str): raise InputError("names", f"each row is named by its text, got {shown(name)}")
         m = MODIFIERS_BY_NAME.get(name)
         if m is None: raise InputError("names", f"{name!r} is not a row of the combat modifiers table")
         if roll not in m.roll: raise InputError("names", f"{name!r} changes the {m.roll} roll, not the {roll} roll")
@@ -130,6 +134,7 @@ def dodge_odds(dcv: int,  # the defender's DCV (or Mind, in mental combat)
               ) -> Fraction:
     "The exact chance that the n-th dodge of a round succeeds."
     require_int(dcv, "dcv", *CV_RANGE)
+    require_int(modifier, "modifier", -20, 20)
     return tristat_check_odds(dcv, dodge_modifier(nth) + modifier)
 
 # %% ../../nbs/tristat/10_combat.ipynb #42c439dc
@@ -154,7 +159,7 @@ def damage_total(power: int,  # the attack's power
     "An attack's damage total: power plus the attacker's ACV."
     require_int(power, "power", *POWER_RANGE)
     require_int(acv, "acv", *CV_RANGE)
-    return power + acv if adds_acv else power
+    return power + acv if require_bool(adds_acv, "adds_acv") else power
 
 
 def damage_taken(total: int,  # the damage total reaching the target
@@ -255,7 +260,7 @@ def grabbed_penalty(armed: bool,  # is the grabbed victim fighting with a weapon
                    ) -> int:
     "The penalty on a grabbed victim's ACV and DCV rolls: +2 unarmed, +4 armed, none if 4+ levels stronger."
     require_int(levels_stronger, "levels_stronger", -40, 40)
-    return 0 if levels_stronger >= 4 else (4 if armed else 2)
+    return 0 if levels_stronger >= 4 else (4 if require_bool(armed, "armed") else 2)
 
 
 
@@ -267,6 +272,34 @@ def _check_outcomes(target: int, modifier: int) -> list[tuple[bool, bool, Fracti
         key = (tristat_succeeds(target, natural, modifier), natural == TRISTAT_AUTO_SUCCESS)
         out[key] = out.get(key, Fraction(0)) + p
     return [(ok, crit, p) for (ok, crit), p in out.items()]
+
+
+VITAL_SPOT = "Targeting a vital spot"  # the table row: +4 to the roll, double damage
+
+
+@dataclass(frozen=True)
+class Counter:
+    "A counterattack met against an attack, for the odds: its power, the counterattacker's ACV, her roll modifier, a vital spot."
+    power: int  # the counterattack's power
+    acv: int  # the counterattacker's ACV
+    modifier: int = 0  # added to her roll (a vital spot's +4 is added by `vital`)
+    vital: bool = False  # aimed at a vital spot: +4 to the roll, its damage total doubled
+    adds_acv: bool = True  # does it add her ACV to its power?
+
+    def __post_init__(self):
+        require_int(self.power, "power", *POWER_RANGE); require_int(self.acv, "acv", *CV_RANGE)
+        require_int(self.modifier, "modifier", -20, 20)
+        require_bool(self.vital, "vital"); require_bool(self.adds_acv, "adds_acv")
+
+    @property
+    def total(self) -> int:
+        "Its damage total (doubled for a vital spot)."
+        return damage_total(self.power, self.acv, self.adds_acv) * (2 if self.vital else 1)
+
+    @property
+    def roll_modifier(self) -> int:
+        "Everything added to her roll."
+        return self.modifier + (MODIFIERS_BY_NAME[VITAL_SPOT].value if self.vital else 0)
 
 
 def health_lost_odds(power: int,  # the attack's power
@@ -285,34 +318,50 @@ def health_lost_odds(power: int,  # the attack's power
                      ranged: bool = True,  # is the incoming attack ranged? (counterattacks need it)
                      critical_multiplier: int = 1,  # extra damage on a natural 2 (the source gives no amount)
                      adds_acv: bool = True,  # does the attack add its ACV to its power?
+                     vital: bool = False,  # the attack aims at a vital spot: +4 to its roll, its damage total doubled
+                     counter_vital: bool = False,  # the counterattack above aims at a vital spot
+                     counters: Sequence[Counter] = (),  # further counterattacks, in the order announced, after the one above
                     ) -> dict[int, Fraction]:
     "Exact distribution of the Health the defender loses to one attack, given her defence."
-    total = damage_total(power, acv, adds_acv)
+    total = damage_total(power, acv, adds_acv) * (2 if require_bool(vital, "vital") else 1)
+    require_int(attack_modifier, "attack_modifier", -20, 20)
     require_int(critical_multiplier, "critical_multiplier", 1, 4)
-    if counter_power is not None and not ranged:
+    for n, v in (("dodge", dodge), ("ranged", ranged), ("counter_vital", counter_vital)): require_bool(v, n)
+    require_int(dcv, "dcv", *CV_RANGE); require_int(nth_dodge, "nth_dodge", 1, 20)
+    require_int(dodge_modifier_extra, "dodge_modifier_extra", -20, 20)
+    for n, v in (("shield", shield), ("armour", armour), ("force_field", force_field)): require_int(v, n, *POWER_RANGE)
+    met = [] if counter_power is None else [Counter(counter_power, counter_acv, counter_modifier, counter_vital)]
+    for c in require_items(counters, "counters", 10):
+        if not isinstance(c, Counter): raise InputError("counters", f"each is a Counter(power, acv, …), got {shown(c)}")
+        met.append(c)
+    if counter_power is None:  # checked all the same: a value given for nothing is a mistake too
+        require_int(counter_acv, "counter_acv", *CV_RANGE); require_int(counter_modifier, "counter_modifier", -20, 20)
+    if met and not ranged:
         raise InputError("counter_power", "a counterattack can only meet a ranged attack, not a hand-to-hand one")
-    counter = damage_total(counter_power, counter_acv) if counter_power is not None else None
-    require_int(shield, "shield", *POWER_RANGE)
     dodge_chance = dodge_odds(dcv, nth_dodge, dodge_modifier_extra) if dodge else Fraction(0)
+    mod = attack_modifier + (MODIFIERS_BY_NAME[VITAL_SPOT].value if vital else 0)
     out: dict[int, Fraction] = {}
 
     def add(lost: int, p: Fraction) -> None:
         if p: out[lost] = out.get(lost, Fraction(0)) + p
 
-    for hit, crit, p_hit in _check_outcomes(acv, attack_modifier):
+    for hit, crit, p_hit in _check_outcomes(acv, mod):
         if not hit:
             add(0, p_hit); continue
-        incoming = total * (critical_multiplier if crit else 1)
-        branches = [(incoming, Fraction(1))]
-        if counter is not None:
-            branches = []
-            for c_hit, c_crit, p_c in _check_outcomes(counter_acv, counter_modifier):
-                met = counter * (critical_multiplier if c_crit else 1)
-                left, towards = counterattack(incoming, met) if c_hit else (incoming, "defender")
-                branches.append((left if towards == "defender" else 0, p_c))
-        for left, p_b in branches:
+        left: dict[int, Fraction] = {total * (critical_multiplier if crit else 1): Fraction(1)}  # what still comes at her
+        for c in met:  # each counterattack in turn; once one turns the attack back or stops it, she takes nothing
+            after: dict[int, Fraction] = {}
+            for incoming, p_in in left.items():
+                if incoming == 0:
+                    after[0] = after.get(0, Fraction(0)) + p_in; continue
+                for c_hit, c_crit, p_c in _check_outcomes(c.acv, c.roll_modifier):
+                    rest, towards = counterattack(incoming, c.total * (critical_multiplier if c_crit else 1)) if c_hit else (incoming, "defender")
+                    rest = rest if towards == "defender" else 0
+                    after[rest] = after.get(rest, Fraction(0)) + p_in * p_c
+            left = after
+        for incoming, p_b in left.items():
             add(0, p_hit * p_b * dodge_chance)
-            lost, _ = damage_taken(left, shield, armour, force_field) if left else (0, ())
+            lost, _ = damage_taken(incoming, shield, armour, force_field) if incoming else (0, ())
             add(lost, p_hit * p_b * (1 - dodge_chance))
     return dict(sorted(out.items()))
 
@@ -320,4 +369,8 @@ def health_lost_odds(power: int,  # the attack's power
 def expected_loss(odds: dict[int, Fraction],  # a distribution from health_lost_odds
                  ) -> Fraction:
     "The exact mean Health lost."
+    if not isinstance(odds, dict): raise InputError("odds", f"must be a distribution from health_lost_odds, got {shown(odds)}")
+    for k, p in odds.items():
+        if isinstance(k, bool) or not isinstance(k, int) or isinstance(p, bool) or not isinstance(p, (int, Fraction)) or not 0 <= p <= 1:
+            raise InputError("odds", f"maps Health lost to its exact chance, got {shown(k)}: {shown(p)}")
     return sum((k * p for k, p in odds.items()), Fraction(0))

@@ -12,16 +12,24 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from ..checks import tristat_check
-from ..dice import InputError, require_int, roll, stats
-from .combat import (CV_RANGE, POWER_RANGE, counterattack, damage_taken, damage_total, dodge_modifier, energy_cost,
-                             grab_totals, grabbed_penalty, health_state, initiative, modifier_total, phase_order, targets_modifier)
+from ..dice import (InputError, require_bool, require_choice, require_int, require_items, require_text, roll, shown,
+                          stats)
+from ..store import fields, flag, items, text, whole
+from .combat import (CV_RANGE, HEALTH_READINGS, MAX_TARGETS, POWER_RANGE, VITAL_SPOT, counterattack,
+                                    damage_taken, damage_total, dodge_modifier, energy_cost, grab_totals, grabbed_penalty,
+                                    health_state, initiative, modifier_total, phase_order, targets_modifier)
 
 PIN_ESCAPE = 3  # a pinned fighter escapes at +3 on the roll
+HEALTH_RANGE = (-1_000_000_000, 1_000_000_000)
+ENERGY_RANGE = (-1_000_000, 1_000_000)
+NAME_LEN = 100
 
 # %% auto #0
-__all__ = ['PIN_ESCAPE', 'RESPONSES', 'GRAPPLES', 'FIGHT_KIND', 'FIGHT_VERSION', 'Attack', 'Combatant', 'Response', 'AttackPlan',
-           'Action', 'DiceFeed', 'Entry', 'narrate', 'roll_initiative', 'resolve_round', 'can_act', 'Fight',
-           'fight_act', 'fight_undo', 'fight_next_round', 'fight_to_dict', 'fight_from_dict']
+__all__ = ['PIN_ESCAPE', 'HEALTH_RANGE', 'ENERGY_RANGE', 'NAME_LEN', 'RESPONSES', 'GRAPPLES', 'ACTIONS', 'BOOSTS',
+           'PHASE_ACTIONS', 'NO_GESTURE', 'FIGHT_KIND', 'FIGHT_VERSION', 'FIGHT_FIELDS', 'Attack', 'Combatant',
+           'incapacity', 'is_pinned', 'Response', 'AttackPlan', 'Action', 'DiceFeed', 'Entry', 'narrate',
+           'roll_initiative', 'action_kinds', 'resolve_round', 'can_act', 'Fight', 'fight_act', 'fight_undo',
+           'fight_next_round', 'fight_to_dict', 'fight_from_dict']
 
 # %% ../../nbs/tristat/11_round.ipynb #6e42d3ef
 @dataclass(frozen=True)
@@ -29,10 +37,17 @@ class Attack:
     "One of a combatant's attacks."
     name: str
     power: int  # added to ACV for the damage total
-    ranged: bool = True  # only ranged attacks can be counterattacked
+    ranged: bool = True  # only ranged attacks can be counterattacked, and only a ranged attack counterattacks
     adds_acv: bool = True  # False: the power alone is the damage total
     mental: bool = False  # mental combat: Mind replaces ACV, and the defender's Mind replaces her DCV
     weapon: bool = False  # made with a weapon (a grabbed fighter is at +4 with one, +2 without)
+    controls: bool = False  # a mental attack that controls or deceives (mind control, illusions): it takes no Health
+
+    def __post_init__(self):
+        require_text(self.name, "name", NAME_LEN, empty=False)
+        require_int(self.power, "power", *POWER_RANGE)
+        for n in ("ranged", "adds_acv", "mental", "weapon", "controls"): require_bool(getattr(self, n), n)
+        if self.controls and not self.mental: raise InputError("controls", "only a mental attack controls or deceives (set mental too)")
 
 
 @dataclass
@@ -56,18 +71,54 @@ class Combatant:
     strength: int = 0  # Strength level, for breaking a grab's penalties (0: compare Body)
 
     def __post_init__(self):
+        require_text(self.name, "name", NAME_LEN, empty=False)
         for n in ("acv", "dcv", "body", "mind", "soul", "wrestling", "elasticity", "strength"): require_int(getattr(self, n), n, *CV_RANGE)
         for n in ("shield", "armour", "force_field"): require_int(getattr(self, n), n, *POWER_RANGE)
-        require_int(self.health, "health", -100_000, 100_000)
-        require_int(self.energy, "energy", -100_000, 100_000)
+        require_int(self.health, "health", *HEALTH_RANGE)
+        require_int(self.energy, "energy", *ENERGY_RANGE)
+        self.attacks = require_items(self.attacks, "attacks", 50)
+        for a in self.attacks:
+            if not isinstance(a, Attack): raise InputError("attacks", f"each is an Attack(name, power, …), got {shown(a)}")
+        if len({a.name for a in self.attacks}) != len(self.attacks): raise InputError("attacks", "two attacks share a name")
+        self.conditions = require_items(self.conditions, "conditions", 50)
+        for c in self.conditions: require_text(c, "conditions", 200, empty=False)
 
     def attack(self, name: str) -> Attack:
+        "Her attack called `name`."
         for a in self.attacks:
             if a.name == name: return a
-        raise InputError("attack", f"{self.name} has no attack called {name!r} (has: {', '.join(a.name for a in self.attacks) or 'none'})")
+        raise InputError("attack", f"{self.name} has no attack called {shown(name)} (has: {', '.join(a.name for a in self.attacks) or 'none'})")
+
+
+def incapacity(c: Combatant,  # the combatant
+               health_reading: str = "zero",  # "zero" or "dying" (see the Tri-Stat chapter)
+              ) -> str:
+    "Why she can neither act nor answer: 'dead', 'dying' or 'unconscious'; '' when she can."
+    if not isinstance(c, Combatant): raise InputError("c", f"must be a Combatant, got {shown(c)}")
+    state = health_state(c.health, require_choice(health_reading, "health_reading", HEALTH_READINGS))
+    if state in ("dead", "dying"): return state
+    return "unconscious" if c.energy < 0 else ""
+
+
+def is_pinned(c: Combatant,  # the combatant
+             ) -> bool:
+    "Whether she is pinned: no attack, no defence, no power that needs a gesture; she may still try to escape."
+    if not isinstance(c, Combatant): raise InputError("c", f"must be a Combatant, got {shown(c)}")
+    return any(x.startswith("pinned by ") for x in c.conditions)
 
 # %% ../../nbs/tristat/11_round.ipynb #e4fa779e
 RESPONSES = ("counterattack", "shield", "cover", "dodge")
+GRAPPLES = ("grab", "escape", "squeeze", "strangle", "pin", "release")
+ACTIONS = ("attack", "hold", "non-combat", "energy", "boost") + GRAPPLES
+BOOSTS = ("body", "mind", "soul")
+
+
+def _names(value: object, param: str, lo: int = 0, hi: int = 50) -> tuple[str, ...]:
+    "A list of names (or table rows), as a tuple."
+    out = require_items(value, param, hi)
+    if len(out) < lo: raise InputError(param, f"needs at least {lo}")
+    for x in out: require_text(x, param, NAME_LEN, empty=False)
+    return out
 
 
 @dataclass(frozen=True)
@@ -76,8 +127,15 @@ class Response:
     who: str
     kind: str  # "counterattack", "shield", "cover" or "dodge"
     energy: int = 0  # the Energy she declares for it
-    attack: str | None = None  # which of her attacks, for a counterattack
-    modifiers: tuple[str, ...] = ()  # combat-table rows for her roll
+    attack: str | None = None  # which of her attacks, for a counterattack (None: her first ranged attack)
+    modifiers: tuple[str, ...] = ()  # combat-table rows for her roll ("Total defence" on a dodge: no attack this round)
+
+    def __post_init__(self):
+        require_text(self.who, "who", NAME_LEN, empty=False)
+        require_choice(self.kind, "kind", RESPONSES)
+        require_int(self.energy, "energy", 0, 10_000)
+        if self.attack is not None: require_text(self.attack, "attack", NAME_LEN, empty=False)
+        object.__setattr__(self, "modifiers", _names(self.modifiers, "modifiers"))
 
 
 @dataclass(frozen=True)
@@ -90,17 +148,40 @@ class AttackPlan:
     modifiers: tuple[str, ...] = ()  # combat-table rows for the attack roll (the target-count row is added)
     responses: dict[str, tuple[Response, ...]] = field(default_factory=dict)  # by target
 
+    def __post_init__(self):
+        require_text(self.attacker, "attacker", NAME_LEN, empty=False); require_text(self.attack, "attack", NAME_LEN, empty=False)
+        object.__setattr__(self, "targets", _names(self.targets, "targets", 1, MAX_TARGETS))
+        require_int(self.energy, "energy", 0, 10_000)
+        object.__setattr__(self, "modifiers", _names(self.modifiers, "modifiers"))
+        if not isinstance(self.responses, dict): raise InputError("responses", f"must map each target to her answers, got {shown(self.responses)}")
+        answers = {}
+        for t, rs in self.responses.items():
+            require_text(t, "responses", NAME_LEN, empty=False)
+            rs = require_items(rs, "responses", 50)
+            for x in rs:
+                if not isinstance(x, Response): raise InputError("responses", f"each answer is a Response(who, kind, …), got {shown(x)}")
+            answers[t] = rs
+        object.__setattr__(self, "responses", answers)
+
 
 @dataclass(frozen=True)
 class Action:
-    "What one combatant does: 'attack', 'hold' or 'non-combat' on her phase, or 'energy' (give Health for Energy) at any time."
+    "What one combatant does: 'attack', 'hold' or 'non-combat' on her phase, a grapple, or 'energy' / 'boost' at any time."
     who: str
     kind: str = "attack"
     attack: AttackPlan | None = None
     note: str = ""  # what a non-combat action is
-    to: str = ""  # for 'energy': who gains the Health (herself or a friend)
+    to: str = ""  # for 'energy': who gains the Health (herself or a friend); for 'boost': the stat; for 'grab': whom
     health: int = 0  # for 'energy': Health points bought, 5 Energy each
-    modifier: int = 0  # for 'squeeze' / 'strangle': the GM's modifiers added to the grabber's ACV
+    modifier: int = 0  # for 'grab': added to the grab roll (extra limbs; − is easier); 'squeeze' / 'strangle': added to the ACV
+
+    def __post_init__(self):
+        require_text(self.who, "who", NAME_LEN, empty=False)
+        require_choice(self.kind, "kind", ACTIONS)
+        if self.attack is not None and not isinstance(self.attack, AttackPlan):
+            raise InputError("attack", f"must be an AttackPlan or None, got {shown(self.attack)}")
+        require_text(self.note, "note", 500); require_text(self.to, "to", NAME_LEN)
+        require_int(self.health, "health", 0, 1000); require_int(self.modifier, "modifier", -20, 20)
 
 # %% ../../nbs/tristat/11_round.ipynb #c61eed31
 @lru_cache(maxsize=256)
@@ -119,7 +200,10 @@ class DiceFeed:
                  rng: random.Random | None = None,  # the random source, once the typed totals run out
                  totals: Iterable[int] | None = None,  # the totals rolled at the table, in order
                 ):
-        self.rng, self.totals = rng, list(totals or [])
+        if rng is not None and not isinstance(rng, random.Random): raise InputError("rng", f"must be a random.Random or None, got {shown(rng)}")
+        typed = () if totals is None else require_items(totals, "totals", 1_000_000)
+        for t in typed: require_int(t, "totals", -10 ** 12, 10 ** 12)  # whole numbers; each is checked against its dice when used
+        self.rng, self.totals = rng, list(typed)
         if rng is None and totals is None: self.rng = random.Random()
         self.used: list[int] = []
 
@@ -151,25 +235,49 @@ class Entry:
 def narrate(log: Sequence[Entry],  # a round's log
            ) -> str:
     "The round as prose, one line per event."
+    for e in require_items(log, "log", 1_000_000):
+        if not isinstance(e, Entry): raise InputError("log", f"each line is an Entry, got {shown(e)}")
     return "\n".join(e.text for e in log)
 
 # %% ../../nbs/tristat/11_round.ipynb #0448367a
+def _fighters(fighters: object, param: str = "fighters") -> dict[str, Combatant]:
+    "The combatants by name, checked."
+    if not isinstance(fighters, dict): raise InputError(param, f"must map names to Combatants, got {shown(fighters)}")
+    for name, c in fighters.items():
+        if not isinstance(c, Combatant): raise InputError(param, f"{shown(name)} must be a Combatant, got {shown(c)}")
+        if name != c.name: raise InputError(param, f"{shown(name)} is filed under another name than its own ({c.name!r})")
+    return fighters
+
+
+def _feed(dice: object) -> DiceFeed:
+    if not isinstance(dice, DiceFeed): raise InputError("dice", f"must be a DiceFeed, got {shown(dice)}")
+    return dice
+
+
 def roll_initiative(fighters: dict[str, Combatant],  # the combatants, by name
                     dice: DiceFeed,  # where the d6s come from (in the order of `fighters`)
+                    health_reading: str = "zero",  # "zero" or "dying": who is out of the fight
                    ) -> tuple[dict[str, int], list[Entry]]:
-    "Roll d6 + ACV for everyone; the totals and the log."
+    "Roll d6 + ACV for everyone who can act (the dead, dying and unconscious roll none); the totals and the log."
+    _fighters(fighters); _feed(dice); require_choice(health_reading, "health_reading", HEALTH_READINGS)
     totals, log = {}, []
     for name, c in fighters.items():
+        why = incapacity(c, health_reading)
+        if why:
+            log.append(Entry("initiative", name, f"{name} is {why}: no initiative, no phase.")); continue
         d6 = dice("d6", f"{name}'s initiative")
         totals[name] = initiative(c.acv, d6)
         log.append(Entry("initiative", name, f"{name}: initiative {c.acv} + {d6} = {totals[name]}.", totals[name]))
+    if not totals:
+        log.append(Entry("info", "", "Nobody can act."))
+        return totals, log
     order = ", then ".join(" and ".join(p) + (" together" if len(p) > 1 else "") for p in phase_order(totals))
     log.append(Entry("info", "", f"Phases: {order}."))
     return totals, log
 
 # %% ../../nbs/tristat/11_round.ipynb #b8006ad9
 class _Round:
-    "The working state of one round: attack actions used, dodges made, shields raised, holds."
+    "The working state of one round: attack and defence actions used, dodges made, shields raised, holds."
     def __init__(self, fighters: dict[str, Combatant], allow_overspend: bool, health_reading: str, critical_multiplier: int,
                  cover_spends_attack: bool = False):
         self.f = fighters
@@ -178,16 +286,32 @@ class _Round:
         self.attack_used: set[str] = set()
         self.shield_raised: set[str] = set()  # a raised shield serves any number of attacks this round
         self.dodges: dict[str, int] = {}
-        self.held: set[str] = set()
+        self.defence: dict[str, str] = {}  # her one defence action this round: "dodge" (any number of times) or "cover" (once)
+        self.total_defence: set[str] = set()  # on total defence: dodges at -2, no attack this round
+        self.held: dict[str, int] = {}  # who holds, and how many phases had been completed when she did
+        self.phases_done = 0  # phases completed so far this round
         self.acted: set[str] = set()
         self.phases: list[list[str]] = []
         self.log: list[Entry] = []
 
     def get(self, name: str) -> Combatant:
-        if name not in self.f: raise InputError("plan", f"no combatant called {name!r}")
+        if not isinstance(name, str) or name not in self.f: raise InputError("plan", f"no combatant called {shown(name)}")
         return self.f[name]
 
+    def out(self, name: str) -> str:
+        "Why she can neither act nor answer now ('dead', 'dying', 'unconscious'), or ''."
+        return incapacity(self.get(name), self.health_reading)
+
+    def able(self, name: str, what: str, gesture: bool = True) -> Combatant:
+        "Her combatant, if she can do this: refused when out of the fight, or pinned (for anything needing a gesture)."
+        c = self.get(name)
+        why = self.out(name)
+        if why: raise InputError("plan", f"{name} is {why}: she cannot {what}")
+        if gesture and is_pinned(c): raise InputError("plan", f"{name} is pinned: she cannot {what}")
+        return c
+
     def use_attack_action(self, name: str, what: str) -> None:
+        if name in self.total_defence: raise InputError("plan", f"{name} is on total defence this round: no {what}")
         if name in self.attack_used: raise InputError("plan", f"{name} has already used her attack action this round; {what} needs it")
         self.attack_used.add(name)
 
@@ -197,7 +321,7 @@ class _Round:
         if not energy: return
         if energy > c.energy and not self.allow_overspend:
             raise InputError("plan", f"{name} cannot pay {energy} Energy for {what}: she has {c.energy}")
-        c.energy -= energy
+        c.energy = max(ENERGY_RANGE[0], c.energy - energy)
         self.log.append(Entry("energy", name, f"{name} pays {energy} Energy for {what} ({c.energy} left).", energy))
         if c.energy < 0: self.log.append(Entry("state", name, f"{name}'s Energy is below 0: she falls unconscious."))
 
@@ -213,39 +337,57 @@ class _Round:
         c = self.get(name)
         lost, _ = damage_taken(total, shield, c.armour, c.force_field)
         less = "".join(f" − {n} {v}" for n, v in (("shield", shield), ("armour", c.armour), ("force field", c.force_field)) if v)
-        c.health -= lost
+        c.health = max(HEALTH_RANGE[0], c.health - lost)
         self.log.append(Entry("damage", name, f"{total}{less} = {lost} comes off {name}'s Health ({why}); {c.health} left.", lost))
         state = health_state(c.health, self.health_reading)
         if state != "fine": self.log.append(Entry("state", name, f"{name} is {state}."))
         return lost
 
 # %% ../../nbs/tristat/11_round.ipynb #8902a976
+def _counter_with(who: Combatant, name: str | None) -> Attack:
+    "The attack she counterattacks with: the one named, or her first ranged attack; it must be ranged."
+    if name is not None:
+        counter = who.attack(name)
+        if not counter.ranged: raise InputError("plan", f"{who.name}'s {counter.name} is hand-to-hand: a counterattack needs a ranged attack")
+        return counter
+    ranged = [a for a in who.attacks if a.ranged]
+    if not ranged: raise InputError("plan", f"{who.name} has no ranged attack to counterattack with")
+    return ranged[0]
+
+
 def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int, dice: DiceFeed) -> None:
     "Resolve the answers to one hit on one target, then the damage."
     victim, covered, shield, done = target, False, 0, False
     for resp in plan.responses.get(target, ()):
-        who = r.get(resp.who)
-        if resp.kind not in RESPONSES: raise InputError("plan", f"{resp.kind!r} is not a defence ({', '.join(RESPONSES)})")
+        who = r.able(resp.who, f"answer with a {resp.kind}" if resp.kind != "dodge" else "dodge")
         if resp.kind == "dodge" and resp.who != victim:
             raise InputError("plan", f"only the one taking the hit can dodge: {victim}, not {resp.who}")
         if resp.kind == "dodge" and covered: raise InputError("plan", f"{resp.who} is covering and cannot dodge")
+        if resp.kind == "dodge" and r.defence.get(resp.who) == "cover":
+            raise InputError("plan", f"{resp.who} has covered this round: her one defence action is spent, so she cannot dodge")
+        if resp.kind == "cover" and resp.who in r.defence:
+            did = "covered" if r.defence[resp.who] == "cover" else "dodged"
+            raise InputError("plan", f"{resp.who} has already {did} this round: her one defence action is spent, so she cannot cover")
         if resp.kind == "counterattack" and not weapon.ranged:
             raise InputError("plan", f"{weapon.name} is hand-to-hand: it cannot be counterattacked")
         if resp.kind == "shield" and not who.shield: raise InputError("plan", f"{resp.who} has no shield")
+        counter = _counter_with(who, resp.attack) if resp.kind == "counterattack" else None
         if resp.kind == "counterattack" or (resp.kind == "cover" and r.cover_spends_attack) or \
                 (resp.kind == "shield" and resp.who not in r.shield_raised):
             r.use_attack_action(resp.who, f"a {resp.kind}")
         if resp.kind == "shield": r.shield_raised.add(resp.who)
+        if resp.kind in ("dodge", "cover"): r.defence[resp.who] = resp.kind
         r.pay(resp.who, resp.energy, f"a {resp.kind}")
         if done:
             r.log.append(Entry("info", resp.who, f"{resp.who}'s {resp.kind} is not needed.")); continue
         if resp.kind == "counterattack":
-            counter = who.attack(resp.attack) if resp.attack else (who.attacks[0] if who.attacks else None)
-            if counter is None: raise InputError("plan", f"{resp.who} has no attack to counterattack with")
-            ok, ccrit = r.check(resp.who, who.acv, f"counterattack ({counter.name})", modifier_total(resp.modifiers)[0], dice)
+            mod = modifier_total(resp.modifiers)[0] + _grab_penalty(r, who, counter.weapon)
+            ok, ccrit = r.check(resp.who, who.acv, f"counterattack ({counter.name})", mod, dice)
             if not ok:
                 r.log.append(Entry("info", resp.who, f"{resp.who}'s counterattack misses.")); continue
             mine = damage_total(counter.power, who.acv, counter.adds_acv) * (r.critical_multiplier if ccrit else 1)
+            if VITAL_SPOT in resp.modifiers:
+                mine *= 2; r.log.append(Entry("info", resp.who, f"A vital spot: {resp.who}'s damage total doubles to {mine}."))
             left, towards = counterattack(total, mine)
             to = {"defender": f", towards {victim}", "attacker": f", back at {plan.attacker}", "nobody": ""}[towards]
             r.log.append(Entry("counter", resp.who, f"{resp.who}'s {mine} meets {plan.attacker}'s {total}: "
@@ -262,16 +404,25 @@ def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int
         else:
             nth = r.dodges[victim] = r.dodges.get(victim, 0) + 1
             defender = r.get(victim)
-            if any(c.startswith("pinned by ") for c in defender.conditions): raise InputError("plan", f"{victim} is pinned: she cannot defend")
-            dmod = dodge_modifier(nth) + modifier_total(resp.modifiers, "dodge")[0] + _grab_penalty(r, defender, False)
+            rows = list(resp.modifiers)
+            if "Total defence" in rows or victim in r.total_defence:
+                if victim not in r.total_defence:
+                    r.use_attack_action(victim, "total defence")
+                    r.total_defence.add(victim)
+                    r.log.append(Entry("info", victim, f"{victim} goes on total defence: her dodges are 2 easier and she makes no attack this round."))
+                if "Total defence" not in rows: rows.append("Total defence")
+            armed = any(a.weapon for a in defender.attacks)
+            dmod = dodge_modifier(nth) + modifier_total(rows, "dodge")[0] + _grab_penalty(r, defender, armed)
             ok, _ = r.check(victim, defender.mind if weapon.mental else defender.dcv, "resistance" if weapon.mental else "dodge", dmod, dice)
             if ok:
                 r.log.append(Entry("info", victim, f"{victim} dodges.")); done = True
-    if not done:
-        r.hurt(victim, total, shield, f"{plan.attacker}'s {plan.attack}")
-
-
-GRAPPLES = ("grab", "escape", "squeeze", "strangle", "pin", "release")
+    if done: return
+    if weapon.controls:  # mind control, an illusion: it takes hold, and takes no Health
+        c = r.get(victim)
+        _set(c, [f"under {plan.attacker}'s {plan.attack}"], drop_prefix=[f"under {plan.attacker}'s {plan.attack}"])
+        r.log.append(Entry("state", victim, f"{victim} falls under {plan.attacker}'s {plan.attack}: it takes no Health."))
+        return
+    r.hurt(victim, total, shield, f"{plan.attacker}'s {plan.attack}")
 
 
 def _held_by(c: Combatant) -> str | None:
@@ -279,6 +430,11 @@ def _held_by(c: Combatant) -> str | None:
     for cond in c.conditions:
         if cond.startswith("grabbed by "): return cond[len("grabbed by "):]
     return None
+
+
+def _holding(c: Combatant) -> str | None:
+    "Whom she holds, if anyone."
+    return next((x[len("grabbing "):] for x in c.conditions if x.startswith("grabbing ")), None)
 
 
 def _grab_penalty(r: _Round, c: Combatant, armed: bool) -> int:
@@ -294,21 +450,36 @@ def _set(c: Combatant, add: Sequence[str] = (), drop_prefix: Sequence[str] = ())
     c.conditions = tuple(x for x in c.conditions if not any(x.startswith(p) for p in drop_prefix)) + tuple(add)
 
 
+def action_kinds(c: Combatant,  # the combatant whose phase it is
+                ) -> list[str]:
+    "The phase actions her state allows: a pinned fighter may only hold, take a non-combat action or try to escape."
+    if not isinstance(c, Combatant): raise InputError("c", f"must be a Combatant, got {shown(c)}")
+    held, holding, pinned = _held_by(c), _holding(c), is_pinned(c)
+    out = [] if pinned or not c.attacks else ["attack"]
+    out += ["hold", "non-combat"]
+    if not pinned and not held and not holding: out.append("grab")
+    if held: out.append("escape")
+    if holding and not pinned: out += ["squeeze", "strangle", "pin"]
+    if holding: out.append("release")
+    return out
+
+
 def _grapple(r: _Round, act: Action, dice: DiceFeed, start: dict[str, Combatant]) -> None:
     "Grab, escape, squeeze, strangle, pin or release (001 · Grabbing & Grappling)."
     me = r.get(act.who)
     if act.kind == "grab":
         if not act.to or act.to == act.who: raise InputError("plan", f"{act.who}'s grab needs someone else as its target")
         foe = r.get(act.to)
-        if _held_by(foe) or any(c.startswith("grabbing ") for c in me.conditions):
+        if r.out(act.to) == "dead": raise InputError("plan", f"{act.to} is dead")
+        if _held_by(foe) or _holding(me) or _held_by(me):
             raise InputError("plan", f"{act.who} is already grappling, or {act.to} is already held")
         r.use_attack_action(act.who, "a grab")
         mine, theirs = grab_totals(me.acv, me.wrestling, me.elasticity, foe.dcv, foe.wrestling, foe.elasticity)
-        a_ok, _ = r.check(act.who, mine, "grab (ACV + Wrestling + Elasticity)", 0, dice)
+        a_ok, _ = r.check(act.who, mine, "grab (ACV + Wrestling + Elasticity)", act.modifier, dice)
         a_nat = r.log[-1].value
         d_ok, _ = r.check(act.to, theirs, "slipping the grab (DCV + Wrestling + Elasticity)", 0, dice)
         d_nat = r.log[-1].value
-        if (a_ok, mine - a_nat) > (d_ok, theirs - d_nat):
+        if (a_ok, mine - a_nat - act.modifier) > (d_ok, theirs - d_nat):
             _set(me, [f"grabbing {act.to}"]); _set(foe, [f"grabbed by {act.who}"])
             r.log.append(Entry("state", act.to, f"{act.who} grabs {act.to}."))
         else:
@@ -331,7 +502,7 @@ def _grapple(r: _Round, act: Action, dice: DiceFeed, start: dict[str, Combatant]
         else:
             r.log.append(Entry("info", act.who, f"{act.who} fails to break free of {holder}."))
         return
-    victim_name = next((c[len("grabbing "):] for c in me.conditions if c.startswith("grabbing ")), None)
+    victim_name = _holding(me)
     if act.kind == "release":
         if victim_name is None: raise InputError("plan", f"{act.who} is not holding anyone")
         _set(me, drop_prefix=["grabbing "]); _set(r.get(victim_name), drop_prefix=["grabbed by ", "pinned by "])
@@ -351,43 +522,57 @@ def _grapple(r: _Round, act: Action, dice: DiceFeed, start: dict[str, Combatant]
 def _resolve_attack(r: _Round, plan: AttackPlan, dice: DiceFeed) -> None:
     att = r.get(plan.attacker)
     weapon = att.attack(plan.attack)
-    if not plan.targets: raise InputError("plan", f"{plan.attacker}'s {plan.attack} needs a target")
     for t in list(plan.targets) + list(plan.responses): r.get(t)
     unknown = set(plan.responses) - set(plan.targets)
     if unknown: raise InputError("plan", f"answers are given for {', '.join(sorted(unknown))}, who is not a target")
     r.use_attack_action(plan.attacker, plan.attack)
     r.pay(plan.attacker, plan.energy, plan.attack)
-    if any(c.startswith("pinned by ") for c in att.conditions): raise InputError("plan", f"{plan.attacker} is pinned: she cannot attack")
     mod = modifier_total(plan.modifiers)[0] + targets_modifier(len(plan.targets)) + _grab_penalty(r, att, weapon.weapon)
     cv = att.mind if weapon.mental else att.acv
     hit, crit = r.check(plan.attacker, cv, f"{plan.attack} (to hit)", mod, dice)
     if not hit:
         r.log.append(Entry("info", plan.attacker, f"{plan.attacker} misses.")); return
     total = damage_total(weapon.power, cv, weapon.adds_acv) * (r.critical_multiplier if crit else 1)
-    if "Targeting a vital spot" in plan.modifiers:
+    if VITAL_SPOT in plan.modifiers and not weapon.controls:
         total *= 2; r.log.append(Entry("info", plan.attacker, f"A vital spot: the damage total doubles to {total}."))
     for target in plan.targets:
         _answer(r, plan, weapon, target, total, dice)
 
 
+PHASE_ACTIONS = ("attack", "hold", "non-combat") + GRAPPLES
+NO_GESTURE = ("hold", "non-combat", "escape", "release")  # what a pinned fighter may still do on her phase
+
+
+def _switches(allow_overspend: object, health_reading: object, critical_multiplier: object, cover_spends_attack: object) -> None:
+    require_bool(allow_overspend, "allow_overspend"); require_choice(health_reading, "health_reading", HEALTH_READINGS)
+    require_int(critical_multiplier, "critical_multiplier", 1, 4); require_bool(cover_spends_attack, "cover_spends_attack")
+
+
 def _play(fighters: dict[str, Combatant], actions: Sequence[Action], initiatives: dict[str, int], dice: DiceFeed,
           allow_overspend: bool, health_reading: str, critical_multiplier: int, cover_spends_attack: bool = False) -> _Round:
     "Play the actions on a copy of the fighters; the round's working state."
+    _fighters(fighters); _feed(dice); _switches(allow_overspend, health_reading, critical_multiplier, cover_spends_attack)
+    actions = require_items(actions, "actions", 10_000)
+    if not isinstance(initiatives, dict): raise InputError("initiatives", f"must map names to totals, got {shown(initiatives)}")
     start, fighters = fighters, copy.deepcopy(fighters)
-    if set(initiatives) != set(fighters): raise InputError("initiatives", "needs one total for every combatant")
+    stray = set(initiatives) - set(fighters)
+    if stray: raise InputError("initiatives", f"{', '.join(sorted(map(str, stray)))} is not in the fight")
+    missing = [n for n, c in fighters.items() if n not in initiatives and not incapacity(c, health_reading)]
+    if missing: raise InputError("initiatives", f"needs a total for everyone who can act ({', '.join(missing)} has none)")
     r = _Round(fighters, allow_overspend, health_reading, critical_multiplier, cover_spends_attack)
-    phases = phase_order(initiatives)
+    phases = phase_order(initiatives) if initiatives else []
     r.phases = phases
     position = {name: i for i, group in enumerate(phases) for name in group}
     acted = r.acted
     for act in actions:
-        r.get(act.who)
-        if act.kind not in ("attack", "hold", "non-combat", "energy", "boost") + GRAPPLES:
-            raise InputError("plan", f"{act.kind!r} is not an action (attack, hold, non-combat, energy, boost, {', '.join(GRAPPLES)})")
+        if not isinstance(act, Action): raise InputError("actions", f"each is an Action, got {shown(act)}")
+        me = r.get(act.who)
         if act.kind == "boost":  # 10 Energy: +1 Body, Mind or Soul for ten minutes; takes no phase
             stat = act.to.lower()
-            if stat not in ("body", "mind", "soul"): raise InputError("to", f"a boost raises 'body', 'mind' or 'soul', not {act.to!r}")
-            me = r.get(act.who)
+            if stat not in BOOSTS: raise InputError("to", f"a boost raises 'body', 'mind' or 'soul', not {act.to!r}")
+            r.able(act.who, "boost a stat", gesture=False)
+            if getattr(me, stat) + 1 > CV_RANGE[1]:
+                raise InputError("plan", f"{act.who}'s {stat.capitalize()} is already {getattr(me, stat)}, the most this engine holds")
             r.pay(act.who, energy_cost(stat_points=1), f"+1 {stat.capitalize()}")
             setattr(me, stat, getattr(me, stat) + 1)
             _set(me, [f"{stat.capitalize()} +1 (ten minutes)"])
@@ -396,31 +581,48 @@ def _play(fighters: dict[str, Combatant], actions: Sequence[Action], initiatives
         if act.kind == "energy":  # spending Energy on Health takes no phase
             target = r.get(act.to or act.who)
             require_int(act.health, "health", 1, 1000)
+            why = r.out(act.who)
+            if why and not (why == "dying" and target is me):
+                raise InputError("plan", f"{act.who} is {why}: she cannot spend Energy" + ("" if why != "dying" else " except on her own Health"))
+            if r.out(target.name) == "dead": raise InputError("plan", f"{target.name} is dead: Energy sustains the dying, it does not raise the dead")
             r.pay(act.who, energy_cost(health_points=act.health), f"{act.health} Health for {target.name}")
             target.health += act.health
             r.log.append(Entry("heal", target.name, f"{target.name} gains {act.health} Health ({target.health} now).", act.health))
             continue
+        why = r.out(act.who)
+        if why: raise InputError("plan", f"{act.who} is {why}: she cannot act")
+        if act.who not in position: raise InputError("plan", f"{act.who} has no initiative this round: she cannot act until the next")
         if act.who in acted: raise InputError("plan", f"{act.who} has already had her phase this round")
         if act.who in r.held and act.kind == "hold": raise InputError("plan", f"{act.who} is already holding")
-        if act.who not in r.held:  # acting on her own phase: everyone before her must have acted or held
+        if is_pinned(me) and act.kind not in NO_GESTURE:
+            raise InputError("plan", f"{act.who} is pinned: she cannot {'attack' if act.kind == 'attack' else act.kind} (only hold, "
+                                     "a non-combat action, or an escape)")
+        if act.who in r.held:  # a held action comes once someone else has completed her phase
+            if r.phases_done <= r.held[act.who]:
+                raise InputError("plan", f"{act.who} is holding: she acts once another combatant has completed her phase")
+        else:  # acting on her own phase: everyone before her must have acted or held (or be out of the fight)
             waiting = [n for g in phases[:position[act.who]] for n in g
-                       if n not in acted and n not in r.held and n not in r.attack_used]  # answering an attack used her action
+                       if n not in acted and n not in r.held and n not in r.attack_used  # answering an attack used her action
+                       and not r.out(n)]
             if waiting: raise InputError("plan", f"{act.who} (initiative {initiatives[act.who]}) must wait for {', '.join(waiting)}")
         if act.kind == "hold":
-            r.held.add(act.who); r.log.append(Entry("info", act.who, f"{act.who} holds her action.")); continue
-        acted.add(act.who); r.held.discard(act.who)
+            r.phases_done += 1; r.held[act.who] = r.phases_done
+            r.log.append(Entry("info", act.who, f"{act.who} holds her action.")); continue
+        acted.add(act.who); r.held.pop(act.who, None)
         if act.kind == "non-combat":
-            r.log.append(Entry("info", act.who, f"{act.who} takes a non-combat action{': ' + act.note if act.note else ''}.")); continue
-        if act.kind in GRAPPLES:
-            _grapple(r, act, dice, start); continue
-        if act.attack is None or act.attack.attacker != act.who: raise InputError("plan", f"{act.who}'s attack must name her as the attacker")
-        _resolve_attack(r, act.attack, dice)
+            r.log.append(Entry("info", act.who, f"{act.who} takes a non-combat action{': ' + act.note if act.note else ''}."))
+        elif act.kind in GRAPPLES:
+            _grapple(r, act, dice, start)
+        else:
+            if act.attack is None or act.attack.attacker != act.who: raise InputError("plan", f"{act.who}'s attack must name her as the attacker")
+            _resolve_attack(r, act.attack, dice)
+        r.phases_done += 1
     return r
 
 
 def resolve_round(fighters: dict[str, Combatant],  # the combatants at the start of the round, by name
                   actions: Sequence[Action],  # what happens, in the order it happens
-                  initiatives: dict[str, int],  # each combatant's initiative this round
+                  initiatives: dict[str, int],  # each combatant's initiative this round (those out of the fight have none)
                   dice: DiceFeed,  # the round's dice
                   allow_overspend: bool = False,  # let a payment take Energy below 0 (she passes out)
                   health_reading: str = "zero",  # "zero" or "dying" (see the Tri-Stat chapter)
@@ -436,15 +638,25 @@ def can_act(fighters: dict[str, Combatant],  # the combatants at the start of th
             actions: Sequence[Action],  # the actions so far this round
             initiatives: dict[str, int],  # the round's initiatives
             dice: DiceFeed,  # the dice the actions used
+            health_reading: str = "zero",  # the fight's readings, as the actions were played
+            critical_multiplier: int = 1,
+            cover_spends_attack: bool = False,
            ) -> dict[str, list[str]]:
-    "Who may act next ('now': her phase has come; 'held': holding) and who still has her attack action ('attack action')."
-    r = _play(fighters, actions, initiatives, dice, True, "zero", 1)
+    "Who may act next and who may answer: 'now' (her phase has come), 'held' (holding, free to act now), 'holding',"
+    " 'attack action' (may still counter or shield), 'answer' (may answer at all), 'dodge', 'cover', 'out' (cannot act)."
+    r = _play(fighters, actions, initiatives, dice, True, health_reading, critical_multiplier, cover_spends_attack)
     done = r.acted | r.attack_used
+    out = [n for n in r.f if r.out(n)]
     now = []
     for group in r.phases:
-        waiting = [n for n in group if n not in done and n not in r.held]
+        waiting = [n for n in group if n not in done and n not in r.held and n not in out]
         if waiting: now = waiting; break
-    return {"now": now, "held": sorted(r.held - done), "attack action": [n for n in r.f if n not in r.attack_used]}
+    answer = [n for n in r.f if n not in out and not is_pinned(r.f[n])]
+    return {"now": now, "held": sorted(n for n, mark in r.held.items() if n not in done and n not in out and r.phases_done > mark),
+            "holding": sorted(n for n in r.held if n not in done),
+            "attack action": [n for n in answer if n not in r.attack_used and n not in r.total_defence],
+            "answer": answer, "dodge": [n for n in answer if r.defence.get(n) != "cover"],
+            "cover": [n for n in answer if n not in r.defence], "out": out}
 
 # %% ../../nbs/tristat/11_round.ipynb #6676e11b
 FIGHT_KIND, FIGHT_VERSION = "tristat-fight", 1
@@ -452,40 +664,74 @@ FIGHT_KIND, FIGHT_VERSION = "tristat-fight", 1
 
 @dataclass
 class Fight:
-    "A Tri-Stat fight in progress."
+    "A Tri-Stat fight in progress, with the table's readings."
     fighters: dict[str, Combatant]  # as they stood when this round began
     round: int = 1
     initiatives: dict[str, int] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)  # resolved so far this round
     dice: list[list[int]] = field(default_factory=list)  # the totals each action used
-    health_reading: str = "zero"
+    health_reading: str = "zero"  # "zero" or "dying" (see the Tri-Stat chapter)
+    critical_multiplier: int = 1  # extra damage on a natural 2 (the source gives no amount)
+    cover_spends_attack: bool = False  # the other reading: covering spends the attack action
+    allow_overspend: bool = False  # a payment may take Energy below 0 (she passes out)
+
+    def __post_init__(self):
+        _fighters(self.fighters)
+        require_int(self.round, "round", 1, 100_000)
+        if not isinstance(self.initiatives, dict): raise InputError("initiatives", f"must map names to totals, got {shown(self.initiatives)}")
+        for n, t in self.initiatives.items():
+            if n not in self.fighters: raise InputError("initiatives", f"{shown(n)} is not in the fight")
+            require_int(t, "initiatives", -100, 1000)
+        self.actions = list(require_items(self.actions, "actions", 10_000))
+        for a in self.actions:
+            if not isinstance(a, Action): raise InputError("actions", f"each is an Action, got {shown(a)}")
+        self.dice = [list(require_items(ts, "dice", 1000)) for ts in require_items(self.dice, "dice", 10_000)]
+        for ts in self.dice:
+            for t in ts: require_int(t, "dice", 0, 1000)
+        if len(self.dice) != len(self.actions): raise InputError("dice", "needs one list of totals for each action")
+        _switches(self.allow_overspend, self.health_reading, self.critical_multiplier, self.cover_spends_attack)
+
+    @property
+    def readings(self) -> dict:
+        "The switches the round engine takes, as this fight sets them."
+        return {"health_reading": self.health_reading, "critical_multiplier": self.critical_multiplier,
+                "cover_spends_attack": self.cover_spends_attack}
 
     def now(self) -> tuple[dict[str, Combatant], list[Entry]]:
         "The combatants now, and this round's log so far."
         if not self.actions: return copy.deepcopy(self.fighters), []
         return resolve_round(self.fighters, self.actions, self.initiatives,
-                             DiceFeed(totals=[t for ts in self.dice for t in ts]), health_reading=self.health_reading,
-                             allow_overspend=True)
+                             DiceFeed(totals=[t for ts in self.dice for t in ts]), allow_overspend=True, **self.readings)
+
+
+def _fight(fight: object) -> Fight:
+    if not isinstance(fight, Fight): raise InputError("fight", f"must be a Fight, got {shown(fight)}")
+    return fight
 
 
 def fight_act(fight: Fight,  # the fight so far
               action: Action,  # the next action
               dice: DiceFeed,  # its dice
-              allow_overspend: bool = False,  # let a payment take Energy below 0
+              allow_overspend: bool | None = None,  # let a payment take Energy below 0 (None: as the fight is set)
              ) -> tuple[Fight, list[Entry]]:
     "Resolve one more action of the round; a new Fight and the entries it added. Refused actions change nothing."
+    _fight(fight); _feed(dice)
+    if not isinstance(action, Action): raise InputError("action", f"must be an Action, got {shown(action)}")
+    if allow_overspend is None: allow_overspend = fight.allow_overspend
+    require_bool(allow_overspend, "allow_overspend")
     if not fight.initiatives: raise InputError("initiatives", "roll initiative before the first action of the round")
     before = [t for ts in fight.dice for t in ts]
     feed = DiceFeed(dice.rng, before + list(dice.totals))
-    _, log = resolve_round(fight.fighters, fight.actions + [action], fight.initiatives, feed,
-                           allow_overspend=allow_overspend, health_reading=fight.health_reading)
+    _, log = resolve_round(fight.fighters, fight.actions + [action], fight.initiatives, feed, allow_overspend=allow_overspend,
+                           **fight.readings)
     new = replace(fight, actions=fight.actions + [action], dice=fight.dice + [feed.used[len(before):]])
     return new, log[len(fight.now()[1]):]
 
 
-def fight_undo(fight: Fight) -> Fight:
+def fight_undo(fight: Fight,  # the fight so far
+              ) -> Fight:
     "The fight without its last action this round."
-    if not fight.actions: raise InputError("undo", "nothing to undo in this round")
+    if not _fight(fight).actions: raise InputError("undo", "nothing to undo in this round")
     return replace(fight, actions=fight.actions[:-1], dice=fight.dice[:-1])
 
 
@@ -493,11 +739,21 @@ def fight_next_round(fight: Fight,  # the fight so far
                      initiatives: dict[str, int] | None = None,  # the new round's initiatives, if rolled already
                     ) -> Fight:
     "Start the next round from where this one left the combatants."
-    return Fight(fight.now()[0], fight.round + 1, dict(initiatives or {}), [], [], fight.health_reading)
+    _fight(fight)
+    if initiatives is not None and not isinstance(initiatives, dict):
+        raise InputError("initiatives", f"must map names to totals, got {shown(initiatives)}")
+    return replace(fight, fighters=fight.now()[0], round=min(fight.round + 1, 100_000), initiatives=dict(initiatives or {}),
+                   actions=[], dice=[])
 
 # %% ../../nbs/tristat/11_round.ipynb #403dec63
-def fight_to_dict(fight: Fight) -> dict:
-    "A fight as JSON-ready data."
+def _now(fighters: dict[str, Combatant]) -> dict:
+    "What a save says each combatant has now: checked against the replay when it loads."
+    return {n: {"health": c.health, "energy": c.energy, "conditions": list(c.conditions)} for n, c in fighters.items()}
+
+
+def fight_to_dict(fight: Fight,  # the fight
+                 ) -> dict:
+    "A fight as JSON-ready data, with the state now that replaying it must give."
     def act(a: Action) -> dict:
         d = {"who": a.who, "kind": a.kind, "note": a.note, "to": a.to, "health": a.health, "modifier": a.modifier}
         if a.attack:
@@ -506,35 +762,90 @@ def fight_to_dict(fight: Fight) -> dict:
                            "modifiers": list(p.modifiers),
                            "responses": {t: [asdict(r) | {"modifiers": list(r.modifiers)} for r in rs] for t, rs in p.responses.items()}}
         return d
-    return {"round": fight.round, "health_reading": fight.health_reading, "initiatives": fight.initiatives,
+    _fight(fight)
+    return {"round": fight.round, "health_reading": fight.health_reading, "critical_multiplier": fight.critical_multiplier,
+            "cover_spends_attack": fight.cover_spends_attack, "allow_overspend": fight.allow_overspend,
+            "initiatives": fight.initiatives,
             "fighters": [asdict(c) | {"attacks": [asdict(a) for a in c.attacks], "conditions": list(c.conditions)}
                          for c in fight.fighters.values()],
-            "actions": [act(a) for a in fight.actions], "dice": fight.dice}
+            "actions": [act(a) for a in fight.actions], "dice": fight.dice, "now": _now(fight.now()[0])}
 
 
-def fight_from_dict(data: dict) -> Fight:
-    "A fight from saved data, checked: raises ValueError naming what is wrong."
-    try:
-        fighters = {}
-        for c in data["fighters"]:
-            c = dict(c)
-            c["attacks"] = tuple(Attack(**a) for a in c.get("attacks", []))
-            c["conditions"] = tuple(c.get("conditions", []))
-            fighters[c["name"]] = Combatant(**c)
-        actions = []
-        for a in data.get("actions", []):
-            plan = None
-            if a.get("attack"):
-                p = a["attack"]
-                plan = AttackPlan(p["attacker"], p["attack"], tuple(p["targets"]), p.get("energy", 0), tuple(p.get("modifiers", [])),
-                                  {t: tuple(Response(**(r | {"modifiers": tuple(r.get("modifiers", []))})) for r in rs)
-                                   for t, rs in p.get("responses", {}).items()})
-            actions.append(Action(a["who"], a.get("kind", "attack"), plan, a.get("note", ""), a.get("to", ""), int(a.get("health", 0)),
-                                  int(a.get("modifier", 0))))
-        fight = Fight(fighters, int(data.get("round", 1)), {k: int(v) for k, v in data.get("initiatives", {}).items()},
-                      actions, [[int(t) for t in ts] for ts in data.get("dice", [])], data.get("health_reading", "zero"))
-    except (KeyError, TypeError, AttributeError) as e:
-        raise ValueError(f"the saved fight is incomplete or malformed ({type(e).__name__}: {e})") from None
-    if len(fight.dice) != len(fight.actions): raise ValueError("the saved fight's dice do not match its actions")
-    fight.now()  # replaying the round must work, or the file is not a fight we can continue
+_ATTACK_FIELDS = ("name", "power", "ranged", "adds_acv", "mental", "weapon", "controls")
+_COMBATANT_INTS = ("acv", "dcv", "body", "mind", "soul", "shield", "armour", "force_field", "wrestling", "elasticity", "strength")
+
+
+def _load_attack(d: object, where: str) -> Attack:
+    d = fields(d, where, _ATTACK_FIELDS, ("name", "power"))
+    return Attack(text(d["name"], f"{where}.name", max_len=NAME_LEN), whole(d["power"], f"{where}.power", *POWER_RANGE),
+                  **{k: flag(d[k], f"{where}.{k}") for k in _ATTACK_FIELDS[2:] if k in d})
+
+
+def _load_fighter(d: object, where: str) -> Combatant:
+    d = fields(d, where, ("name", "health", "energy", "attacks", "conditions") + _COMBATANT_INTS, ("name", "acv", "dcv", "health", "energy"))
+    kw = {k: whole(d[k], f"{where}.{k}", *(POWER_RANGE if k in ("shield", "armour", "force_field") else CV_RANGE))
+          for k in _COMBATANT_INTS if k in d}
+    attacks = tuple(_load_attack(a, f"{where}.attacks[{i}]") for i, a in enumerate(items(d.get("attacks", []), f"{where}.attacks", 50)))
+    conditions = tuple(text(c, f"{where}.conditions[{i}]", max_len=200) for i, c in enumerate(items(d.get("conditions", []), f"{where}.conditions", 50)))
+    return Combatant(text(d["name"], f"{where}.name", max_len=NAME_LEN), health=whole(d["health"], f"{where}.health", *HEALTH_RANGE),
+                     energy=whole(d["energy"], f"{where}.energy", *ENERGY_RANGE), attacks=attacks, conditions=conditions, **kw)
+
+
+def _load_response(d: object, where: str) -> Response:
+    d = fields(d, where, ("who", "kind", "energy", "attack", "modifiers"), ("who", "kind"))
+    attack = d.get("attack")
+    return Response(text(d["who"], f"{where}.who", max_len=NAME_LEN), text(d["kind"], f"{where}.kind", RESPONSES),
+                    whole(d.get("energy", 0), f"{where}.energy", 0, 10_000),
+                    None if attack is None else text(attack, f"{where}.attack", max_len=NAME_LEN),
+                    tuple(text(m, f"{where}.modifiers", max_len=NAME_LEN) for m in items(d.get("modifiers", []), f"{where}.modifiers", 50)))
+
+
+def _load_plan(d: object, where: str) -> AttackPlan:
+    d = fields(d, where, ("attacker", "attack", "targets", "energy", "modifiers", "responses"), ("attacker", "attack", "targets"))
+    responses = fields(d.get("responses", {}), f"{where}.responses", list(d.get("responses", {}) if isinstance(d.get("responses"), dict) else ()))
+    return AttackPlan(text(d["attacker"], f"{where}.attacker", max_len=NAME_LEN), text(d["attack"], f"{where}.attack", max_len=NAME_LEN),
+                      tuple(text(t, f"{where}.targets", max_len=NAME_LEN) for t in items(d["targets"], f"{where}.targets", MAX_TARGETS)),
+                      whole(d.get("energy", 0), f"{where}.energy", 0, 10_000),
+                      tuple(text(m, f"{where}.modifiers", max_len=NAME_LEN) for m in items(d.get("modifiers", []), f"{where}.modifiers", 50)),
+                      {text(t, f"{where}.responses", max_len=NAME_LEN): tuple(_load_response(r, f"{where}.responses[{t!r}][{i}]")
+                                                                             for i, r in enumerate(items(rs, f"{where}.responses", 50)))
+                       for t, rs in responses.items()})
+
+
+def _load_action(d: object, where: str) -> Action:
+    d = fields(d, where, ("who", "kind", "note", "to", "health", "modifier", "attack"), ("who",))
+    plan = _load_plan(d["attack"], f"{where}.attack") if d.get("attack") is not None else None
+    return Action(text(d["who"], f"{where}.who", max_len=NAME_LEN), text(d.get("kind", "attack"), f"{where}.kind", ACTIONS), plan,
+                  text(d.get("note", ""), f"{where}.note", max_len=500), text(d.get("to", ""), f"{where}.to", max_len=NAME_LEN),
+                  whole(d.get("health", 0), f"{where}.health", 0, 1000), whole(d.get("modifier", 0), f"{where}.modifier", -20, 20))
+
+
+FIGHT_FIELDS = ("round", "health_reading", "critical_multiplier", "cover_spends_attack", "allow_overspend", "initiatives",
+                "fighters", "actions", "dice", "now", "log")
+
+
+def fight_from_dict(data: dict,  # as written by `fight_to_dict` (a tracker may add its "log")
+                   ) -> Fight:
+    "A fight from saved data, checked field by field and replayed: raises ValueError naming what is wrong."
+    d = fields(data, "fight", FIGHT_FIELDS, ("fighters",))
+    fighters = {}
+    for i, c in enumerate(items(d["fighters"], "fighters", 100)):
+        f = _load_fighter(c, f"fighters[{i}]")
+        if f.name in fighters: raise InputError(f"fighters[{i}].name", f"{f.name!r} appears twice")
+        fighters[f.name] = f
+    inits = fields(d.get("initiatives", {}), "initiatives", list(fighters))
+    fight = Fight(fighters, whole(d.get("round", 1), "round", 1, 100_000),
+                  {n: whole(t, f"initiatives[{n!r}]", -100, 1000) for n, t in inits.items()},
+                  [_load_action(a, f"actions[{i}]") for i, a in enumerate(items(d.get("actions", []), "actions", 10_000))],
+                  [[whole(t, f"dice[{i}][{j}]", 0, 1000) for j, t in enumerate(items(ts, f"dice[{i}]", 1000))]
+                   for i, ts in enumerate(items(d.get("dice", []), "dice", 10_000))],
+                  text(d.get("health_reading", "zero"), "health_reading", HEALTH_READINGS),
+                  whole(d.get("critical_multiplier", 1), "critical_multiplier", 1, 4),
+                  flag(d.get("cover_spends_attack", False), "cover_spends_attack"), flag(d.get("allow_overspend", False), "allow_overspend"))
+    if len(fight.dice) != len(fight.actions): raise ValueError("dice: the saved fight's dice do not match its actions")
+    try: now = fight.now()[0]  # replaying the round must work, or the file is not a fight we can continue
+    except ValueError as e: raise ValueError(f"the saved round does not replay: {e}") from None
+    if "now" in d and d["now"] != _now(now):
+        raise ValueError("now: the save says the combatants stand otherwise than replaying its round gives; it was changed by hand "
+                         "or is damaged")
     return fight

@@ -6,16 +6,18 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 
 import ipywidgets as widgets
 
-from ...store import load_json, save_json
-from ...tristat.combat import COMBAT_MODIFIERS, dodge_odds, expected_loss, health_lost_odds, health_state, hit_odds, phase_order, targets_modifier
+from ...store import items, load_json, save_json, text
+from ...tristat.combat import (COMBAT_MODIFIERS, HEALTH_READINGS, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds,
+                                    health_state, hit_odds, modifier_total, phase_order, targets_modifier)
 from ...tristat.round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, Action, Attack, AttackPlan, Combatant, DiceFeed, Fight, Response,
-                                   can_act, fight_act, fight_from_dict, fight_next_round, fight_to_dict, fight_undo,
-                                   roll_initiative)
+                                   action_kinds, can_act, fight_act, fight_from_dict, fight_next_round, fight_to_dict, fight_undo,
+                                   incapacity, is_pinned, roll_initiative)
 from ...dice import fmt_odds
 from ..calc import Panel, html_text
 
@@ -51,6 +53,19 @@ class Tracker(Panel):
         self.f_conditions = W.Text(description="Conditions", placeholder="e.g. surprised")
         self.f_wrestling = W.IntText(0, description="Wrestling"); self.f_elasticity = W.IntText(0, description="Elasticity")
         self.f_strength = W.IntText(0, description="Strength"); self.f_weapon = W.Checkbox(False, description="weapon", indent=False)
+        # the table's readings: changed between rounds, kept with the fight
+        self.r_health = W.Dropdown(options=[("0 badly injured, below 0 dead", "zero"), ("below 0 dying, not dead", "dying")],
+                                   description="Health"); self.r_health.add_class("besm-health-reading")
+        self.r_crit = W.Dropdown(options=[("×1 (no extra)", 1), ("×2", 2), ("×3", 3), ("×4", 4)], description="Critical")
+        self.r_crit.add_class("besm-critical")
+        self.r_cover = W.Checkbox(False, description="cover spends the attack action", indent=False); self.r_cover.add_class("besm-cover-spends")
+        self.r_overspend = W.Checkbox(False, description="Energy may go below 0 (she passes out)", indent=False)
+        self.r_overspend.add_class("besm-overspend")
+        for w in (self.r_health, self.r_crit):
+            w.style.description_width, w.layout.width = "5em", "19em"
+        self._show_readings()
+        for w in (self.r_health, self.r_crit, self.r_cover, self.r_overspend):
+            w.observe(lambda _: self._guard(self.set_readings), names="value")
         add = W.Button(description="Add / update", button_style="primary"); add.on_click(lambda _: self._guard(self.add_combatant))
         self.remove_pick = W.Dropdown(description="Remove"); rm = W.Button(description="Remove"); rm.on_click(lambda _: self._guard(self.remove_combatant))
         form = W.VBox([W.HBox([self.f_name, self.f_acv, self.f_dcv]), W.HBox([self.f_health, self.f_energy, self.f_body]),
@@ -67,7 +82,7 @@ class Tracker(Panel):
         # declaration
         self.who = W.Dropdown(description="Who acts"); self.who.add_class("besm-who")
         self.kind = W.Dropdown(options=["attack", "hold", "non-combat", *GRAPPLES], description="Does")
-        self.g_mod = W.IntText(0, description="Squeeze mod")
+        self.g_mod = W.IntText(0, description="Squeeze mod"); self.g_mod.add_class("besm-grapple-mod")
         self.attack = W.Dropdown(description="Attack"); self.targets = W.SelectMultiple(description="Targets", rows=4)
         self.targets.add_class("besm-targets")
         self.energy = W.IntText(0, description="Energy"); self.energy.add_class("besm-energy")
@@ -98,10 +113,11 @@ class Tracker(Panel):
         self.path = W.Text(save_path, description="File"); self.path.add_class("besm-path")
         save = W.Button(description="Save"); save.on_click(lambda _: self._guard(self.save))
         load = W.Button(description="Load"); load.on_click(lambda _: self._guard(self.load))
-        for w in (self.who, self.attack, self.targets, self.a_target, self.a_who):
+        for w in (self.who, self.kind, self.attack, self.targets, self.a_target, self.a_who):
             w.observe(lambda _: self._guard(self.refresh_choices, quiet=True), names="value")
         super().__init__([
             html_text("<h3>Combatants</h3>"), self.table, form,
+            W.HBox([self.r_health, self.r_crit]), W.HBox([self.r_cover, self.r_overspend]),
             html_text("<h3>Initiative</h3>"), W.HBox([roll_init, self.seed]), W.HBox([self.typed_init, use_init]), self.phases,
             html_text("<h3>Declare</h3>"), W.HBox([self.who, self.kind]), W.HBox([self.attack, self.energy, self.g_mod]), W.HBox([self.targets, self.mods]),
             W.HBox([self.a_target, self.a_who]), W.HBox([self.a_kind, self.a_energy, add_answer, clear]), self.answers_view,
@@ -123,7 +139,7 @@ class Tracker(Panel):
                       conditions=tuple(x.strip() for x in self.f_conditions.value.split(",") if x.strip()))
         if self.fight.actions: raise ValueError("combatants can be changed between rounds (undo this round's actions first)")
         fighters = dict(self.fight.fighters); fighters[name] = c
-        self.fight = Fight(fighters, self.fight.round, {}, [], [], self.fight.health_reading)
+        self.fight = replace(self.fight, fighters=fighters, initiatives={}, actions=[], dice=[])
         self.refresh(); self._say(f"{name} is in the fight. Roll initiative when everyone is in.")
 
     def remove_combatant(self) -> None:
@@ -131,14 +147,36 @@ class Tracker(Panel):
         if not name: raise ValueError("remove: pick a combatant")
         if self.fight.actions: raise ValueError("combatants can be changed between rounds (undo this round's actions first)")
         fighters = {n: c for n, c in self.fight.fighters.items() if n != name}
-        self.fight = Fight(fighters, self.fight.round, {}, [], [], self.fight.health_reading)
+        self.fight = replace(self.fight, fighters=fighters, initiatives={}, actions=[], dice=[])
         self.refresh()
+
+    # -- readings -------------------------------------------------------------------------------------
+    def _show_readings(self) -> None:
+        "Set the reading widgets from the fight (without setting off their observers' work)."
+        f = self.fight
+        self._setting = True
+        try:
+            self.r_health.value, self.r_crit.value = f.health_reading, f.critical_multiplier
+            self.r_cover.value, self.r_overspend.value = f.cover_spends_attack, f.allow_overspend
+        finally: self._setting = False
+
+    def set_readings(self) -> None:
+        "The table's readings, from the widgets: between rounds only, as they change how a round plays out."
+        if getattr(self, "_setting", False): return
+        wanted = dict(health_reading=self.r_health.value, critical_multiplier=self.r_crit.value,
+                      cover_spends_attack=self.r_cover.value, allow_overspend=self.r_overspend.value)
+        if all(getattr(self.fight, k) == v for k, v in wanted.items()): return
+        if self.fight.actions:
+            self._show_readings()
+            raise ValueError("readings: change them between rounds (undo this round's actions first), so a round plays by one set")
+        self.fight = replace(self.fight, **wanted)
+        self.refresh(); self._say("Readings set for this fight.")
 
     # -- initiative -----------------------------------------------------------------------------------
     def _set_initiative(self, dice: DiceFeed) -> None:
         if not self.fight.fighters: raise ValueError("add combatants first")
         if self.fight.actions: raise ValueError("this round has begun: use Next round for new initiative")
-        inits, log = roll_initiative(self.fight.fighters, dice)
+        inits, log = roll_initiative(self.fight.fighters, dice, self.fight.health_reading)
         self.fight.initiatives = inits
         self.log_lines += [f"<b>Round {self.fight.round}</b>"] + [escape(e.text) for e in log]
         self.refresh()
@@ -152,14 +190,20 @@ class Tracker(Panel):
 
     def typed_initiative(self) -> None:
         d6s = _ints(self.typed_init.value, "typed d6s")
-        if len(d6s) != len(self.fight.fighters): raise ValueError(f"typed d6s: need {len(self.fight.fighters)} dice, one per combatant, got {len(d6s)}")
+        able = [n for n, c in self.fight.fighters.items() if not incapacity(c, self.fight.health_reading)]
+        if len(d6s) != len(able):
+            raise ValueError(f"typed d6s: need {len(able)} dice, one per combatant who can act ({', '.join(able) or 'nobody'}), got {len(d6s)}")
         self._set_initiative(DiceFeed(totals=d6s))
 
     # -- declaring ------------------------------------------------------------------------------------
     def _status(self) -> dict:
         f = self.fight
-        if not f.initiatives: return {"now": [], "held": [], "attack action": list(f.fighters)}
-        return can_act(f.fighters, f.actions, f.initiatives, DiceFeed(totals=[t for ts in f.dice for t in ts]))
+        if not f.initiatives:
+            fighters = f.now()[0]
+            out = [n for n, c in fighters.items() if incapacity(c, f.health_reading)]
+            answer = [n for n in fighters if n not in out and not is_pinned(fighters[n])]
+            return {"now": [], "held": [], "holding": [], "attack action": answer, "answer": answer, "dodge": answer, "cover": answer, "out": out}
+        return can_act(f.fighters, f.actions, f.initiatives, DiceFeed(totals=[t for ts in f.dice for t in ts]), **f.readings)
 
     def add_answer(self) -> None:
         target, who, kind = self.a_target.value, self.a_who.value, self.a_kind.value
@@ -175,7 +219,8 @@ class Tracker(Panel):
         who, kind = self.who.value, self.kind.value
         if not who: raise ValueError("who acts: nobody can act now (roll initiative, or start the next round)")
         if kind in GRAPPLES:
-            return Action(who, kind, to=self.targets.value[0] if self.targets.value else "", modifier=self.g_mod.value)
+            return Action(who, kind, to=self.targets.value[0] if self.targets.value else "",
+                          modifier=self.g_mod.value if kind in ("grab", "squeeze", "strangle") else 0)
         if kind != "attack": return Action(who, kind)
         if not self.targets.value: raise ValueError("targets: pick at least one target")
         responses: dict[str, tuple[Response, ...]] = {}
@@ -230,8 +275,9 @@ class Tracker(Panel):
     def load(self) -> None:
         data = load_json(Path(self.path.value).expanduser(), FIGHT_KIND, FIGHT_VERSION)
         fight = fight_from_dict(data)  # raises before anything changes
-        lines = data.get("log", [])
-        self.fight, self.log_lines, self.answers = fight, [str(l) for l in lines] if isinstance(lines, list) else [], []
+        lines = [text(l, f"log[{i}]", max_len=100_000) for i, l in enumerate(items(data.get("log", []), "log"))]
+        self.fight, self.log_lines, self.answers = fight, lines, []
+        self._show_readings()
         self.refresh(); self._say(f"Loaded round {fight.round} with {len(fight.fighters)} combatants.")
 
     # -- display --------------------------------------------------------------------------------------
@@ -240,7 +286,7 @@ class Tracker(Panel):
         inits = self.fight.initiatives
         rows = "".join(
             f"<tr><td>{escape(n)}</td><td>{c.acv}</td><td>{c.dcv}</td><td class='besm-health' data-name='{escape(n)}'>{c.health}</td>"
-            f"<td>{c.energy}</td><td>{health_state(c.health, self.fight.health_reading)}{' · unconscious' if c.energy < 0 else ''}"
+            f"<td>{c.energy}</td><td class='besm-state' data-name='{escape(n)}'>{self._state(c)}"
             f"{''.join(' · ' + escape(x) for x in c.conditions)}</td>"
             f"<td>{inits.get(n, '')}</td></tr>" for n, c in fighters.items())
         self.table.value = ("<table class='besm-odds'><tr><th>name</th><th>ACV</th><th>DCV</th><th>Health</th><th>Energy</th>"
@@ -252,6 +298,12 @@ class Tracker(Panel):
         self.log_view.value = "<br>".join(self.log_lines[-200:])
         self.refresh_choices()
 
+    def _state(self, c: Combatant) -> str:
+        "Her state as the table shows it: out of the fight and why, pinned, or her Health's state."
+        why = incapacity(c, self.fight.health_reading)
+        if why: return f"<b>{why}: out of the fight</b>" + (" · unconscious" if why != "unconscious" and c.energy < 0 else "")
+        return health_state(c.health, self.fight.health_reading) + (" · <b>pinned: may only escape</b>" if is_pinned(c) else "")
+
     def refresh_choices(self) -> None:
         "Offer only the choices the rules allow now."
         self._once(self._refresh_choices)
@@ -262,39 +314,52 @@ class Tracker(Panel):
         self._offer(self.who, actors)
         fighters, _ = self.fight.now()
         who = fighters.get(self.who.value)
+        kinds_now = [k for k in action_kinds(who) if not (k == "hold" and self.who.value in st["holding"])] if who else ["attack"]
+        self._offer(self.kind, kinds_now)
+        mod_label = {"grab": "Grab mod", "squeeze": "Squeeze mod", "strangle": "Strangle mod"}.get(self.kind.value)
+        self.g_mod.description = mod_label or "Grapple mod"
+        self.g_mod.layout.display = None if mod_label else "none"
         names = [a.name for a in who.attacks] if who else []
         self._offer(self.attack, names)
-        others = [n for n in fighters if n != self.who.value]
+        others = [n for n in fighters if n != self.who.value and incapacity(fighters[n], self.fight.health_reading) != "dead"]
         if list(self.targets.options) != others: self.targets.options = others
         targets = list(self.targets.value)
         self._offer(self.a_target, targets)
-        can = set(st["attack action"]) - {r.who for _, r in self.answers if r.kind != "dodge"}  # spent by answers declared
-        answerers = [n for n in fighters if n != self.who.value]
+        declared = [r for _, r in self.answers]
+        can = set(st["attack action"]) - {r.who for r in declared if r.kind != "dodge" and not (r.kind == "cover" and not self.fight.cover_spends_attack)}
+        answerers = [n for n in st["answer"] if n != self.who.value]
         self._offer(self.a_who, answerers)
         kinds = []
-        by = fighters.get(self.a_who.value)
+        by, a_who, a_target = fighters.get(self.a_who.value), self.a_who.value, self.a_target.value
         weapon = who.attack(self.attack.value) if who and self.attack.value else None
-        if by is not None:
-            covering = any(r.kind == "cover" and t == self.a_target.value for t, r in self.answers)
-            if self.a_who.value == self.a_target.value and not covering: kinds.append("dodge")
-            if self.a_who.value in can:
-                if weapon is not None and weapon.ranged and by.attacks: kinds.append("counterattack")
+        if by is not None and a_target:
+            covering = any(r.kind == "cover" and t == a_target for t, r in self.answers)
+            covered = any(r.kind == "cover" and r.who == a_who for r in declared)  # her one defence action, declared already
+            dodged = any(r.kind == "dodge" and r.who == a_who for r in declared)
+            if a_who == a_target and not covering and not covered and a_who in st["dodge"]: kinds.append("dodge")
+            if a_who in can:
+                if weapon is not None and weapon.ranged and any(a.ranged for a in by.attacks): kinds.append("counterattack")
                 if by.shield: kinds.append("shield")
-            if self.a_who.value != self.a_target.value: kinds.append("cover")  # a defensive action: no attack action needed
+            if a_who != a_target and a_who in st["cover"] and not covered and not dodged: kinds.append("cover")
         self._offer(self.a_kind, kinds)
         self.answers_view.value = "<br>".join(f"{i + 1}. {escape(r.who)}: {r.kind} for {escape(t)} ({r.energy} Energy)"
                                              for i, (t, r) in enumerate(self.answers)) or "<i>No answers declared.</i>"
         self.odds.value = self._odds_html(fighters, who, weapon, targets)
 
     def _odds_html(self, fighters, who, weapon, targets) -> str:
-        if who is None or weapon is None or not targets: return ""
-        mod = targets_modifier(len(targets))
-        parts = [f"<b>Odds before rolling</b>: {escape(who.name)} hits with {fmt_odds(hit_odds(who.acv, mod))}"]
+        if who is None or weapon is None or not targets or self.kind.value != "attack": return ""
+        rows = [m for m in self.mods.value if m != VITAL_SPOT]
+        vital = VITAL_SPOT in self.mods.value
+        mod = targets_modifier(len(targets)) + modifier_total(rows)[0]
+        odds_mod = mod + (4 if vital else 0)
+        crit = self.fight.critical_multiplier
+        parts = [f"<b>Odds before rolling</b>: {escape(who.name)} hits with {fmt_odds(hit_odds(who.acv, odds_mod))}"]
         for t in targets:
             d = fighters[t]
-            stand = health_lost_odds(weapon.power, who.acv, mod, armour=d.armour, force_field=d.force_field, adds_acv=weapon.adds_acv)
+            stand = health_lost_odds(weapon.power, who.acv, mod, armour=d.armour, force_field=d.force_field, adds_acv=weapon.adds_acv,
+                                     critical_multiplier=crit, vital=vital)
             dodge = health_lost_odds(weapon.power, who.acv, mod, dodge=True, dcv=d.dcv, armour=d.armour, force_field=d.force_field,
-                                     adds_acv=weapon.adds_acv)
+                                     adds_acv=weapon.adds_acv, critical_multiplier=crit, vital=vital)
             parts.append(f"{escape(t)}: first dodge succeeds {fmt_odds(dodge_odds(d.dcv))}; mean Health lost "
                          f"{float(expected_loss(stand)):.1f} standing, {float(expected_loss(dodge)):.1f} dodging")
         return "<br>".join(parts)
