@@ -5,8 +5,14 @@
 # %% ../nbs/core/00_dice.ipynb #5cde369e
 from __future__ import annotations
 
+import collections.abc as abc
+import functools
+import inspect
+import math
 import random
 import re
+import types
+import typing
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -17,7 +23,7 @@ import icepool
 # %% auto #0
 __all__ = ['MAX_DICE', 'MIN_SIDES', 'MAX_SIDES', 'MAX_FACES', 'MAX_TERMS', 'MAX_CONSTANT', 'MAX_MULTIPLIER', 'MAX_EXPR_LEN',
            'InputError', 'shown', 'require_int', 'require_number', 'require_bool', 'require_choice', 'require_text',
-           'require_items', 'Term', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most',
+           'require_items', 'checked', 'Term', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most',
            'chance_at_least', 'pct', 'fmt_odds', 'latex', 'TermRoll', 'Roll', 'dice_count', 'roll']
 
 # %% ../nbs/core/00_dice.ipynb #7c942573
@@ -107,6 +113,94 @@ def require_items(value: object,  # the value to check
     if len(value) > max_len: raise InputError(name, f"must have at most {max_len} items, got {len(value)}")
     return tuple(value)
 
+
+# %% ../nbs/core/00_dice.ipynb #f82c208b
+_SEQS = (list, tuple, abc.Sequence, abc.Iterable, abc.Collection)
+_MAPS = (dict, abc.Mapping)
+
+
+def _union(h) -> bool: return typing.get_origin(h) in (typing.Union, types.UnionType)
+
+
+def _admits(h, v) -> bool:
+    "Whether `v` is of a type the annotation `h` admits (text is not a list, True is not a number, NaN is not a number)."
+    if h is typing.Any or h is object or isinstance(h, (str, typing.TypeVar)): return True
+    if _union(h): return any(_admits(a, v) for a in typing.get_args(h))
+    if h is None or h is type(None): return v is None
+    if h is bool: return isinstance(v, bool)
+    if h is int: return isinstance(v, int) and not isinstance(v, bool)
+    if h is float: return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    if h is Fraction: return isinstance(v, (int, Fraction)) and not isinstance(v, bool)
+    if h is str: return isinstance(v, str)
+    o, a = typing.get_origin(h) or h, typing.get_args(h)
+    if o in _SEQS:
+        if not isinstance(v, (list, tuple)): return False
+        if o is tuple and a and (len(a) != 2 or a[1] is not Ellipsis):
+            return len(v) == len(a) and all(_admits(x, y) for x, y in zip(a, v))
+        return not a or all(_admits(a[0], y) for y in v)
+    if o in _MAPS:
+        return isinstance(v, dict) and (not a or all(_admits(a[0], k) and _admits(a[1], x) for k, x in v.items()))
+    if o in (abc.Callable, typing.Callable): return callable(v)
+    if isinstance(o, type):
+        try: return isinstance(v, o)
+        except TypeError: return True
+    return True
+
+
+def _described(h) -> str:
+    "An annotation in words, for a refusal."
+    if _union(h):
+        parts = [_described(a) for a in typing.get_args(h) if a is not type(None)]
+        return " or ".join(parts + (["None"] if type(None) in typing.get_args(h) else []))
+    words = {bool: "True or False", int: "a whole number", float: "a number", str: "text", Fraction: "a fraction"}
+    if h in words: return words[h]
+    o, a = typing.get_origin(h) or h, typing.get_args(h)
+    if o in _SEQS:
+        if o is tuple and a and (len(a) != 2 or a[1] is not Ellipsis): return f"a pair of {' and '.join(_described(x) for x in a)}" if len(a) == 2 else f"a list of {len(a)} items"
+        plural = {bool: "True/False values", int: "whole numbers", float: "numbers", str: "texts", Fraction: "fractions"}
+        if not a or _union(a[0]) or typing.get_origin(a[0]): return "a list"
+        return f"a list of {plural.get(a[0]) or getattr(a[0], '__name__', 'item') + ' objects'}"
+    if o in _MAPS: return f"a mapping of {_described(a[0])} to {_described(a[1])}" if a else "a mapping (a dict)"
+    return f"a {getattr(o, '__name__', str(o))}"
+
+
+def _hints(obj, ns: dict) -> dict:
+    "The annotations of a function or dataclass, evaluated (one that cannot be evaluated admits anything)."
+    raw = dict(getattr(obj, "__annotations__", {}))
+    if inspect.isclass(obj):
+        raw = {}
+        for klass in reversed(obj.__mro__): raw.update(getattr(klass, "__annotations__", {}))
+    scope = dict(vars(typing)) | {"Fraction": Fraction, "random": random} | ns
+    out = {}
+    for name, ann in raw.items():
+        try: out[name] = eval(ann, scope) if isinstance(ann, str) else ann
+        except Exception: out[name] = typing.Any
+    return out
+
+
+def checked(obj):
+    "Refuse, with an `InputError` naming the parameter, any argument whose type the annotations do not admit (functions and dataclasses)."
+    target = obj.__init__ if inspect.isclass(obj) else obj
+    sig = inspect.signature(target)
+    state: dict = {}
+
+    @functools.wraps(target)
+    def run(*args, **kwargs):
+        if "hints" not in state: state["hints"] = _hints(obj, vars(inspect.getmodule(obj)) if inspect.getmodule(obj) else {})
+        bound = sig.bind(*args, **kwargs)
+        for name, value in bound.arguments.items():
+            h = state["hints"].get(name)
+            if h is None or name in ("self", "return"): continue
+            p = sig.parameters[name]
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD): continue
+            if not _admits(h, value): raise InputError(name, f"must be {_described(h)}, got {shown(value)}")
+        return target(*args, **kwargs)
+
+    if inspect.isclass(obj):
+        obj.__init__ = run
+        obj.__checked__ = True
+        return obj
+    return run
 
 # %% ../nbs/core/00_dice.ipynb #cde8eb08
 MAX_DICE = 100  # dice in one group

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import D20_DC_RANGE, DEGREE_NAMES, Step, d20_check_odds, d20_success_odds, is_success
-from ..dice import InputError, require_int
+from ..dice import checked, InputError, require_int
 
 RULE = "002"
 SCORE_RANGE = (0, 60)
@@ -21,6 +21,7 @@ HELPER_BONUS = 2  # per successful helper
 UNFAMILIAR_RANGE = (-10, -2)
 
 
+@checked
 def ability_modifier(score: int,  # the ability score, e.g. 16
                     ) -> int:
     "The d20 ability modifier: half of (score − 10), rounded down."
@@ -32,6 +33,7 @@ __all__ = ['RULE', 'SCORE_RANGE', 'RANK_RANGE', 'SYNERGY_RANKS', 'SYNERGY_BONUS'
            'ability_modifier', 'check_bonus', 'helper_successes', 'combined_check_odds', 'helpers_needed']
 
 # %% ../../nbs/anime_d20/20_checks.ipynb #e055c123
+@checked
 def check_bonus(score: int,  # the ability score the GM names
                 rank: int = 0,  # ranks in the skill (0: the character lacks it)
                 specialised: bool = False,  # her specialisation covers the task
@@ -78,6 +80,7 @@ def check_bonus(score: int,  # the ability score the GM names
     return total, tuple(steps)
 
 # %% ../../nbs/anime_d20/20_checks.ipynb #09c288a5
+@checked
 def helper_successes(helper_bonuses: Sequence[int],  # each helper's bonus on her DC 10 check
                     ) -> dict[int, Fraction]:
     "Exact distribution of how many helpers succeed at their DC 10 checks."
@@ -92,6 +95,7 @@ def helper_successes(helper_bonuses: Sequence[int],  # each helper's bonus on he
     return {k: v for k, v in sorted(out.items()) if v}
 
 
+@checked
 def combined_check_odds(leader_bonus: int,  # the leader's bonus before help
                         dc: int,  # the task's DC
                         helper_bonuses: Sequence[int] = (),  # each helper's bonus
@@ -106,6 +110,7 @@ def combined_check_odds(leader_bonus: int,  # the leader's bonus before help
     return out
 
 
+@checked
 def helpers_needed(leader_bonus: int,  # the leader's bonus before help
                    dc: int,  # the task's DC
                    helper_bonus: int,  # the bonus of each (identical) helper

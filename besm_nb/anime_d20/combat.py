@@ -10,17 +10,24 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import rank
-from ..dice import InputError, dist, parse, parse_param, require_int, stats
+from ..dice import (checked, MAX_DICE, MAX_FACES, MAX_SIDES, InputError, Term, dist, parse, parse_param, require_bool, require_choice,
+                          require_int, require_items, require_number, require_text, shown, stats)
 
 RULE = "002"
 BONUS_RANGE = (-50, 100)
 AC_RANGE = (0, 100)
 
 
+@checked
 def initiative_order(entries: dict[str, tuple[int, int]],  # name -> (initiative total, Dexterity score)
                     ) -> list[list[str]]:
     "Acting order: highest total first; ties by higher Dexterity; still tied, together."
+    if not isinstance(entries, dict): raise InputError("entries", f"must map names to (initiative, Dexterity), got {shown(entries)}")
     if not entries: raise InputError("entries", "needs at least one character")
+    for name, e in entries.items():
+        require_text(name, "entries", empty=False)
+        if not isinstance(e, (tuple, list)) or len(e) != 2: raise InputError("entries", f"{name}: give (initiative total, Dexterity), got {shown(e)}")
+        require_int(e[0], "entries", -100, 1000); require_int(e[1], "entries", 0, 100)
     groups: list[list[str]] = []
     last = None
     for _, name, key in rank(entries, lambda e: e):
@@ -30,9 +37,10 @@ def initiative_order(entries: dict[str, tuple[int, int]],  # name -> (initiative
     return groups
 
 # %% auto #0
-__all__ = ['RULE', 'BONUS_RANGE', 'AC_RANGE', 'RANGES', 'MAX_INCREMENTS', 'INCREMENT_PENALTY', 'initiative_order', 'delay_action',
-           'next_round_order', 'stand_off', 'defence_penalty', 'critical_damage', 'AttackOdds', 'attack_odds',
-           'drop_below_zero', 'bab_attacks', 'range_penalty', 'range_increment', 'increment_penalty', 'anime_range']
+__all__ = ['RULE', 'BONUS_RANGE', 'AC_RANGE', 'CRIT_READINGS', 'RANGES', 'MAX_INCREMENTS', 'INCREMENT_PENALTY',
+           'initiative_order', 'delay_action', 'next_round_order', 'stand_off', 'defence_penalty', 'critical_damage',
+           'AttackOdds', 'attack_odds', 'drop_below_zero', 'bab_attacks', 'range_penalty', 'range_increment',
+           'increment_penalty', 'anime_range']
 
 # %% ../../nbs/anime_d20/21_combat.ipynb #deb0a4ab
 def _names(order: list[list[str]]) -> list[str]:
@@ -40,6 +48,7 @@ def _names(order: list[list[str]]) -> list[str]:
     return [n for g in order for n in g]
 
 
+@checked
 def delay_action(order: list[list[str]],  # the round's acting order, as `initiative_order` gives it
                  name: str,  # who delays
                  after: str,  # she acts right after this character
@@ -56,6 +65,7 @@ def delay_action(order: list[list[str]],  # the round's acting order, as `initia
     return [g for g in out if g]
 
 
+@checked
 def next_round_order(order: list[list[str]],  # the next round's order from its initiative rolls
                      held: Sequence[str],  # who held her action past the end of the last round (not those who keep on holding)
                     ) -> list[list[str]]:
@@ -68,6 +78,7 @@ def next_round_order(order: list[list[str]],  # the next round's order from its 
     return ([first] if first else []) + [g for g in rest if g]
 
 
+@checked
 def stand_off(sides: dict[str, str],  # each character's side
               delaying: Sequence[str],  # who is delaying her action
              ) -> bool:
@@ -79,6 +90,7 @@ def stand_off(sides: dict[str, str],  # each character's side
     return any(all(o in waiting for o, s in sides.items() if s != sides[n]) for n in waiting)
 
 # %% ../../nbs/anime_d20/21_combat.ipynb #ca08aacf
+@checked
 def defence_penalty(nth: int,  # which defence of the round this is: 1 for the first
                     extra_defences: int = 0,  # free defences from the Extra Defences Attribute
                    ) -> int:
@@ -88,23 +100,43 @@ def defence_penalty(nth: int,  # which defence of the round this is: 1 for the f
     return -2 * max(0, nth - 1 - extra_defences)
 
 
-def critical_damage(expr: str,  # the attack's damage, e.g. "6d8" or "2d6+3"
-                    crit: str = "dice",  # "dice": double the dice; "total": double the whole total
-                   ) -> str:
-    "The damage expression of a critical hit."
-    if crit not in ("dice", "total"): raise InputError("crit", f"must be 'dice' or 'total', got {crit!r}")
-    terms = parse(expr)
+CRIT_READINGS = ("dice", "twice")  # the dice doubled (the source's 6d8 → 12d8); the whole expression rolled twice
+
+
+def _written(terms: Sequence[Term]) -> str:
+    "Terms back as an expression (a group of more than MAX_DICE dice written as two groups, which roll the same)."
     out = []
     for t in terms:
-        count = t.count * 2 if t.is_dice else 0
-        value = t.value * (2 if crit == "total" else 1)
-        mult = t.multiplier * (2 if crit == "total" and t.is_dice else 1)
-        body = f"{count}d{t.sides}" if t.is_dice else str(value)
-        if t.is_dice and crit == "total": body = f"{t.count}d{t.sides}x{mult}"
-        elif mult != 1: body += f"x{mult}"
-        out.append(("-" if t.sign < 0 else "+") + body)
-    text = "".join(out)
-    return text[1:] if text.startswith("+") else text
+        groups = [t.count] if t.count <= MAX_DICE else [t.count - t.count // 2, t.count // 2]
+        for n in groups if t.is_dice else [0]:
+            body = (f"{n}d{t.sides}" if t.is_dice else str(t.value)) + (f"x{t.multiplier}" if t.multiplier != 1 else "")
+            out.append(("-" if t.sign < 0 else "+") + body)
+    return "".join(out).lstrip("+")
+
+
+def _sized(terms: Sequence[Term],  # terms built from the damage the user gave (a critical, a vital-spot step)
+           what: str,  # what was done to it, for the message
+           given: str,  # the damage as the user gave it
+           param: str = "damage",  # the input it came from
+          ) -> str:
+    "The expression for `terms`, or an InputError naming the input, what it became and why exact odds cannot take it."
+    expr = _written(terms)
+    faces = sum(t.count * t.sides for t in terms)
+    if faces > MAX_FACES or any(t.is_dice and t.sides > MAX_SIDES for t in terms):
+        raise InputError(param, f"{given!r}: {what} it becomes {expr} ({faces:,} die faces in all); exact odds allow at most "
+                                f"{MAX_FACES:,} (and dice of at most {MAX_SIDES:,} sides), so give a smaller attack")
+    return expr
+
+
+@checked
+def critical_damage(expr: str,  # the attack's damage, e.g. "6d8" or "2d6+3"
+                    crit: str = "dice",  # "dice": the dice doubled, constants kept; "twice": the whole expression rolled twice
+                   ) -> str:
+    "The damage expression of a critical hit."
+    require_choice(crit, "crit", CRIT_READINGS)
+    terms = parse_param(expr, "expr")
+    doubled = [Term(t.sign, 2 * t.count, t.sides, t.value * (2 if crit == "twice" else 1), t.multiplier) for t in terms]
+    return _sized(doubled, "a critical hit doubles it:", expr, "expr")
 
 # %% ../../nbs/anime_d20/21_combat.ipynb #bf605a8c
 @dataclass(frozen=True)
@@ -118,14 +150,16 @@ class AttackOdds:
     def lands(self) -> Fraction: return self.outcomes["hit"] + self.outcomes["critical"]
 
 
-def _after_armour(expr: str, armour: int) -> dict[int, Fraction]:
+def _after_armour(expr: str, armour: int, half: bool = False) -> dict[int, Fraction]:
+    "Damage after armour (halved first, rounded down, for a blow at several targets), never below 0."
     out: dict[int, Fraction] = {}
     for k, p in dist(expr).items():
-        v = max(0, k - armour)
+        v = max(0, max(0, k) // (2 if half else 1) - armour)
         out[v] = out.get(v, Fraction(0)) + p
     return out
 
 
+@checked
 def attack_odds(attack_bonus: int,  # everything added to the attack d20
                 ac: int,  # the target's Armour Class
                 damage: str,  # the attack's damage expression, e.g. "2d6+3"
@@ -133,16 +167,22 @@ def attack_odds(attack_bonus: int,  # everything added to the attack d20
                 nth_defence: int = 1,  # which defence of her round this is
                 extra_defences: int = 0,  # her free defences (Extra Defences)
                 armour: int = 0,  # Armour or Force Field rating
-                crit: str = "dice",  # critical damage: "dice" or "total"
+                crit: str = "dice",  # critical damage: "dice" (the dice doubled) or "twice" (the whole expression rolled twice)
                 defence_natural_20: bool = True,  # a defence roll of 20 always succeeds
+                half: bool = False,  # one blow at several targets: each takes half the damage (rounded down, before armour)
                ) -> AttackOdds:
     "Exact chances that an attack misses, is defended, hits or crits, and its damage after armour."
     require_int(attack_bonus, "attack_bonus", *BONUS_RANGE)
     require_int(ac, "ac", *AC_RANGE)
     require_int(armour, "armour", 0, 10_000)
+    require_bool(defence_natural_20, "defence_natural_20"); require_bool(half, "half")
     parse_param(damage, "damage")
     if stats(damage).high < 0: raise InputError("damage", f"{damage!r} can never do damage: give dice or a number of 0 or more, e.g. 2d6+3")
     if defence_bonus is not None: require_int(defence_bonus, "defence_bonus", *BONUS_RANGE)
+    try: crit_expr = critical_damage(damage, crit)
+    except InputError as e:
+        if e.param != "expr": raise
+        raise InputError("damage", str(e).split(": ", 1)[1]) from None
     pen = defence_penalty(nth_defence, extra_defences)
     miss = defended = hit = Fraction(0)
     for a in range(1, 21):
@@ -155,7 +195,7 @@ def attack_odds(attack_bonus: int,  # everything added to the attack d20
         defended += Fraction(beats, 400); hit += Fraction(20 - beats, 400)
     miss += Fraction(1, 20)
     critical = Fraction(1, 20)
-    normal, doubled = _after_armour(damage, armour), _after_armour(critical_damage(damage, crit), armour)
+    normal, doubled = _after_armour(damage, armour, half), _after_armour(crit_expr, armour, half)
     out: dict[int, Fraction] = {0: miss + defended}
     for table, weight in ((normal, hit), (doubled, critical)):
         for k, p in table.items(): out[k] = out.get(k, Fraction(0)) + p * weight
@@ -164,14 +204,17 @@ def attack_odds(attack_bonus: int,  # everything added to the attack d20
                       sum((k * p for k, p in out.items()), Fraction(0)))
 
 # %% ../../nbs/anime_d20/21_combat.ipynb #bc7cd61e
+@checked
 def drop_below_zero(odds: AttackOdds,  # the attack's odds
                     current_hp: int,  # the target's Hit Points now
                    ) -> Fraction:
     "The exact chance the attack leaves the target below 0 Hit Points."
+    if not isinstance(odds, AttackOdds): raise InputError("odds", f"must be an AttackOdds, got {shown(odds)}")
     require_int(current_hp, "current_hp", 0, 1_000_000)
     return sum((p for k, p in odds.damage.items() if k > current_hp), Fraction(0))
 
 # %% ../../nbs/anime_d20/21_combat.ipynb #cc75ca9b
+@checked
 def bab_attacks(bab: int,  # the character's Base Attack Bonus
                ) -> list[int]:
     "The attack bonuses of her attacks from Base Attack Bonus: one, plus one more at +6, +11 and +16, each 5 lower."
@@ -184,6 +227,7 @@ RANGES: dict[str, int | None] = {  # effective reach in feet (melee: adjacent, a
 }
 
 
+@checked
 def range_penalty(band: str,  # "melee", "short", "medium" or "long"
                   distance: float,  # feet to the target
                   extended: bool = True,  # may this attack reach past its range (x2 at -4, x4 at -8)?
@@ -201,6 +245,7 @@ MAX_INCREMENTS = 10  # no attack reaches beyond ten range increments
 INCREMENT_PENALTY = -2  # per increment beyond the first
 
 
+@checked
 def range_increment(band: str,  # "short", "medium" or "long" (melee has none)
                    ) -> int:
     "The d20 range increment of an Anime d20 range band, in feet: half its range."
@@ -209,6 +254,7 @@ def range_increment(band: str,  # "short", "medium" or "long" (melee has none)
     return RANGES[band] // 2
 
 
+@checked
 def increment_penalty(increment: int,  # the range increment in feet
                       distance: float,  # feet to the target
                      ) -> int | None:
@@ -219,6 +265,7 @@ def increment_penalty(increment: int,  # the range increment in feet
     return None if n > MAX_INCREMENTS else INCREMENT_PENALTY * (n - 1)
 
 
+@checked
 def anime_range(increment: int,  # a d20 System weapon's range increment in feet
                ) -> int:
     "The Anime d20 range, in feet, of a weapon given a d20 range increment: twice the increment."

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from ..checks import D20_BONUS_RANGE, Step, d20_check, d20_success_odds
 from .combat import _after_armour
-from ..dice import MAX_DICE, InputError, dist, parse_param, require_int
+from ..dice import checked, MAX_DICE, InputError, dist, parse_param, require_int
 
 RULE = "002"
 DAMAGE_RANGE = (0, 1_000_000)  # one hit's damage, in Hit Points
@@ -47,6 +47,7 @@ class DamageRating:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def damage_rating(kind: str,  # "unarmed", "melee", "ranged" or "special"
                   base: str | None = None,  # the weapon's or Special Attack's damage, e.g. "2d6"; unarmed: always 1d3
                   strength: int = 0,  # the Strength modifier
@@ -77,6 +78,7 @@ def damage_rating(kind: str,  # "unarmed", "melee", "ranged" or "special"
     return DamageRating(expr, tuple(steps))
 
 
+@checked
 def damage_odds(expr: str,  # the damage rating, e.g. "1d3+2"
                 armour: int = 0,  # Armour or Force Field rating taken off the hit
                ) -> dict[int, Fraction]:
@@ -86,6 +88,7 @@ def damage_odds(expr: str,  # the damage rating, e.g. "1d3+2"
     return dict(sorted(_after_armour(expr, armour).items()))
 
 # %% ../../nbs/anime_d20/25_damage.ipynb #6e1e8f99
+@checked
 def inflict_less(expr: str,  # the attack's damage rating, e.g. "5d8"
                  rolled: int,  # the total rolled
                  inflicted: int,  # the damage she chooses to deal
@@ -151,6 +154,7 @@ def _table_dice(value: float, column: int, below_first_row: str) -> tuple[int, s
     raise AssertionError("called only within the table")
 
 
+@checked
 def crash_damage(speed_mph: float,  # the vehicle's speed that round, in mph
                  below_first_row: str = "none",  # under 10 mph: "none" or "first_row" (1d6)
                 ) -> ImpactDamage:
@@ -171,6 +175,7 @@ def crash_damage(speed_mph: float,  # the vehicle's speed that round, in mph
     return ImpactDamage(expr, dice, tuple(steps) + (Step("Damage", expr, rule),))
 
 
+@checked
 def fall_damage(feet: float,  # the height fallen, in feet
                 beyond_200: str = "once",  # past 200 ft: "once" (+3d6, 23d6), "cap" (20d6) or "per_10ft" (+1d6 per 10 ft)
                 below_first_row: str = "none",  # under 10 ft: "none" or "first_row" (1d6)
@@ -201,6 +206,7 @@ def fall_damage(feet: float,  # the height fallen, in feet
     return ImpactDamage(expr, dice, tuple(steps) + (Step("Damage", expr, rule),))
 
 
+@checked
 def fall_acrobatics_dc(feet: float,  # the height fallen, in feet
                       ) -> int:
     "The Acrobatics DC to break a fall: 15 + 1 per foot above 10 feet (a part of a foot counts as a foot)."
@@ -208,6 +214,7 @@ def fall_acrobatics_dc(feet: float,  # the height fallen, in feet
     return FALL_DC_BASE + max(0, math.ceil(feet - FALL_FREE_FEET))
 
 # %% ../../nbs/anime_d20/25_damage.ipynb #ba05cfd5
+@checked
 def d20_odds_any_dc(bonus: int,  # everything added to the d20
                     dc: int,  # the DC, which may be past 100 (a long fall, a huge hit)
                     natural_20: bool = True,  # a natural 20 always succeeds
@@ -219,6 +226,7 @@ def d20_odds_any_dc(bonus: int,  # everything added to the d20
     return d20_success_odds(max(D20_BONUS_RANGE[0], bonus - shift), dc - shift, natural_20)
 
 
+@checked
 def d20_check_any_dc(bonus: int,  # everything added to the d20
                      dc: int,  # the DC, which may be past 100
                      natural: int,  # the d20 as rolled
@@ -238,9 +246,10 @@ def _probability(value: object, name: str) -> Fraction:
     return Fraction(value)
 
 
+@checked
 def impact_odds(expr: str,  # the impact's damage, e.g. "5d6" (from `crash_damage` or `fall_damage`)
                 armour: int = 0,  # Armour or Force Field rating, if the GM lets it count
-                break_fall: Fraction | int = 0,  # the chance a break-fall check halves the damage
+                break_fall: Fraction | float = 0,  # the chance a break-fall check halves the damage
                 halve_first: bool = False,  # halve before armour instead of after
                ) -> dict[int, Fraction]:
     "Exact distribution of the Hit Points lost to a crash or fall, after armour and a possible break fall."
@@ -257,6 +266,7 @@ def impact_odds(expr: str,  # the impact's damage, e.g. "5d6" (from `crash_damag
     return dict(sorted(out.items()))
 
 
+@checked
 def fall_odds(feet: float,  # the height fallen, in feet
               acrobatics: int | None = None,  # the faller's Acrobatics bonus; None: no check
               armour: int = 0,  # Armour or Force Field rating, if the GM lets it count
@@ -279,6 +289,7 @@ HP_STATES: dict[str, str] = {
 GRITTY_DEATH = -10  # the standard d20 rule
 
 
+@checked
 def hp_state(hp: int,  # current Hit Points (may be negative)
              max_hp: int,  # full Hit Points
              gritty: bool = False,  # death at -10 Hit Points, the standard d20 rule
@@ -304,6 +315,7 @@ def _tier_penalty(hp: int, max_hp: int) -> int:
     return out
 
 
+@checked
 def wound_penalty(hp: int,  # current Hit Points
                   max_hp: int,  # full Hit Points
                   second_wind_hp: int | None = None,  # her Hit Points when she got her second wind, if she did
@@ -317,6 +329,7 @@ def wound_penalty(hp: int,  # current Hit Points
     return now if now < _tier_penalty(second_wind_hp, max_hp) else 0
 
 
+@checked
 def second_wind_odds(save_bonus: int,  # her Willpower or Fortitude save bonus, whichever is better
                     ) -> Fraction:
     "Exact chance of getting a second wind: a save against DC 10."
@@ -328,6 +341,7 @@ SHOCK_DC_BASE, SHOCK_DC_STEP = 15, 5
 SHOCK_TRIGGERS = ("more", "equal")
 
 
+@checked
 def shock_value(max_hp: int,  # full Hit Points
                ) -> int:
     "The Shock Value: full Hit Points divided by 5, rounded down."
@@ -350,6 +364,7 @@ class ShockCheck:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def shock_check(damage: int,  # Hit Points lost to one attack
                 max_hp: int,  # full Hit Points
                 trigger: str = "more",  # "more": damage must exceed the Shock Value; "equal": equalling it is enough
@@ -366,6 +381,7 @@ def shock_check(damage: int,  # Hit Points lost to one attack
                                            Step(f"DC 15 + {over} // 5", dc, rule)))
 
 
+@checked
 def shock_odds(damage: int,  # Hit Points lost to one attack
                max_hp: int,  # full Hit Points
                fortitude: int,  # her Fortitude save bonus
@@ -382,6 +398,7 @@ def shock_odds(damage: int,  # Hit Points lost to one attack
     return dict(sorted(out.items()))
 
 
+@checked
 def critical_injury(damage: int,  # Hit Points lost to one attack
                     max_hp: int,  # full Hit Points
                     breaks_skin: bool,  # a bullet, blade, arrow, fragment...
@@ -395,6 +412,7 @@ def critical_injury(damage: int,  # Hit Points lost to one attack
 ROUNDS_PER_MINUTE = 10  # a round is 6 seconds; first aid's "10 rounds (or one minute)"
 
 
+@checked
 def bleeding_loss(untreated: int,  # critical injuries without first aid
                   treated: int,  # critical injuries with first aid but no surgery yet
                   minutes: int,  # time passed
@@ -422,6 +440,7 @@ class MedicalCheck:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def medical_dc(injuries: int,  # critical injuries the patient has suffered
               ) -> int:
     "The DC of first aid or surgery: 15 + 1 per critical injury."
@@ -429,6 +448,7 @@ def medical_dc(injuries: int,  # critical injuries the patient has suffered
     return MEDICAL_DC_BASE + injuries
 
 
+@checked
 def first_aid(skill: int,  # the healer's Medical (Emergency Response) bonus
               injuries: int,  # critical injuries the patient has suffered
               on_self: bool = False,  # treating herself
@@ -444,6 +464,7 @@ def first_aid(skill: int,  # the healer's Medical (Emergency Response) bonus
     return MedicalCheck(dc, bonus, d20_odds_any_dc(bonus, dc), tuple(steps))
 
 
+@checked
 def surgery(skill: int,  # the surgeon's Medical (Surgery) bonus
             injuries: int,  # critical injuries the patient has suffered
             facility: str = "hospital",  # "hospital", "lesser" or "improvised"
@@ -459,6 +480,7 @@ def surgery(skill: int,  # the surgeon's Medical (Surgery) bonus
     return MedicalCheck(dc, bonus, d20_odds_any_dc(bonus, dc), tuple(steps))
 
 
+@checked
 def surgery_odds(skill: int,  # the surgeon's Medical (Surgery) bonus
                  injuries: int,  # critical injuries the patient has suffered
                  facility: str = "hospital",  # see `surgery`
@@ -473,7 +495,8 @@ def surgery_odds(skill: int,  # the surgeon's Medical (Surgery) bonus
     return dict(sorted(out.items()))
 
 
-def tries_needed(success: Fraction,  # the chance one try works
+@checked
+def tries_needed(success: Fraction | float,  # the chance one try works
                  tries: int,  # how many tries there is time for
                 ) -> Fraction:
     "Exact chance that one of several independent tries works."
@@ -482,6 +505,7 @@ def tries_needed(success: Fraction,  # the chance one try works
     return 1 - (1 - success) ** tries
 
 # %% ../../nbs/anime_d20/25_damage.ipynb #98f8d6e2
+@checked
 @dataclass(frozen=True)
 class Wounds:
     "One character's Hit Points through a fight; every change keeps the state before it, for undo."
@@ -505,6 +529,7 @@ class WoundStatus:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def wounds_start(max_hp: int,  # full Hit Points
                  hp: int | None = None,  # current Hit Points; None: full
                 ) -> Wounds:
@@ -514,6 +539,7 @@ def wounds_start(max_hp: int,  # full Hit Points
     return Wounds(max_hp, hp)
 
 
+@checked
 def wounds_hit(w: Wounds,  # the record so far
                damage: int,  # the hit's damage as rolled
                armour: int = 0,  # Armour or Force Field rating
@@ -529,6 +555,7 @@ def wounds_hit(w: Wounds,  # the record so far
     return replace(w, hp=w.hp - through, last_damage=through, critical_injuries=w.critical_injuries + hurt, change=text, previous=w)
 
 
+@checked
 def wounds_heal(w: Wounds,  # the record so far
                 amount: int,  # Hit Points healed
                ) -> Wounds:
@@ -538,6 +565,7 @@ def wounds_heal(w: Wounds,  # the record so far
     return replace(w, hp=hp, last_damage=0, change=f"healed {hp - w.hp}", previous=w)
 
 
+@checked
 def wounds_second_wind(w: Wounds,  # the record so far
                       ) -> Wounds:
     "Record a successful second-wind save at the current Hit Points (once per scene)."
@@ -545,6 +573,7 @@ def wounds_second_wind(w: Wounds,  # the record so far
     return replace(w, second_wind_hp=w.hp, last_damage=0, change="second wind", previous=w)
 
 
+@checked
 def wounds_undo(w: Wounds,  # the record so far
                ) -> Wounds:
     "The record before its last change."
@@ -552,6 +581,7 @@ def wounds_undo(w: Wounds,  # the record so far
     return w.previous
 
 
+@checked
 def wounds_status(w: Wounds,  # the record
                   gritty: bool = False,  # see `hp_state`
                   trigger: str = "more",  # see `shock_check`

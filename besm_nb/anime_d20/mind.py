@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import Step, d20_check, d20_contest_odds, d20_success_odds
-from ..dice import InputError, fmt_odds, require_int
+from ..dice import checked, InputError, fmt_odds, require_int
 
 MIND_RULE = "002 · Mind Combat"
 RANK_RANGE = (0, 50)  # Attribute ranks
@@ -46,6 +46,7 @@ BREAK_CONTACT_BASE = 15  # + the intruder's Telepathy Rank
 MIND_ATTACK_BASE = 10  # + the target's Wisdom modifier and Mind Shield
 
 
+@checked
 def break_contact_dc(telepathy_rank: int,  # the intruder's Telepathy Attribute Rank
                     ) -> int:
     "The target's Willpower save DC to force an unwanted telepath out: 15 + her Telepathy Rank."
@@ -53,6 +54,7 @@ def break_contact_dc(telepathy_rank: int,  # the intruder's Telepathy Attribute 
     return BREAK_CONTACT_BASE + telepathy_rank
 
 
+@checked
 def break_contact_odds(willpower_bonus: int,  # the target's Willpower save bonus
                        telepathy_rank: int,  # the intruder's Telepathy Attribute Rank
                       ) -> tuple[Fraction, tuple[Step, ...]]:
@@ -64,6 +66,7 @@ def break_contact_odds(willpower_bonus: int,  # the target's Willpower save bonu
         Step(f"Willpower save {willpower_bonus:+d}", f"vs DC {BREAK_CONTACT_BASE} + Telepathy {telepathy_rank} = {dc}", MIND_RULE))
 
 
+@checked
 def mind_attack_dc(target_wisdom_modifier: int,  # the target's Wisdom modifier
                    mind_shield: int = 0,  # the target's Mind Shield bonus (or similar)
                    gm_adjust: int = 0,  # the GM's change for an unusually easy or hard attack
@@ -77,6 +80,7 @@ def mind_attack_dc(target_wisdom_modifier: int,  # the target's Wisdom modifier
     return max(0, MIND_ATTACK_BASE + target_wisdom_modifier + mind_shield + gm_adjust), tuple(steps)
 
 
+@checked
 def mind_damage(intelligence_modifier: int,  # the attacker's Intelligence modifier
                 mind_armour: int = 0,  # the target's Mind Shield Armour against mind damage
                ) -> int:
@@ -97,6 +101,7 @@ class MindAttack:
     working: tuple[Step, ...]
 
 
+@checked
 def mind_attack(wisdom_bonus: int,  # the attacker's Wisdom check bonus (her Wisdom modifier and any other)
                 intelligence_modifier: int,  # the attacker's Intelligence modifier: the damage
                 target_wisdom_modifier: int,  # the target's Wisdom modifier
@@ -136,6 +141,7 @@ ALTERATIONS: dict[str, tuple[int, str, str]] = {
 ALTERATION_READINGS = ("margin", "margin+1")
 
 
+@checked
 def alteration_dc(extent: str,  # "minor", "major" or "massive"
                   extra: int = 0,  # the GM's increase for a severe or drastic change
                   mind_shield: int = 0,  # the victim's Mind Shield bonus
@@ -151,6 +157,7 @@ def _lasts(margin: int, success: bool, reading: str) -> int | None:
     return (max(0, margin) + (reading == "margin+1")) if success else None
 
 
+@checked
 def alteration(extent: str,  # "minor", "major" or "massive"
                bonus: int,  # the telepath's Knowledge: Social Sciences (Psychology) bonus
                natural: int,  # the d20 the GM rolled in secret
@@ -170,6 +177,7 @@ def alteration(extent: str,  # "minor", "major" or "massive"
     return lasts, steps
 
 
+@checked
 def alteration_odds(extent: str,  # "minor", "major" or "massive"
                     bonus: int,  # the telepath's Knowledge: Social Sciences (Psychology) bonus
                     extra: int = 0,  # the GM's increase to the DC
@@ -190,6 +198,7 @@ def alteration_odds(extent: str,  # "minor", "major" or "massive"
 RECOVERY_RULE = "002 · Recovery"
 
 
+@checked
 def hp_recovered(level: int,  # the character's Level
                  periods: int = 1,  # days (or hours, in a less realistic game) of healing
                  medical_care: bool = False,  # in the care of someone with the Medical Skill: doubled
@@ -206,6 +215,7 @@ def hp_recovered(level: int,  # the character's Level
     return healed, tuple(steps)
 
 
+@checked
 def ep_recovered(intelligence_modifier: int,  # her Intelligence modifier
                  wisdom_modifier: int,  # her Wisdom modifier
                  charisma_modifier: int,  # her Charisma modifier
@@ -225,6 +235,7 @@ REPAIR_RULE = "002 · Repairing Equipment"
 REPAIR_HP = 10  # per successful check, each about a day of work
 
 
+@checked
 def repair_checks_needed(damage: int,  # Hit Points the object has lost
                         ) -> int:
     "Successful Knowledge: Mechanics checks needed to repair the damage: one per 10 Hit Points."
@@ -232,6 +243,7 @@ def repair_checks_needed(damage: int,  # Hit Points the object has lost
     return math.ceil(damage / REPAIR_HP)
 
 
+@checked
 def repair_odds(bonus: int,  # the repairer's Knowledge: Mechanics bonus
                 dc: int,  # the DC the GM sets
                 damage: int,  # Hit Points the object has lost
@@ -251,6 +263,7 @@ ATTRIBUTE_RULE = "002 · Using Attributes Against Opponents"
 ATTRIBUTE_SAVE_BASE = 10  # + the Attribute's Rank
 
 
+@checked
 def attribute_save_dc(rank: int,  # the Rank of the Attribute used against her
                      ) -> int:
     "The save DC against an Attribute turned on an unwilling target (or an object she controls): 10 + Rank."
@@ -258,6 +271,7 @@ def attribute_save_dc(rank: int,  # the Rank of the Attribute used against her
     return ATTRIBUTE_SAVE_BASE + rank
 
 
+@checked
 def attribute_on_opponent_odds(usage_bonus: int,  # the user's Power Usage (or other) check bonus
                                usage_dc: int,  # the DC of that check (e.g. the target's Armour Class)
                                save_bonus: int,  # the target's (or object holder's) save bonus
@@ -277,6 +291,7 @@ GROUP_RULE = "002 · All-or-Nothing or Partial Effects"
 GROUP_METHODS = ("average", "shared", "separate")
 
 
+@checked
 def average_save_bonus(save_bonuses: Sequence[int],  # each target's save bonus
                        rounding: str = "down",  # "down", or "nearest" (halves up)
                       ) -> int:
@@ -295,6 +310,7 @@ def _add_counts(a: dict[int, Fraction], b: dict[int, Fraction]) -> dict[int, Fra
     return out
 
 
+@checked
 def group_resistance_odds(save_bonuses: Sequence[int],  # each ordinary target's save bonus
                           dc: int,  # the save's DC (10 + the Attribute's Rank)
                           method: str = "average",  # "average": one save, all or nothing; "shared": one die for all; "separate"
@@ -343,6 +359,7 @@ class AttributeContest:
     working: tuple[Step, ...]
 
 
+@checked
 def attribute_contest(ranks_a: Sequence[int],  # the Ranks of every Attribute side a brings to bear
                       ranks_b: Sequence[int],  # the same for side b
                       close: int = 1,  # Ranks this far apart count as close
@@ -361,6 +378,7 @@ def attribute_contest(ranks_a: Sequence[int],  # the Ranks of every Attribute si
     return AttributeContest(win, opposed, steps + (Step(f"Side {win} is higher", "wins" + (", unless the GM calls an opposed check" if opposed != "no" else ""), VERSUS_RULE),))
 
 
+@checked
 def answer_holds(first_total: int,  # the total of the side that rolled first (the alien's Dexterity check)
                  second_total: int,  # the total of the side answering it (the hero's Intelligence check)
                 ) -> bool:
@@ -369,6 +387,7 @@ def answer_holds(first_total: int,  # the total of the side that rolled first (t
     return second_total >= first_total
 
 
+@checked
 def opposed_attribute_odds(first_bonus: int,  # the first side's check bonus
                            second_bonus: int,  # the answering side's check bonus
                            reading: str = "totals",  # "totals": the answer must reach the first total; "degrees": a contested check
@@ -384,6 +403,7 @@ def opposed_attribute_odds(first_bonus: int,  # the first side's check bonus
 DEFEND_RULE = "002 · Defending with an Attack"
 
 
+@checked
 def defend_with_attribute_odds(activation_bonus: int,  # her check to make the Attribute work (the criminal's Intelligence check)
                                activation_dc: int,  # that check's DC
                                save_bonus: int,  # her save for Power Defence (the criminal's Reflex save)
@@ -436,6 +456,7 @@ def _factor(value, name: str, lo: Fraction, hi: Fraction) -> Fraction:
     return f
 
 
+@checked
 def xp_award(levels: Sequence[int],  # every character's Level in the group
              overcame: Sequence[str] = (),  # each conflict overcome: "guaranteed", "inferior", "comparable" or "superior"
              failed: Sequence[str] = (),  # each conflict failed: "inferior", "comparable" or "superior"

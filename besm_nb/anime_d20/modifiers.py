@@ -10,23 +10,25 @@ from fractions import Fraction
 from typing import Sequence, Union
 
 from ..checks import Step
-from .combat import AttackOdds, attack_odds, defence_penalty, drop_below_zero
-from .situations import aim_bonus
-from ..dice import InputError, dist, require_int
+from .combat import AttackOdds, attack_odds, critical_damage, defence_penalty, drop_below_zero
+from .situations import aim_bonus, vital_spot_damage
+from ..dice import checked, InputError, dist, require_bool, require_choice, require_int, require_items, require_number, require_text, shown
 
 SRC = "002"
 
 # %% auto #0
 __all__ = ['SRC', 'PACES', 'JUMP_FEET', 'MOVEMENT_PENALTIES', 'CHECKS', 'VEHICLE_FIRE', 'VEHICLE_SPEEDS', 'TARGET_SPEEDS',
-           'Value', 'AIM', 'AIM_SCOPE', 'ATTACK_MODIFIERS', 'INCOMPATIBLE_HEADINGS', 'OPEN_LIMIT', 'Choice', 'READINGS',
-           'DEFENCE_MODIFIERS', 'DEFENDING_OTHERS', 'PACE_ROWS', 'movement_feet', 'jump_feet', 'attribute_pace',
-           'movement_penalty', 'vehicle_fire_penalty', 'target_speed_penalty', 'Row', 'attack_modifiers',
-           'block_result', 'defence_skill', 'can_defend', 'defence_modifiers', 'Resolution', 'resolve_attack']
+           'Value', 'AIM', 'AIM_SCOPE', 'ATTACK_MODIFIERS', 'INCOMPATIBLE_HEADINGS', 'OPEN_LIMIT', 'Choice', 'AIM_ROWS',
+           'MOVING_ROWS', 'READINGS', 'DEFENCE_MODIFIERS', 'DEFENDING_OTHERS', 'PACE_ROWS', 'SEVERAL_TARGETS',
+           'movement_feet', 'jump_feet', 'attribute_pace', 'movement_penalty', 'vehicle_fire_penalty',
+           'target_speed_penalty', 'Row', 'attack_modifiers', 'block_result', 'defence_skill', 'can_defend',
+           'defence_modifiers', 'Resolution', 'resolve_attack']
 
 # %% ../../nbs/anime_d20/23_modifiers.ipynb #1201441c
 PACES: dict[str, int] = {"walking": 1, "jogging": 2, "running": 3, "sprinting": 4}  # times the walking distance
 
 
+@checked
 def movement_feet(dexterity: int,  # the character's Dexterity score
                   pace: str = "walking",  # "walking", "jogging", "running" or "sprinting"
                   size_modifier: int = 3,  # the size's movement multiplier: 3 for a human
@@ -43,6 +45,7 @@ def movement_feet(dexterity: int,  # the character's Dexterity score
 JUMP_FEET = {"forward": 6, "up": 3, "back": 3}
 
 
+@checked
 def jump_feet(direction: str = "forward",  # "forward", "up" or "back"
               running_start: bool = False,  # a short run-up doubles it
              ) -> int:
@@ -60,6 +63,7 @@ MOVEMENT_PENALTIES: dict[str, tuple[int, str]] = {  # pace -> (penalty to attack
 CHECKS = ("attack", "block", "dodge/parry")
 
 
+@checked
 def attribute_pace(rank: int,  # the Rank of the movement Attribute being used
                    top_rank: int,  # the character's Rank in that Attribute
                   ) -> str:
@@ -69,6 +73,7 @@ def attribute_pace(rank: int,  # the Rank of the movement Attribute being used
     return {0: "sprinting", 1: "running"}.get(top_rank - rank, "jogging")
 
 
+@checked
 def movement_penalty(pace: str,  # "walking", "jogging", "running" or "sprinting"
                      check: str = "attack",  # "attack", "block" or "dodge/parry"
                     ) -> int:
@@ -85,6 +90,7 @@ VEHICLE_FIRE: dict[str, dict[str, int]] = {  # reading -> what -> modifier
 VEHICLE_SPEEDS = ("still", "moderate", "very fast")
 
 
+@checked
 def vehicle_fire_penalty(speed: str,  # the vehicle's speed: "still", "moderate" or "very fast"
                          piloting: bool = False,  # the shooter is also driving or piloting
                          reading: str = "text",  # "text" or "table" (Table 12-5)
@@ -102,6 +108,7 @@ TARGET_SPEEDS: list[tuple[float, int]] = [  # (top of band in mph, attack modifi
     (100, 0), (500, -2), (1_000, -4), (5_000, -6), (10_000, -8), (float("inf"), -10)]
 
 
+@checked
 def target_speed_penalty(mph: float,  # the target's speed in miles per hour
                         ) -> int:
     "The attack modifier for a target moving at a speed."
@@ -198,20 +205,29 @@ OPEN_LIMIT = -40  # the harshest value an "and worse" row accepts
 Choice = Union[str, tuple]  # a row name, or (row name, count or chosen value)
 
 # %% ../../nbs/anime_d20/23_modifiers.ipynb #f413fc60
+AIM_ROWS = ("aiming", "aiming with a scope")
+MOVING_ROWS = ("moving vehicle, moderate speed", "moving vehicle, very fast", "piloting while firing", "swimming or acrobatics")
 READINGS = {"aim": ("round", "action"), "vehicle": ("text", "table"), "total_defence": ("text", "table"),
             "others_penalty": ("table", "both")}
 
 
 def _check_reading(switch: str, value: str) -> None:
     "Refuse a reading the switch does not offer."
-    if value not in READINGS[switch]:
-        raise InputError(switch, f"must be {' or '.join(repr(r) for r in READINGS[switch])}, got {value!r}")
+    if not isinstance(value, str) or value not in READINGS[switch]:
+        raise InputError(switch, f"must be {' or '.join(repr(r) for r in READINGS[switch])}, got {shown(value)}")
+
+
+def _choice(choice: object, param: str) -> tuple[str, object]:
+    "A chosen row as (name, its count or value, or None)."
+    if isinstance(choice, str): return choice, None
+    if isinstance(choice, (tuple, list)) and len(choice) == 2 and isinstance(choice[0], str): return choice[0], choice[1]
+    raise InputError(param, f"each row is a name, or a (name, count or value) pair, got {shown(choice)}")
 
 
 def _arg(value: object, param: str, name: str, lo: int, hi: int) -> int:
     "A row's count or chosen value, checked against its range."
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise InputError(param, f"{name!r} takes a whole number from {lo} to {hi}, got {value!r}")
+        raise InputError(param, f"{name!r} takes a whole number from {lo} to {hi}, got {shown(value)}")
     return value
 
 
@@ -221,40 +237,42 @@ def _sum_rows(table: dict[str, Row], chosen: Sequence[Choice], rule: str, readin
     total: int | None = 0
     steps: list[Step] = []
     seen: dict[str, str] = {}
+    chosen = require_items(chosen, param, 100)
     for choice in chosen:
-        name, arg = (choice, None) if isinstance(choice, str) else tuple(choice)
-        if name not in table: raise InputError(param, f"unknown row {name!r}; the rows are: {', '.join(table)}")
+        name, arg = _choice(choice, param)
+        if name not in table: raise InputError(param, f"unknown row {shown(name)}; the rows are: {', '.join(table)}")
         if name in seen.values(): raise InputError(param, f"{name!r} is chosen twice")
         row = table[name]
         if row.group and row.group in seen:
             raise InputError(param, f"{name!r} cannot be combined with {seen[row.group]!r} (both {row.group})")
         seen[row.group or name] = name
         value = row.value[readings[row.switch]] if row.switch else row.value
-        kind, shown = row.kind, (f"{name} ({row.switch} reading: {readings[row.switch]})" if row.switch else name)
+        kind, label = row.kind, (f"{name} ({row.switch} reading: {readings[row.switch]})" if row.switch else name)
         if isinstance(kind, dict): kind = kind[readings[row.switch]]
         if kind == "impossible":
             total = None; steps.append(Step(name, "no defence possible", rule)); continue
-        if kind in ("fixed",) and arg is not None: raise InputError(param, f"{name!r} takes no value, got {arg!r}")
+        if kind in ("fixed",) and arg is not None: raise InputError(param, f"{name!r} takes no value, got {shown(arg)}")
         if kind == "per":
             n = 1 if arg is None else _arg(arg, param, name, 1, 50)
-            value, shown = value * n, f"{shown} ({n} × {value:+d} per {row.per})"
+            value, label = value * n, f"{label} ({n} × {value:+d} per {row.per})"
         elif kind in ("range", "open"):
             lo = OPEN_LIMIT if kind == "open" else row.worst
             v = value if arg is None else _arg(arg, param, name, lo, value)
-            shown = f"{name} ({row.shown()}: {'mildest ' if arg is None else ''}{v:+d})"
+            label = f"{name} ({row.shown()}: {'mildest ' if arg is None else ''}{v:+d})"
             value = v
         elif kind == "no dex":
             dex = 0 if arg is None else _arg(arg, param, name, -10, 50)
-            value, shown = -max(0, dex), f"{name} (loses Dexterity modifier {dex:+d})"
+            value, label = -max(0, dex), f"{name} (loses Dexterity modifier {dex:+d})"
         if total is not None: total += value
-        steps.append(Step(shown, value, rule))
-    names = {c if isinstance(c, str) else c[0] for c in chosen}
+        steps.append(Step(label, value, rule))
+    names = {_choice(c, param)[0] for c in chosen}
     for a, b in INCOMPATIBLE_HEADINGS:
         if any(table[n].heading == a for n in names) and any(table[n].heading == b for n in names):
             raise InputError(param, f"the target cannot be both {a} and {b}")
     return total, steps
 
 
+@checked
 def attack_modifiers(chosen: Sequence[Choice],  # row names of Table 12-5, or (name, count) / (name, value) pairs
                      aim: str = "round",  # Extra Aim: "round" (text: +4, +6 scope) or "action" (table: +2, +3)
                      vehicle: str = "text",  # moving vehicle: "text" (-4/-8, pilot -4 more) or "table" (-2/-4, pilot -8)
@@ -262,7 +280,10 @@ def attack_modifiers(chosen: Sequence[Choice],  # row names of Table 12-5, or (n
     "Table 12-5: the total attack modifier of the chosen situations, and the working."
     _check_reading("aim", aim); _check_reading("vehicle", vehicle)
     total, steps = _sum_rows(ATTACK_MODIFIERS, chosen, f"{SRC} · Table 12-5", {"aim": aim, "vehicle": vehicle})
-    names = {c if isinstance(c, str) else c[0] for c in chosen}
+    names = {_choice(c, "rows")[0] for c in chosen}
+    moving = sorted(n for n in names if n in MOVING_ROWS or ATTACK_MODIFIERS[n].group == "movement")
+    if names & set(AIM_ROWS) and moving:
+        raise InputError("rows", f"Extra Aim counts only if the attacker does not move: it cannot go with {', '.join(map(repr, moving))}")
     speed = names & {"moving vehicle, moderate speed", "moving vehicle, very fast"}
     if "piloting while firing" in names:
         if vehicle == "text" and not speed:
@@ -272,6 +293,7 @@ def attack_modifiers(chosen: Sequence[Choice],  # row names of Table 12-5, or (n
     return total, steps
 
 # %% ../../nbs/anime_d20/23_modifiers.ipynb #f19dd0b1
+@checked
 def block_result(damage: int,  # the attack's damage
                  object_armour: int,  # the blocking object's Armour Rating
                 ) -> tuple[int, bool]:
@@ -281,6 +303,7 @@ def block_result(damage: int,  # the attack's damage
     return max(0, damage - object_armour), damage > 0 and damage >= 5 * object_armour
 
 
+@checked
 def defence_skill(ranged: bool,  # the attack is a ranged one
                   parry_with_weapon: bool = False,  # against melee: parrying with a weapon rather than dodging or blocking with the body
                  ) -> str:
@@ -288,6 +311,7 @@ def defence_skill(ranged: bool,  # the attack is a ranged one
     return "Ranged Defence" if ranged else "Melee Defence" if parry_with_weapon else "Unarmed Defence"
 
 
+@checked
 def can_defend(aware: bool = True,  # she knows the attack is coming
                can_move: bool = True,  # she is able to move
                critical: bool = False,  # the attack is a critical hit
@@ -321,6 +345,7 @@ DEFENDING_OTHERS: dict[str, Row] = {
 }
 
 # %% ../../nbs/anime_d20/23_modifiers.ipynb #b607f758
+@checked
 def defence_modifiers(chosen: Sequence[Choice],  # Table 12-6 rows, or (name, count) / ("surprised or flat-footed", Dex modifier)
                       others: Sequence[Choice] = (),  # Table 12-7 rows, when she defends someone else
                       total_defence: str = "text",  # "text" (+4 for the round) or "table" (+4 per attack sacrificed)
@@ -346,8 +371,9 @@ def defence_modifiers(chosen: Sequence[Choice],  # Table 12-6 rows, or (name, co
     return total, steps
 
 # %% ../../nbs/anime_d20/23_modifiers.ipynb #4df6bafb
-PACE_ROWS = {"walking": None, "jogging": "jogging (walking × 2 or less)", "running": "running (walking × 3)",
-             "sprinting": "sprinting (walking × 4)"}
+PACE_ROWS = {"still": None, "walking": None, "jogging": "jogging (walking × 2 or less)", "running": "running (walking × 3)",
+             "sprinting": "sprinting (walking × 4)"}  # the attacker's pace: "still" (not moving at all) is the only one Extra Aim allows
+SEVERAL_TARGETS = ("several targets", "several targets, 5+ levels weaker", "several targets, 10+ levels weaker")
 
 
 @dataclass(frozen=True)
@@ -359,13 +385,22 @@ class Resolution:
     working: list[Step]  # every modifier and the rule it came from
     drop: Fraction | None  # chance she ends below 0 Hit Points; None when her Hit Points were not given
     nth_penalty: int = 0  # the penalty for her earlier defences this round, on top of defence_bonus
+    damage: str = ""  # the damage rolled on an ordinary hit (a vital spot's dice stepped up)
+    critical: str = ""  # the damage rolled on a critical
+    armour: int = 0  # the armour that counts (none against a partially armoured point)
+    halved: bool = False  # one blow at several targets: each takes half, rounded down, before armour
 
 
+def _renamed(err: InputError, param: str) -> InputError:
+    return InputError(param, str(err).split(": ", 1)[1])
+
+
+@checked
 def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
                    ac: int,  # the target's Armour Class
                    damage: str,  # the damage expression, e.g. "12d8"
-                   rows: Sequence[Choice] = (),  # Table 12-5 situations
-                   pace: str = "walking",  # the attacker's pace (Table 12-4)
+                   rows: Sequence[Choice] = (),  # Table 12-5 situations (a combined attack: give `combined` instead)
+                   pace: str = "walking",  # the attacker's pace (Table 12-4): "still", "walking", "jogging", "running", "sprinting"
                    aim: str = "round",  # Extra Aim reading: "round" or "action"
                    vehicle: str = "text",  # moving-vehicle reading: "text" or "table"
                    defence_bonus: int | None = None,  # her base defence bonus; None: she does not defend
@@ -379,24 +414,45 @@ def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
                    nth_defence: int = 1,  # which defence of her round this is
                    extra_defences: int = 0,  # her free defences (Extra Defences)
                    armour: int = 0,  # her Armour or Force Field
-                   crit: str = "dice",  # critical damage: "dice" or "total"
+                   crit: str = "dice",  # critical damage: "dice" (the dice doubled) or "twice" (the whole expression rolled twice)
                    current_hp: int | None = None,  # her Hit Points now, for the chance to drop below 0
                    others_penalty: str = "table",  # defending someone else: "table" (-4 per earlier defence) or "both" (-6)
                    defence_natural_20: bool = True,  # a defence roll of 20 always succeeds (the combat chapter's switch)
+                   combined: int = 1,  # attackers in a combined attack, this one among them (1: not combined)
                   ) -> Resolution:
-    "Exact odds of one attack with every situation modifier applied, and the working."
+    "Exact odds of one attack with every situation modifier applied to the rolls and to the damage, and the working."
     require_int(attack_bonus, "attack_bonus", -50, 100)
-    if pace not in PACE_ROWS: raise InputError("pace", f"must be one of {', '.join(PACE_ROWS)}, got {pace!r}")
+    require_choice(pace, "pace", tuple(PACE_ROWS))
     _check_reading("others_penalty", others_penalty)
-    if any((c if isinstance(c, str) else c[0]) == "multiple attacks" for c in defence):
+    for n, v in (("ranged", ranged), ("block_ranged_feat", block_ranged_feat), ("defence_natural_20", defence_natural_20)): require_bool(v, n)
+    require_int(combined, "combined", 1, 50)
+    rows, defence, others = require_items(rows, "rows", 100), require_items(defence, "defence", 100), require_items(others, "others", 100)
+    names = [_choice(c, "rows")[0] for c in rows]
+    if any(_choice(c, "defence")[0] == "multiple attacks" for c in defence):
         raise InputError("defence", "give the number of this defence as nth_defence instead of 'multiple attacks'")
-    if any((c if isinstance(c, str) else c[0]) == "additional attacks" for c in others):
+    if any(_choice(c, "others")[0] == "additional attacks" for c in others):
         raise InputError("others", "give the number of this defence as nth_defence instead of 'additional attacks'")
-    chosen = list(rows) + ([PACE_ROWS[pace]] if PACE_ROWS[pace] else [])
+    if "combined attack" in names: raise InputError("rows", "give the number of attackers in a combined attack as combined, not as a row")
+    if set(names) & set(AIM_ROWS) and pace != "still":
+        raise InputError("pace", f"Extra Aim counts only if the attacker does not move: her pace must be 'still', got {pace!r}")
+    chosen = list(rows) + ([PACE_ROWS[pace]] if PACE_ROWS[pace] else []) + ([("combined attack", combined - 1)] if combined > 1 else [])
     mod, steps = attack_modifiers(chosen, aim, vehicle)
     working = [Step("attacker's bonus", attack_bonus, f"{SRC} · Character Action"), *steps]
     atk = attack_bonus + mod
     working.append(Step("attack total bonus", atk, f"{SRC} · Character Action"))
+    # what the situations do to the damage
+    expr = damage
+    if "vital spot" in names:
+        try: expr = vital_spot_damage(damage)
+        except InputError as e: raise _renamed(e, "damage") from None
+        working.append(Step("vital spot: each damage die one size larger", f"{damage} → {expr}", f"{SRC} · Called Shot to Vital Spot"))
+    require_int(armour, "armour", 0, 10_000)
+    counted = armour
+    if "partially armoured point" in names and armour:
+        counted = 0
+        working.append(Step("partially armoured point: her armour does not count", f"{armour} → 0", f"{SRC} · Called Shot to Partial Armour"))
+    halved = bool(set(names) & set(SEVERAL_TARGETS))
+    if halved: working.append(Step("several targets: each takes half the damage", "÷ 2, rounded down", f"{SRC} · Attacking Multiple Targets with One Attack"))
     dfn = None
     block = False
     base = pen = defence_penalty(nth_defence, extra_defences)  # -2 per earlier defence beyond the free ones
@@ -405,6 +461,9 @@ def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
         dmod, dsteps = defence_modifiers(defence, others, total_defence, defender_pace, ranged, block_ranged_feat)
         working += [Step("defender's bonus", defence_bonus, f"{SRC} · Defence"), *dsteps]
         if dmod is not None:
+            if combined > 1:
+                dmod -= combined - 1
+                working.append(Step(f"combined attack: one defence against {combined} attackers", -(combined - 1), f"{SRC} · Combined Attacks"))
             dfn = defence_bonus + dmod
             what = f"defence number {nth_defence} ({extra_defences} free)"
             if others:  # Table 12-7: -4 per earlier defence, in place of or on top of the usual -2
@@ -415,20 +474,24 @@ def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
             else:
                 working.append(Step(what, pen, f"{SRC} · Defending Against Multiple Attacks"))
             working.append(Step("defence total bonus (must beat the attack total)", dfn + pen, f"{SRC} · Defence"))
-            block = any((c if isinstance(c, str) else c[0]) == "block" for c in defence)
+            block = any(_choice(c, "defence")[0] == "block" for c in defence)
         else: working.append(Step("defence", "not possible", f"{SRC} · Indefensible Attacks and Flat-Footed"))
     if object_armour is not None: require_int(object_armour, "object_armour", 0, 10_000)
-    o = attack_odds(atk, ac, damage, None if dfn is None else dfn + pen - base, nth_defence, extra_defences, armour, crit,
-                    defence_natural_20)
+    try:
+        o = attack_odds(atk, ac, expr, None if dfn is None else dfn + pen - base, nth_defence, extra_defences, counted, crit,
+                        defence_natural_20, halved)
+    except InputError as e:
+        if e.param != "damage" or expr == damage: raise
+        raise InputError("damage", f"{damage!r} at a vital spot is {expr}; " + str(e).split(": ", 1)[1]) from None
     if block and object_armour is not None:
         dmg = dict(o.damage)
         dmg[0] -= o.outcomes["defended"]
-        for k, p in dist(damage).items():  # what beats the object's rating, then her armour
-            v = max(0, k - object_armour - armour)
+        for k, p in dist(expr).items():  # what beats the object's rating, then her armour
+            v = max(0, max(0, k) // (2 if halved else 1) - object_armour - counted)
             dmg[v] = dmg.get(v, Fraction(0)) + p * o.outcomes["defended"]
         dmg = {k: v for k, v in sorted(dmg.items()) if v}
         o = AttackOdds(o.outcomes, dmg, sum((k * p for k, p in dmg.items()), Fraction(0)))
         working.append(Step("blocking object's Armour Rating", f"−{object_armour} on a blocked attack", f"{SRC} · Block Defence"))
-    working.append(Step("armour / force field", f"−{armour} per hit", f"{SRC} · Armour or Force Fields and Damage"))
+    working.append(Step("armour / force field", f"−{counted} per hit", f"{SRC} · Armour or Force Fields and Damage"))
     drop = None if current_hp is None else drop_below_zero(o, current_hp)
-    return Resolution(o, atk, dfn, working, drop, pen if dfn is not None else 0)
+    return Resolution(o, atk, dfn, working, drop, pen if dfn is not None else 0, expr, critical_damage(expr, crit), counted, halved)

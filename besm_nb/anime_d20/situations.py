@@ -10,26 +10,28 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import Step, d20_contest_odds, d20_success_odds
-from .combat import attack_odds, critical_damage
-from ..dice import InputError, dist, parse_param, require_int, stats
+from .combat import _sized, attack_odds, critical_damage
+from ..dice import (checked, InputError, Term, dist, parse_param, require_bool, require_choice, require_int, require_items, require_number,
+                          require_text, shown, stats)
 
 RULE = "002 · Special Combat Situations"
 
 # %% auto #0
-__all__ = ['RULE', 'WEAKER_GAP', 'FREE_GAP', 'CALLED_SHOTS', 'DIE_STEP', 'INCAPACITATE_PENALTY', 'TOTAL_ATTACK', 'TOUCH_BONUS',
-           'PRONE_PENALTY', 'THROWING_RULE', 'THROWING_DAMAGE', 'THROW_LIFT_SHARE', 'THROW_ACTIONS', 'GRAPPLE_RULE',
-           'MANOEUVRE_RULE', 'HAND_PENALTY', 'HAND_PENALTY_CAP', 'HELD_PENALTIES', 'MUCH_STRONGER', 'LOCK_DAMAGE',
-           'THROW_BONUS', 'THROW_DAMAGE', 'KEEP_HOLD_DC', 'PIN_ESCAPE_PENALTY', 'BITE_DAMAGE', 'ESCAPE_RULE',
-           'extra_target_penalty', 'multiple_targets_penalty', 'split_damage', 'two_weapon_penalties',
-           'vital_spot_damage', 'combined_attack', 'combined_damage', 'aim_bonus', 'incapacitate', 'strike_to_wound',
-           'add_to_damage', 'damage_odds', 'ThrownObject', 'throw_object', 'free_hands_penalty', 'is_much_stronger',
-           'held_penalty', 'grab_odds', 'lock_damage', 'bite_damage', 'can_pin', 'pin_odds', 'ThrowManoeuvre',
-           'throw_manoeuvre', 'escape_odds', 'breaks_free']
+__all__ = ['RULE', 'WEAKER_GAP', 'FREE_GAP', 'CALLED_SHOTS', 'DIE_STEP', 'DIE_LADDER', 'INCAPACITATE_PENALTY', 'TOTAL_ATTACK',
+           'TOUCH_BONUS', 'PRONE_PENALTY', 'THROWING_RULE', 'THROWING_DAMAGE', 'THROW_LIFT_SHARE', 'THROW_ACTIONS',
+           'GRAPPLE_RULE', 'MANOEUVRE_RULE', 'HAND_PENALTY', 'HAND_PENALTY_CAP', 'HELD_PENALTIES', 'MUCH_STRONGER',
+           'LOCK_DAMAGE', 'THROW_BONUS', 'THROW_DAMAGE', 'KEEP_HOLD_DC', 'PIN_ESCAPE_PENALTY', 'BITE_DAMAGE',
+           'ESCAPE_RULE', 'extra_target_penalty', 'multiple_targets_penalty', 'split_damage', 'two_weapon_penalties',
+           'step_die', 'vital_spot_damage', 'combined_attack', 'combined_damage', 'aim_bonus', 'incapacitate',
+           'strike_to_wound', 'add_to_damage', 'damage_odds', 'ThrownObject', 'throw_object', 'free_hands_penalty',
+           'is_much_stronger', 'held_penalty', 'grab_odds', 'lock_damage', 'bite_damage', 'can_pin', 'pin_odds',
+           'ThrowManoeuvre', 'throw_manoeuvre', 'escape_odds', 'breaks_free']
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #70f4fdbe
 WEAKER_GAP, FREE_GAP = 5, 10  # levels (or CRs) below the attacker: -2 from 5, nothing from 10
 
 
+@checked
 def extra_target_penalty(attacker_level: int,  # the attacker's level (or CR)
                          target_level: int,  # the target's level (or CR; Flunkies count as 1)
                          cinematic: bool = True,  # use the weaker-opponents rule
@@ -44,6 +46,7 @@ def extra_target_penalty(attacker_level: int,  # the attacker's level (or CR)
     return 0 if gap >= free_gap else -2
 
 
+@checked
 def multiple_targets_penalty(attacker_level: int,  # the attacker's level (or CR)
                              target_levels: Sequence[int],  # every target's level (or CR)
                              cinematic: bool = True,  # use the weaker-opponents rule
@@ -57,6 +60,7 @@ def multiple_targets_penalty(attacker_level: int,  # the attacker's level (or CR
     return 0 if feat_exempt else sum(costs[:-1])  # the highest (least negative) cost is the free first target
 
 
+@checked
 def split_damage(damage: int,  # the damage the attack would do
                  feat_exempt: bool = False,  # Cleave, Whirlwind Attack or a like Feat: full damage
                 ) -> int:
@@ -65,6 +69,7 @@ def split_damage(damage: int,  # the damage the attack would do
     return damage if feat_exempt else damage // 2
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #5ec114a5
+@checked
 def two_weapon_penalties(different_targets: bool = False,  # the two attacks go at different targets
                          ambidexterity: bool = False,  # has the Ambidexterity Feat
                          two_weapon_fighting: int = 0,  # times the Two-Weapon Fighting Feat is taken
@@ -82,28 +87,34 @@ CALLED_SHOTS: dict[str, tuple[int, str]] = {
     "disarm (ranged)": (-8, "the weapon is knocked away, probably damaged"),
     "disarm (melee or unarmed)": (-4, "the holder may try a Strength check to hang on; if it succeeds, she is at -4 on her next action with it"),
     "partial armour": (-4, "aimed at an unprotected spot: the armour does not count"),
-    "vital spot": (-8, "living targets only: each damage die goes up one size (d4→d6→d8→d10→d12→d20)"),
+    "vital spot": (-8, "living targets only: each damage die goes up one size (d2→d3→d4→d6→d8→d10→d12→d20→d30)"),
     "weak point (tiny)": (-6, "against a Weak Point Defect"),
     "weak point (small)": (-4, "against a Weak Point Defect"),
     "weak point (large)": (-2, "against a Weak Point Defect"),
 }
-DIE_STEP = {4: 6, 6: 8, 8: 10, 10: 12, 12: 20}
+DIE_STEP = {4: 6, 6: 8, 8: 10, 10: 12, 12: 20}  # the source's steps
+DIE_LADDER = (2, 3, 4, 6, 8, 10, 12, 20)  # the sizes a die steps through; d2 → d3 → d4 below the source's, beyond d20 half again
 
 
+@checked
+def step_die(sides: int,  # the die's sides
+            ) -> int:
+    "The next die size up: the source's steps (d4→d6→d8→d10→d12→d20), d2→d3→d4 below them, the next size for odd dice, d20 and up half again."
+    require_int(sides, "sides", 2, 1000)
+    if sides >= DIE_LADDER[-1]: return sides + sides // 2
+    return next(s for s in DIE_LADDER if s > sides)
+
+
+@checked
 def vital_spot_damage(expr: str,  # the attack's damage, e.g. "6d8"
                      ) -> str:
     "Damage of a called shot to a vital spot: every die one size up."
-    out = []
-    for t in parse_param(expr, "expr"):
-        body = str(t.value)
-        if t.is_dice:
-            if t.sides not in DIE_STEP: raise InputError("expr", f"d{t.sides} has no next size (d4, d6, d8, d10, d12 step up)")
-            body = f"{t.count}d{DIE_STEP[t.sides]}"
-        if t.multiplier != 1: body += f"x{t.multiplier}"
-        out.append(("-" if t.sign < 0 else "+") + body)
-    return "".join(out).lstrip("+")
+    terms = parse_param(expr, "expr")
+    stepped = [Term(t.sign, t.count, step_die(t.sides), t.value, t.multiplier) if t.is_dice else t for t in terms]
+    return _sized(stepped, "a vital spot steps its dice up:", expr, "expr")
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #b01b5d88
+@checked
 def combined_attack(attackers: int,  # how many strike together
                    ) -> tuple[int, int]:
     "(each attacker's attack penalty, the defender's defence penalty) for a combined attack."
@@ -111,6 +122,7 @@ def combined_attack(attackers: int,  # how many strike together
     return -2 * (attackers - 1), -(attackers - 1)
 
 
+@checked
 def combined_damage(results: Sequence[tuple[str, int]],  # each attacker: ("hit" | "uncoordinated" | "miss", damage rolled)
                     lone_halved: bool = False,  # a lone coordinated hit is halved too (the other reading)
                    ) -> tuple[int, list[int]]:
@@ -126,6 +138,7 @@ def combined_damage(results: Sequence[tuple[str, int]],  # each attacker: ("hit"
     return sum(hits), alone
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #577fa4f4
+@checked
 def aim_bonus(scope: bool = False,  # aiming through a scope
               reading: str = "round",  # "round": a full round, the text's +4/+6; "action": Table 12-5's +2/+3
              ) -> int:
@@ -140,24 +153,27 @@ TOUCH_BONUS = 6
 PRONE_PENALTY = -4
 
 
+@checked
 def incapacitate(damage: str,  # the attack's damage expression
                  strength_modifier: int,  # the attacker's Strength modifier
                 ) -> tuple[int, int]:
     "(the damage an incapacitating strike does, the Fortitude DC the target must make)."
     parse_param(damage, "damage")
     require_int(strength_modifier, "strength_modifier", -10, 50)
-    return stats(damage).high // 4, 10 + strength_modifier
+    return max(0, stats(damage).high) // 4, 10 + strength_modifier
 
 
+@checked
 def strike_to_wound(damage: int,  # the damage the attack would do
                     chosen: int,  # the damage the attacker wants to do
                     ability: str = "",  # "Area Effect", "Auto-Fire" or "Spreading" forbid it
                    ) -> int:
-    "Damage when striking to wound: the chosen amount, at least 1 and at most the full damage."
+    "Damage when striking to wound: the chosen amount, at least 1 and never more than the damage rolled (0 stays 0)."
+    require_text(ability, "ability")
     if ability in ("Area Effect", "Auto-Fire", "Spreading"): raise InputError("ability", f"a {ability} attack cannot strike to wound")
     require_int(damage, "damage", 0, 1_000_000)
     require_int(chosen, "chosen", 1, max(1, damage))
-    return chosen
+    return min(chosen, damage)
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #9c45beaf
 THROWING_RULE = "002 · Throwing Heavy Things"
@@ -173,6 +189,7 @@ THROW_LIFT_SHARE = Fraction(1, 10)  # of the most she can lift
 THROW_ACTIONS = 2  # one to grab and lift, one to throw
 
 
+@checked
 def add_to_damage(expr: str,  # a damage expression, e.g. "2d4+4"
                   extra: int,  # added to its constant (Strength modifier, Massive Damage, ...)
                  ) -> str:
@@ -184,6 +201,7 @@ def add_to_damage(expr: str,  # a damage expression, e.g. "2d4+4"
     return (dice + (f"{const:+d}" if const else "")) if dice else str(const)
 
 
+@checked
 def damage_odds(expr: str,  # a damage expression; a total below 0 counts as 0
                ) -> dict[int, Fraction]:
     "Exact odds of each amount of damage, never below 0."
@@ -200,6 +218,7 @@ class ThrownObject:
     working: tuple[Step, ...]
 
 
+@checked
 def throw_object(size: str,  # a Table 12-3 size category: "Medium" to "Colossal"
                  strength_modifier: int,  # the thrower's Strength modifier
                  massive_damage: int = 0,  # damage bonus from Massive Damage (or other bonuses)
@@ -233,6 +252,7 @@ HELD_PENALTIES = {"melee": -4, "freedom": -8}  # other melee attacks; tasks need
 MUCH_STRONGER = 8  # Strength points above the other character
 
 
+@checked
 def free_hands_penalty(grabber_hands: int,  # free hands the grabber uses to grapple
                        grabbed_hands: int,  # free hands the grabbed character has
                        much_stronger: bool = False,  # halve it too (the other reading of "much stronger")
@@ -251,6 +271,7 @@ def free_hands_penalty(grabber_hands: int,  # free hands the grabber uses to gra
     return penalty, tuple(steps)
 
 
+@checked
 def is_much_stronger(strength: int,  # this character's Strength score
                      other_strength: int,  # the other character's Strength score
                     ) -> bool:
@@ -259,6 +280,7 @@ def is_much_stronger(strength: int,  # this character's Strength score
     return strength - other_strength >= MUCH_STRONGER
 
 
+@checked
 def held_penalty(task: str,  # "melee": another melee attack; "freedom": a task needing freedom of movement
                  much_stronger: bool = False,  # she is much stronger (or, if the GM allows, much more agile) than her grabber
                 ) -> tuple[int, tuple[Step, ...]]:
@@ -272,6 +294,7 @@ def held_penalty(task: str,  # "melee": another melee attack; "freedom": a task 
     return penalty, tuple(steps)
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #58eca8f0
+@checked
 def grab_odds(attack_bonus: int,  # the grabber's attack bonus with Unarmed Attack (Grappling)
               ac: int,  # the target's Armour Class
               defence_bonus: int | None = None,  # the target's defence bonus; None if she does not defend
@@ -296,6 +319,7 @@ PIN_ESCAPE_PENALTY = -6
 BITE_DAMAGE = "1d3"
 
 
+@checked
 def lock_damage(strength_modifier: int,  # the grabber's Strength modifier
                 massive_damage: int = 0,  # damage bonus from Massive Damage
                ) -> tuple[str, tuple[Step, ...]]:
@@ -306,6 +330,7 @@ def lock_damage(strength_modifier: int,  # the grabber's Strength modifier
     return add_to_damage(LOCK_DAMAGE, strength_modifier + massive_damage), steps
 
 
+@checked
 def bite_damage(strength_modifier: int = 0,  # added only if the GM treats the bite like other unarmed blows
                ) -> str:
     "A bite's damage: 1d3 (Natural Weapons use their own damage instead)."
@@ -313,6 +338,7 @@ def bite_damage(strength_modifier: int = 0,  # added only if the GM treats the b
     return add_to_damage(BITE_DAMAGE, strength_modifier)
 
 
+@checked
 def can_pin(grabber_strength: int,  # the grabber's Strength score
             target_strength: int,  # the held character's Strength score
            ) -> bool:
@@ -320,6 +346,7 @@ def can_pin(grabber_strength: int,  # the grabber's Strength score
     return not is_much_stronger(target_strength, grabber_strength)
 
 
+@checked
 def pin_odds(attack_bonus: int,  # the grabber's attack bonus with Unarmed Attack (Grappling)
              ac: int,  # the target's Armour Class
              grabber_strength: int,  # the grabber's Strength score
@@ -344,6 +371,7 @@ class ThrowManoeuvre:
     working: tuple[Step, ...]
 
 
+@checked
 def throw_manoeuvre(attack_bonus: int,  # her attack bonus with Unarmed Attack (Throws), before the +4
                     ac: int,  # the victim's Armour Class
                     strength_modifier: int,  # the thrower's Strength modifier
@@ -374,6 +402,7 @@ def throw_manoeuvre(attack_bonus: int,  # her attack bonus with Unarmed Attack (
 ESCAPE_RULE = "002 · Escaping"
 
 
+@checked
 def escape_odds(escaper_bonus: int,  # the held character's Strength or Dexterity check bonus, grappling skill included
                 holder_bonus: int,  # the grabber's Strength or Dexterity check bonus, grappling skill included
                 dc: int = 10,  # the DC both sides roll against
@@ -392,6 +421,7 @@ def escape_odds(escaper_bonus: int,  # the held character's Strength or Dexterit
     return {"free, and acts": c["first wins"], "free, action lost": c["tie"], "still held": c["second wins"]}, steps
 
 
+@checked
 def breaks_free(damage: int,  # damage the held character did to her grabber
                 grabber_constitution: int,  # the grabber's Constitution score
                ) -> bool:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
 from ..checks import Step
-from ..dice import MAX_DICE, InputError, require_int
+from ..dice import checked, MAX_DICE, InputError, require_int
 from ..store import load_json, save_json
 from ..tristat.round import DiceFeed
 
@@ -60,6 +60,7 @@ TERRAINS = tuple(TERRAIN)
 OBSTACLE_ADJUST = 2  # the GM may move an obstacle's DC by this much either way
 
 
+@checked
 def terrain(name: str,  # "open", "close" or "tight"
             param: str = "terrain",  # the parameter name used in errors
            ) -> Terrain:
@@ -68,6 +69,7 @@ def terrain(name: str,  # "open", "close" or "tight"
     return TERRAIN[name]
 
 
+@checked
 def start_speed(terrain_name: str,  # "open", "close" or "tight"
                 max_speeds: Sequence[int],  # every mecha's maximum speed
                ) -> int:
@@ -78,6 +80,7 @@ def start_speed(terrain_name: str,  # "open", "close" or "tight"
     return int(max(max_speeds) * t.start)
 
 
+@checked
 def speed_bonuses(terrain_name: str,  # "open", "close" or "tight"
                   max_speeds: tuple[int, int],  # (predator, prey) maximum speeds
                   manoeuvres: tuple[int, int],  # (predator, prey) Manoeuvre ratings as they stand
@@ -96,12 +99,14 @@ def speed_bonuses(terrain_name: str,  # "open", "close" or "tight"
 INITIAL_LEAD = {"predator": "2d6+3", "prey": "2d6+8"}  # by who started the chase
 
 
+@checked
 def clamp_lead(lead: int,  # a lead in lengths, possibly out of range
               ) -> int:
     "The lead held to 0–30 lengths."
     return min(LEAD_RANGE[1], max(LEAD_RANGE[0], lead))
 
 
+@checked
 def lead_feet(lead: int,  # the lead in lengths
               length_ft: int = LENGTH_FEET,  # feet in one length
              ) -> int:
@@ -111,6 +116,7 @@ def lead_feet(lead: int,  # the lead in lengths
     return lead * length_ft
 
 
+@checked
 def who_started(predator_initiative: int,  # the predator's Initiative total
                 prey_initiative: int,  # the prey's Initiative total
                ) -> str | None:
@@ -121,6 +127,7 @@ def who_started(predator_initiative: int,  # the predator's Initiative total
     return "predator" if predator_initiative > prey_initiative else "prey"
 
 
+@checked
 def initial_lead_expr(started_by: str,  # "predator" or "prey": who began the chase
                      ) -> str:
     "The dice for the initial lead."
@@ -132,6 +139,7 @@ SPEED_TIES = ("cancel", "faster", "slower")
 OVERSPEED_DAMAGE = "1d6"  # ignores Armour
 
 
+@checked
 def speed_change(predator_change: int,  # the predator's manoeuvre's change, mph
                  prey_change: int,  # the prey's manoeuvre's change, mph
                  speed_tie: str = "cancel",  # +x against -x: "cancel", "faster" or "slower"
@@ -146,6 +154,7 @@ def speed_change(predator_change: int,  # the predator's manoeuvre's change, mph
     return 0 if speed_tie == "cancel" else max(a, b) if speed_tie == "faster" else min(a, b)
 
 
+@checked
 def over_speed(max_speed: int,  # the mecha's maximum speed
                chase_speed: int,  # the chase speed at the end of the round
               ) -> bool:
@@ -212,6 +221,7 @@ PREY_MANOEUVRES = tuple(n for n, m in MANOEUVRES.items() if m.side == "prey")
 SHIFT_MARGIN, REVERSE_MARGIN, CROWD_MARGIN, STUNT_MARGIN = 5, 10, 5, 5
 
 
+@checked
 def manoeuvre(side: str,  # "predator" or "prey"
               name: str,  # the manoeuvre's name
               lead: int | None = None,  # if given, the manoeuvre must be allowed at this lead
@@ -232,6 +242,7 @@ _LEGAL = {lead: {side: tuple(n for n, m in MANOEUVRES.items() if m.side == side 
           for lead in range(LEAD_RANGE[0], LEAD_RANGE[1] + 1)}
 
 
+@checked
 def legal_manoeuvres(lead: int,  # the lead in lengths, 0–30
                     ) -> dict[str, tuple[str, ...]]:
     "The manoeuvres each side may choose at this lead."
@@ -239,6 +250,7 @@ def legal_manoeuvres(lead: int,  # the lead in lengths, 0–30
     return dict(_LEGAL[lead])
 
 
+@checked
 def shift_options(terrain_name: str,  # the terrain now
                  ) -> tuple[str, ...]:
     "Where a Herd or Lure may shift the terrain: open and tight go to close, close to open or tight."
@@ -249,6 +261,7 @@ def shift_options(terrain_name: str,  # the terrain now
 SUCCESS_READINGS = ("opposed", "dc")
 
 
+@checked
 def d20_succeeds(d20: int,  # the die as rolled
                  total: int,  # the check's total
                  dc: int,  # the Difficulty Class
@@ -257,6 +270,7 @@ def d20_succeeds(d20: int,  # the die as rolled
     return d20 == 20 or (d20 != 1 and total >= dc)
 
 
+@checked
 def drive_winner(predator_total: int,  # the predator's Drive check total
                  prey_total: int,  # the prey's Drive check total
                  success: str = "opposed",  # what a check must beat: "opposed" or "dc"
@@ -292,6 +306,7 @@ TABLE_A1: dict[str, tuple[tuple[str, ...], str]] = {
 A1_UNKNOWN = "?"
 
 
+@checked
 def a1_cell(predator: str,  # the predator's manoeuvre
             prey: str,  # the prey's manoeuvre
            ) -> str:
@@ -300,6 +315,7 @@ def a1_cell(predator: str,  # the predator's manoeuvre
     return TABLE_A1[prey][0][A1_COLUMNS.index(predator)]
 
 
+@checked
 def a1_modifiers(predator: str,  # the predator's manoeuvre
                  prey: str,  # the prey's manoeuvre
                  house: tuple[int, int] | Mapping[tuple[str, str], tuple[int, int]] = (0, 0),  # for unknown cells: one (predator, prey) pair for all, or pairs by (predator, prey) manoeuvre
@@ -316,6 +332,7 @@ def a1_modifiers(predator: str,  # the predator's manoeuvre
     return p, q, "unknown cell: house value" if (p, q) != (0, 0) else "unknown cell: no modifier"
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #a4a686b4
+@checked
 def obstacle(terrain_name: str,  # "open", "close" or "tight"
              adjust: int = 0,  # the GM's change to the DC, −2 to +2
             ) -> tuple[int, int]:
@@ -330,6 +347,7 @@ SPEED_STEP_ATTACK = 50  # -2 per full 50 mph
 FALL_DC = 20
 
 
+@checked
 def attack_penalty(role: str,  # "passenger" or "operator"
                    speed: int,  # the mecha's speed, mph
                   ) -> tuple[int, tuple[Step, ...]]:
@@ -342,6 +360,7 @@ def attack_penalty(role: str,  # "passenger" or "operator"
     return sum(s.value for s in steps), tuple(steps)
 
 
+@checked
 def melee_allowed(lead: int,  # the lead in lengths
                   same_vehicle: bool = False,  # attacker and target are in or on the same vehicle
                  ) -> bool:
@@ -350,6 +369,7 @@ def melee_allowed(lead: int,  # the lead in lengths
     return lead == 0 or same_vehicle
 
 
+@checked
 def fall_damage_expr(speed: int,  # the vehicle's speed, mph
                     ) -> str:
     "Damage for falling from a moving vehicle: 1d6 per full 10 mph ('0' below 10 mph)."
@@ -357,6 +377,7 @@ def fall_damage_expr(speed: int,  # the vehicle's speed, mph
     return f"{speed // 10}d6" if speed >= 10 else "0"
 
 
+@checked
 def fall_check_dc(speed: int,  # the vehicle's speed, mph
                  ) -> int:
     "The Jump or Tumble DC to halve falling damage (and make it stun): 20, +2 per full 25 mph."
@@ -375,6 +396,7 @@ CONDITION_CRASH_DC = {"Crippled": 5, "Disabled": 10}
 CRIPPLED_MANOEUVRE = -5
 
 
+@checked
 def crash_dc(terrain_name: str,  # "open", "close" or "tight"
              speed: int,  # the chase speed
              extra_checks: int = 0,  # crash checks due this round beyond the first
@@ -392,6 +414,7 @@ def crash_dc(terrain_name: str,  # "open", "close" or "tight"
     return sum(s.value for s in steps), tuple(steps)
 
 
+@checked
 def crash_damage_expr(speed: int,  # the speed of the crash
                       missed_by: int = 0,  # points by which the crash check failed
                       per: int = CRASH_DICE_PER,  # mph per 1d6 (10; scaled for very slow or fast chases)
@@ -405,6 +428,7 @@ def crash_damage_expr(speed: int,  # the speed of the crash
     return f"{n}d6+{missed_by}" if missed_by else f"{n}d6"
 
 
+@checked
 def jump_free(damage: int,  # the crash (or fall) damage
              ) -> int:
     "Stun damage for an occupant who jumps free (Jump or Tumble at the failed crash check's DC): half, rounded down."
@@ -412,6 +436,7 @@ def jump_free(damage: int,  # the crash (or fall) damage
     return damage // 2
 
 
+@checked
 def condition(hp: int,  # the mecha's full Hit Points
               damage: int,  # damage taken so far
              ) -> str:
@@ -430,6 +455,7 @@ SPEED_SCALES: dict[str, tuple[Fraction, str]] = {
 }
 
 
+@checked
 def speed_band(speed: int,  # the chase's typical speed, mph
                on_foot: bool = False,  # people on foot without the Speed Attribute
               ) -> str:
@@ -439,6 +465,7 @@ def speed_band(speed: int,  # the chase's typical speed, mph
     return "x10" if speed > 1000 else "x5" if speed >= 400 else "x2" if speed >= 200 else "normal"
 
 
+@checked
 def scaled_change(mph: int,  # a manoeuvre's speed change as printed
                   scale: Fraction = Fraction(1),  # the chase's speed scale
                  ) -> int:
@@ -446,6 +473,7 @@ def scaled_change(mph: int,  # a manoeuvre's speed change as printed
     return mph if scale == 1 else int(Fraction(mph) * Fraction(scale))
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #d1d8c172
+@checked
 @dataclass(frozen=True)
 class Mecha:
     "One side of a chase: its operator's skill and the machine (or runner, or mount)."
@@ -483,6 +511,7 @@ TERRAIN_BONUS_READINGS = ("all", "contest")  # the terrain speed bonus on every 
 CUT_OFF_READINGS = ("dc", "always")  # when a successful Cut Off ends in a collision
 
 
+@checked
 @dataclass(frozen=True)
 class ChaseRules:
     "The table's choices: readings, house values and scale."
@@ -515,6 +544,7 @@ class ChaseRules:
         return max(1, int(mph * self.scale)) if self.scale_tables else mph
 
 
+@checked
 @dataclass(frozen=True)
 class ChaseState:
     "A chase as it stands at the start of a round (or as it ended)."
@@ -550,6 +580,7 @@ class ChaseState:
         return bool(self.outcome)
 
 
+@checked
 @dataclass(frozen=True)
 class Plan:
     "One side's choice for a round: the manoeuvre, its options, and what the side does in Step 5."
@@ -571,6 +602,7 @@ class Plan:
 ChaseDice = DiceFeed  # a chase round's dice: typed totals first (each checked against its dice), then the seeded RNG
 
 
+@checked
 def as_dice(dice: ChaseDice | random.Random | Iterable[int] | None) -> ChaseDice:
     "A dice feed from a feed, a seeded `random.Random`, a list of totals, or None (unseeded)."
     if isinstance(dice, DiceFeed): return dice
@@ -591,6 +623,7 @@ class ChaseEntry(Step):
     text: str = ""  # the event as a sentence
 
 
+@checked
 def narrate(log: Sequence[ChaseEntry],  # a round's log
            ) -> str:
     "The round as prose, under a heading for each step."
@@ -669,6 +702,7 @@ def _check_options(plan: Plan, m: Manoeuvre, who: str, terrain_name: str) -> Non
     if plan.reverse and m.name != "Lure": raise InputError(who, "only Lure can swap the two sides' roles")
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #d728bbe4
+@checked
 def round_speed(state: ChaseState,  # the chase at the start of the round
                 predator: str,  # the predator's manoeuvre
                 prey: str,  # the prey's manoeuvre
@@ -681,6 +715,7 @@ def round_speed(state: ChaseState,  # the chase at the start of the round
     return cp, cq, change, max(0, state.speed + change)
 
 
+@checked
 def drive_bonuses(state: ChaseState,  # the chase at the start of the round
                   predator: Plan | str,  # the predator's plan (or manoeuvre)
                   prey: Plan | str,  # the prey's plan (or manoeuvre)
@@ -705,6 +740,7 @@ def drive_bonuses(state: ChaseState,  # the chase at the start of the round
     return out
 
 
+@checked
 def check_terrain_bonus(state: ChaseState,  # the chase: its terrain, both mecha as they stand, and the rules
                         who: str,  # "predator" or "prey"
                        ) -> int:
@@ -729,6 +765,7 @@ class Effect:
     self_damage: str = ""  # dice of damage to the winner (Redline, Barnstorm)
 
 
+@checked
 def manoeuvre_effect(winner: str,  # "predator" or "prey": whose manoeuvre succeeded
                      plan: Plan | str,  # the winner's plan (or manoeuvre)
                      diff: int,  # the difference between the Drive checks
@@ -757,6 +794,7 @@ def manoeuvre_effect(winner: str,  # "predator" or "prey": whose manoeuvre succe
                   m.name == "Lure" and diff >= REVERSE_MARGIN and plan.reverse, diff // 2 if m.attack_bonus else 0, m.self_damage)
 
 
+@checked
 def cut_off_collides(prey_total: int,  # the prey's Drive check total this round
                      dc: int,  # the crash check DC at this round's speed (Table A-2)
                      reading: str = "dc",  # "dc": the prey's check failed when it missed the DC; "always": losing was failing
@@ -895,6 +933,7 @@ def _step6(r: _Round) -> None:
                    "Tumble check at the crash DC.", rule)
 
 
+@checked
 def resolve_chase_round(state: ChaseState,  # the chase at the start of the round
                         predator: Plan | str,  # the predator's manoeuvre (a name or a Plan)
                         prey: Plan | str,  # the prey's manoeuvre
@@ -935,6 +974,7 @@ def resolve_chase_round(state: ChaseState,  # the chase at the start of the roun
     return new, r.log
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #f583b039
+@checked
 def start_chase(predator: Mecha,  # the pursuer
                 prey: Mecha,  # the pursued
                 terrain_name: str = "close",  # "open", "close" or "tight"
@@ -953,6 +993,7 @@ def start_chase(predator: Mecha,  # the pursuer
 CHASE_KIND, CHASE_VERSION = "besm-chase", 1
 
 
+@checked
 @dataclass(frozen=True)
 class ChaseRound:
     "One played round: both plans and the dice totals it used, in order."
@@ -961,6 +1002,7 @@ class ChaseRound:
     dice: tuple[int, ...]
 
 
+@checked
 class Chase:
     "A chase in progress: the start, the rounds played, the state now, with undo."
     def __init__(self, start: ChaseState,  # the chase before its first round
@@ -1015,6 +1057,7 @@ def _state_dict(s: ChaseState) -> dict:
             "rules": asdict(r) | {"house_a1": list(r.house_a1), "scale": str(r.scale)}}
 
 
+@checked
 def chase_to_dict(chase: Chase) -> dict:
     "A chase as JSON-ready data: its kind, version, start and rounds."
     return {"kind": CHASE_KIND, "version": CHASE_VERSION, "start": _state_dict(chase.start),
@@ -1022,6 +1065,7 @@ def chase_to_dict(chase: Chase) -> dict:
                         "prey": asdict(rd.prey) | {"hits": list(rd.prey.hits)}, "dice": list(rd.dice)} for rd in chase.rounds]}
 
 
+@checked
 def chase_from_dict(data: dict,  # as written by `chase_to_dict`
                    ) -> Chase:
     "A chase from saved data, checked and replayed: raises ValueError naming what is wrong."
@@ -1044,6 +1088,7 @@ def chase_from_dict(data: dict,  # as written by `chase_to_dict`
         raise ValueError(f"the saved chase is incomplete or malformed ({type(e).__name__}: {e})") from None
 
 
+@checked
 def save_chase(path,  # where to save
                chase: Chase,  # the chase
               ):
@@ -1051,6 +1096,7 @@ def save_chase(path,  # where to save
     return save_json(path, CHASE_KIND, CHASE_VERSION, chase_to_dict(chase))
 
 
+@checked
 def load_chase(path,  # the file
               ) -> Chase:
     "Load and replay a saved chase."

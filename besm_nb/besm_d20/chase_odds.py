@@ -15,7 +15,7 @@ from typing import Callable
 from .chase import (CRASH_SPEED_STEP, MANOEUVRES, SIDES, ChaseRules, ChaseState, Mecha, Plan, _plan, check_terrain_bonus,
                            crash_dc, cut_off_collides, d20_succeeds, drive_bonuses, drive_winner, legal_manoeuvres, manoeuvre,
                            manoeuvre_effect, obstacle, resolve_chase_round, round_speed, start_speed)
-from ..dice import InputError, require_int
+from ..dice import checked, InputError, require_int
 
 OUTCOMES = ("caught", "escaped", "crash", "continues")
 
@@ -134,6 +134,7 @@ def _round_counts(state: ChaseState, pp: Plan, qp: Plan, shapes: dict | None = N
     return mp.name, mq.name, speed, die, effect, lead, crash, outcome, nxt
 
 
+@checked
 def round_odds(state: ChaseState,  # the chase at the start of the round
                predator: Plan | str,  # the predator's plan or manoeuvre
                prey: Plan | str,  # the prey's plan or manoeuvre
@@ -154,6 +155,7 @@ __all__ = ['OUTCOMES', 'BEST', 'POLICIES', 'RoundOdds', 'round_odds', 'Policy', 
 BEST = "best finisher"
 
 
+@checked
 @dataclass(frozen=True)
 class Policy:
     "A simple plan for a whole chase: the first rule that fits the lead (and is allowed there) gives the manoeuvre."
@@ -196,6 +198,7 @@ POLICIES: dict[str, Policy] = {p.name: p for p in (
 )}
 
 
+@checked
 def policy(side: str,  # "predator" or "prey"
            chosen: str | Policy,  # a policy, or the name of one in POLICIES
           ) -> Policy:
@@ -250,6 +253,7 @@ def _chooser(pp: Policy, qp: Policy, counts: Callable, cache: dict) -> Callable[
     return pick
 
 
+@checked
 def capture_odds(predator: Mecha,  # the pursuer
                  prey: Mecha,  # the pursued
                  terrain_name: str = "close",  # "open", "close" or "tight"
@@ -299,6 +303,7 @@ def capture_odds(predator: Mecha,  # the pursuer
     return CaptureOdds(done["caught"], done["escaped"], done["crash"], running, tuple(history), len(trans))
 
 # %% ../../nbs/besm_d20/31_chase_odds.ipynb #2795bd35
+@checked
 def wilson(k: int,  # successes
            n: int,  # trials
            z: float = 1.96,  # 1.96 for 95%
@@ -327,6 +332,7 @@ class Simulation:
         return wilson(self.counts.get(what, 0), self.n)
 
 
+@checked
 def simulate_capture(predator: Mecha,  # the pursuer
                      prey: Mecha,  # the pursued
                      terrain_name: str = "close",  # "open", "close" or "tight"

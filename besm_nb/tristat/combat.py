@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import Step, TRISTAT_AUTO_SUCCESS, rank, tristat_check_odds, tristat_succeeds
-from ..dice import InputError, dist, require_bool, require_int, require_items, require_text, shown
+from ..dice import checked, InputError, dist, require_bool, require_int, require_items, require_text, shown
 
 RULE = "001"
 CV_RANGE = (0, 40)  # ACV, DCV and stats, with room for boosts
@@ -24,6 +24,7 @@ __all__ = ['RULE', 'CV_RANGE', 'POWER_RANGE', 'COMBAT_MODIFIERS', 'MODIFIERS_BY_
            'grab_totals', 'contest_odds', 'grabbed_penalty', 'Counter', 'health_lost_odds', 'expected_loss']
 
 # %% ../../nbs/tristat/10_combat.ipynb #95f3fd84
+@checked
 def initiative(acv: int,  # the combatant's Attack Combat Value
                d6: int,  # the die rolled, 1 to 6
               ) -> int:
@@ -33,6 +34,7 @@ def initiative(acv: int,  # the combatant's Attack Combat Value
     return acv + d6
 
 
+@checked
 def phase_order(initiatives: dict[str, int],  # each combatant's initiative total, by name
                ) -> list[list[str]]:
     "The phases of a round, highest initiative first; combatants who tie share a phase."
@@ -83,6 +85,7 @@ COMBAT_MODIFIERS: tuple[Modifier, ...] = (
 MODIFIERS_BY_NAME = {m.name: m for m in COMBAT_MODIFIERS}
 
 # %% ../../nbs/tristat/10_combat.ipynb #2feabe0e
+@checked
 def modifier_total(names: Sequence[str],  # rows of COMBAT_MODIFIERS, by name
                    roll: str = "attack",  # "attack", "dodge" or "escape"
                    extra: int = 0,  # any further modifier the GM sets (+ is harder)
@@ -106,6 +109,7 @@ def modifier_total(names: Sequence[str],  # rows of COMBAT_MODIFIERS, by name
 MAX_TARGETS = 12
 
 
+@checked
 def targets_modifier(targets: int,  # how many targets one attack is aimed at
                     ) -> int:
     "The attack roll modifier for aiming one attack at several targets."
@@ -113,6 +117,7 @@ def targets_modifier(targets: int,  # how many targets one attack is aimed at
     return 0 if targets == 1 else 1 if targets == 2 else 2 if targets <= 4 else 3 if targets <= 8 else 4
 
 
+@checked
 def dodge_modifier(nth: int,  # which dodge of the round this is: 1 for the first
                   ) -> int:
     "The dodge roll modifier for the n-th dodge in a round: +0, +2, +4, +6, then +2 more each."
@@ -120,6 +125,7 @@ def dodge_modifier(nth: int,  # which dodge of the round this is: 1 for the firs
     return 2 * (nth - 1)
 
 # %% ../../nbs/tristat/10_combat.ipynb #e2e9383a
+@checked
 def hit_odds(acv: int,  # the attacker's ACV (or Mind, in mental combat)
              modifier: int = 0,  # the total added to the attack roll; + is harder
             ) -> Fraction:
@@ -128,6 +134,7 @@ def hit_odds(acv: int,  # the attacker's ACV (or Mind, in mental combat)
     return tristat_check_odds(acv, modifier)
 
 
+@checked
 def dodge_odds(dcv: int,  # the defender's DCV (or Mind, in mental combat)
                nth: int = 1,  # which dodge of the round: 1 for the first
                modifier: int = 0,  # any other modifier to the dodge roll; + is harder
@@ -138,6 +145,7 @@ def dodge_odds(dcv: int,  # the defender's DCV (or Mind, in mental combat)
     return tristat_check_odds(dcv, dodge_modifier(nth) + modifier)
 
 # %% ../../nbs/tristat/10_combat.ipynb #42c439dc
+@checked
 def counterattack(attack_total: int,  # the incoming attack's damage total
                   counter_total: int,  # the counterattack's damage total
                  ) -> tuple[int, str]:
@@ -152,6 +160,7 @@ def counterattack(attack_total: int,  # the incoming attack's damage total
 HEALTH_READINGS = ("zero", "dying")
 
 
+@checked
 def damage_total(power: int,  # the attack's power
                  acv: int,  # the attacker's ACV
                  adds_acv: bool = True,  # False for an attack read as doing its power alone (see the note)
@@ -162,6 +171,7 @@ def damage_total(power: int,  # the attack's power
     return power + acv if require_bool(adds_acv, "adds_acv") else power
 
 
+@checked
 def damage_taken(total: int,  # the damage total reaching the target
                  shield: int = 0,  # shield value raised against it (hers or a friend's)
                  armour: int = 0,  # armour value
@@ -184,6 +194,7 @@ def damage_taken(total: int,  # the damage total reaching the target
     return lost, tuple(steps)
 
 
+@checked
 def health_state(health: int,  # current Health
                  reading: str = "zero",  # "zero" or "dying": see the reading note
                 ) -> str:
@@ -199,6 +210,7 @@ ENERGY_PER_STAT_POINT = 10  # +1 Body, Mind or Soul for ten minutes
 ENERGY_PER_HEALTH_POINT = 5  # +1 Health
 
 
+@checked
 def energy_cost(stat_points: int = 0,  # points of Body, Mind or Soul to raise for ten minutes
                 health_points: int = 0,  # Health to restore
                ) -> int:
@@ -208,6 +220,7 @@ def energy_cost(stat_points: int = 0,  # points of Body, Mind or Soul to raise f
     return stat_points * ENERGY_PER_STAT_POINT + health_points * ENERGY_PER_HEALTH_POINT
 
 
+@checked
 def is_unconscious(energy: int,  # current Energy
                   ) -> bool:
     "Whether Energy has fallen below 0."
@@ -215,6 +228,7 @@ def is_unconscious(energy: int,  # current Energy
     return energy < 0
 
 
+@checked
 def hourly_recovery(body: int,  # Body stat
                     mind: int,  # Mind stat
                     soul: int,  # Soul stat
@@ -224,6 +238,7 @@ def hourly_recovery(body: int,  # Body stat
     return body, (mind + soul) // 2
 
 # %% ../../nbs/tristat/10_combat.ipynb #1a6991cc
+@checked
 def grab_totals(acv: int, wrestling: int, elasticity: int,  # the grabber's ACV, Wrestling and Elasticity
                 dcv: int, defender_wrestling: int, defender_elasticity: int,  # the defender's DCV, Wrestling, Elasticity
                ) -> tuple[int, int]:
@@ -234,6 +249,7 @@ def grab_totals(acv: int, wrestling: int, elasticity: int,  # the grabber's ACV,
     return acv + wrestling + elasticity, dcv + defender_wrestling + defender_elasticity
 
 
+@checked
 def contest_odds(target_a: int,  # the first side's target
                  target_b: int,  # the second side's target
                  modifier_a: int = 0,  # added to the first side's roll
@@ -255,6 +271,7 @@ def contest_odds(target_a: int,  # the first side's target
     return {"first wins": win, "second wins": 1 - win - tie, "tie": tie}
 
 
+@checked
 def grabbed_penalty(armed: bool,  # is the grabbed victim fighting with a weapon?
                     levels_stronger: int = 0,  # how far the victim's Strength or Body exceeds the grabber's
                    ) -> int:
@@ -277,6 +294,7 @@ def _check_outcomes(target: int, modifier: int) -> list[tuple[bool, bool, Fracti
 VITAL_SPOT = "Targeting a vital spot"  # the table row: +4 to the roll, double damage
 
 
+@checked
 @dataclass(frozen=True)
 class Counter:
     "A counterattack met against an attack, for the odds: its power, the counterattacker's ACV, her roll modifier, a vital spot."
@@ -302,6 +320,7 @@ class Counter:
         return self.modifier + (MODIFIERS_BY_NAME[VITAL_SPOT].value if self.vital else 0)
 
 
+@checked
 def health_lost_odds(power: int,  # the attack's power
                      acv: int,  # the attacker's ACV
                      attack_modifier: int = 0,  # added to the attack roll
@@ -366,6 +385,7 @@ def health_lost_odds(power: int,  # the attack's power
     return dict(sorted(out.items()))
 
 
+@checked
 def expected_loss(odds: dict[int, Fraction],  # a distribution from health_lost_odds
                  ) -> Fraction:
     "The exact mean Health lost."

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from ..checks import tristat_check
-from ..dice import (InputError, require_bool, require_choice, require_int, require_items, require_text, roll, shown,
+from ..dice import (checked, InputError, require_bool, require_choice, require_int, require_items, require_text, roll, shown,
                           stats)
 from ..store import fields, flag, items, text, whole
 from .combat import (CV_RANGE, HEALTH_READINGS, MAX_TARGETS, POWER_RANGE, VITAL_SPOT, counterattack,
@@ -32,6 +32,7 @@ __all__ = ['PIN_ESCAPE', 'HEALTH_RANGE', 'ENERGY_RANGE', 'NAME_LEN', 'RESPONSES'
            'fight_next_round', 'fight_to_dict', 'fight_from_dict']
 
 # %% ../../nbs/tristat/11_round.ipynb #6e42d3ef
+@checked
 @dataclass(frozen=True)
 class Attack:
     "One of a combatant's attacks."
@@ -50,6 +51,7 @@ class Attack:
         if self.controls and not self.mental: raise InputError("controls", "only a mental attack controls or deceives (set mental too)")
 
 
+@checked
 @dataclass
 class Combatant:
     "A fighter's stats, powers and current state."
@@ -90,6 +92,7 @@ class Combatant:
         raise InputError("attack", f"{self.name} has no attack called {shown(name)} (has: {', '.join(a.name for a in self.attacks) or 'none'})")
 
 
+@checked
 def incapacity(c: Combatant,  # the combatant
                health_reading: str = "zero",  # "zero" or "dying" (see the Tri-Stat chapter)
               ) -> str:
@@ -100,6 +103,7 @@ def incapacity(c: Combatant,  # the combatant
     return "unconscious" if c.energy < 0 else ""
 
 
+@checked
 def is_pinned(c: Combatant,  # the combatant
              ) -> bool:
     "Whether she is pinned: no attack, no defence, no power that needs a gesture; she may still try to escape."
@@ -121,6 +125,7 @@ def _names(value: object, param: str, lo: int = 0, hi: int = 50) -> tuple[str, .
     return out
 
 
+@checked
 @dataclass(frozen=True)
 class Response:
     "An answer to an attack, by its target or a friend, in the order announced."
@@ -138,6 +143,7 @@ class Response:
         object.__setattr__(self, "modifiers", _names(self.modifiers, "modifiers"))
 
 
+@checked
 @dataclass(frozen=True)
 class AttackPlan:
     "An attack declared on a phase: who, with what, at whom, for how much Energy, and the answers to it."
@@ -164,6 +170,7 @@ class AttackPlan:
         object.__setattr__(self, "responses", answers)
 
 
+@checked
 @dataclass(frozen=True)
 class Action:
     "What one combatant does: 'attack', 'hold' or 'non-combat' on her phase, a grapple, or 'energy' / 'boost' at any time."
@@ -194,6 +201,7 @@ def _bounds(expr: str) -> tuple[int, int]:
 def _ordinal(n: int) -> str: return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+@checked
 class DiceFeed:
     "The round's dice: totals typed in at the table first, then a seeded random source; every total used is recorded."
     def __init__(self,
@@ -232,6 +240,7 @@ class Entry:
     value: int | None = None
 
 
+@checked
 def narrate(log: Sequence[Entry],  # a round's log
            ) -> str:
     "The round as prose, one line per event."
@@ -254,6 +263,7 @@ def _feed(dice: object) -> DiceFeed:
     return dice
 
 
+@checked
 def roll_initiative(fighters: dict[str, Combatant],  # the combatants, by name
                     dice: DiceFeed,  # where the d6s come from (in the order of `fighters`)
                     health_reading: str = "zero",  # "zero" or "dying": who is out of the fight
@@ -450,6 +460,7 @@ def _set(c: Combatant, add: Sequence[str] = (), drop_prefix: Sequence[str] = ())
     c.conditions = tuple(x for x in c.conditions if not any(x.startswith(p) for p in drop_prefix)) + tuple(add)
 
 
+@checked
 def action_kinds(c: Combatant,  # the combatant whose phase it is
                 ) -> list[str]:
     "The phase actions her state allows: a pinned fighter may only hold, take a non-combat action or try to escape."
@@ -620,6 +631,7 @@ def _play(fighters: dict[str, Combatant], actions: Sequence[Action], initiatives
     return r
 
 
+@checked
 def resolve_round(fighters: dict[str, Combatant],  # the combatants at the start of the round, by name
                   actions: Sequence[Action],  # what happens, in the order it happens
                   initiatives: dict[str, int],  # each combatant's initiative this round (those out of the fight have none)
@@ -634,6 +646,7 @@ def resolve_round(fighters: dict[str, Combatant],  # the combatants at the start
     return r.f, r.log
 
 
+@checked
 def can_act(fighters: dict[str, Combatant],  # the combatants at the start of the round
             actions: Sequence[Action],  # the actions so far this round
             initiatives: dict[str, int],  # the round's initiatives
@@ -662,6 +675,7 @@ def can_act(fighters: dict[str, Combatant],  # the combatants at the start of th
 FIGHT_KIND, FIGHT_VERSION = "tristat-fight", 1
 
 
+@checked
 @dataclass
 class Fight:
     "A Tri-Stat fight in progress, with the table's readings."
@@ -709,6 +723,7 @@ def _fight(fight: object) -> Fight:
     return fight
 
 
+@checked
 def fight_act(fight: Fight,  # the fight so far
               action: Action,  # the next action
               dice: DiceFeed,  # its dice
@@ -728,6 +743,7 @@ def fight_act(fight: Fight,  # the fight so far
     return new, log[len(fight.now()[1]):]
 
 
+@checked
 def fight_undo(fight: Fight,  # the fight so far
               ) -> Fight:
     "The fight without its last action this round."
@@ -735,6 +751,7 @@ def fight_undo(fight: Fight,  # the fight so far
     return replace(fight, actions=fight.actions[:-1], dice=fight.dice[:-1])
 
 
+@checked
 def fight_next_round(fight: Fight,  # the fight so far
                      initiatives: dict[str, int] | None = None,  # the new round's initiatives, if rolled already
                     ) -> Fight:
@@ -751,6 +768,7 @@ def _now(fighters: dict[str, Combatant]) -> dict:
     return {n: {"health": c.health, "energy": c.energy, "conditions": list(c.conditions)} for n, c in fighters.items()}
 
 
+@checked
 def fight_to_dict(fight: Fight,  # the fight
                  ) -> dict:
     "A fight as JSON-ready data, with the state now that replaying it must give."
@@ -824,6 +842,7 @@ FIGHT_FIELDS = ("round", "health_reading", "critical_multiplier", "cover_spends_
                 "fighters", "actions", "dice", "now", "log")
 
 
+@checked
 def fight_from_dict(data: dict,  # as written by `fight_to_dict` (a tracker may add its "log")
                    ) -> Fight:
     "A fight from saved data, checked field by field and replayed: raises ValueError naming what is wrong."

@@ -193,11 +193,11 @@ def test_next_round_and_iterative_attacks():
 
 
 def brute(atk, ac, dfn, pen, damage, armour, hp):
-    "Every attack die, defence die and damage total, one by one."
+    "Every attack die, defence die and damage total, one by one (a critical: twice the dice)."
     lands = Fraction(0)
     dropped = Fraction(0)
     normal = dist(damage)
-    doubled = dist(f"{2 * int(damage.split('d')[0])}d{damage.split('d')[1]}")
+    doubled = dist(f"{damage}+{damage}")
     for a in range(1, 21):
         for d in range(1, 21):
             p = Fraction(1, 400)
@@ -215,9 +215,12 @@ def brute(atk, ac, dfn, pen, damage, armour, hp):
        st.sampled_from([(), ("aiming",), ("touch", "vital spot"), (("melee: taking cover", -6),)]))
 @settings(max_examples=120, deadline=None)
 def test_resolver_matches_brute_force(bonus, ac, dbonus, nth, damage, armour, hp, rows):
-    r = resolve_attack(bonus, ac, damage, rows, defence_bonus=dbonus, nth_defence=nth, armour=armour, current_hp=hp)
+    pace = "still" if "aiming" in rows else "walking"  # Extra Aim needs her to stand still
+    r = resolve_attack(bonus, ac, damage, rows, pace, defence_bonus=dbonus, nth_defence=nth, armour=armour, current_hp=hp)
     assert r.attack_bonus == bonus + attack_modifiers(rows)[0]
-    lands, dropped = brute(r.attack_bonus, ac, dbonus, defence_penalty(nth), damage, armour, hp)
+    stepped = {"1d6": "1d8", "2d4": "2d6", "3d8": "3d10"}[damage] if "vital spot" in rows else damage  # a vital spot: each die one size up
+    assert r.damage == stepped
+    lands, dropped = brute(r.attack_bonus, ac, dbonus, defence_penalty(nth), stepped, armour, hp)
     assert r.odds.lands == lands and r.drop == dropped
     assert sum(r.odds.outcomes.values()) == 1 and sum(r.odds.damage.values()) == 1
     assert min(r.odds.damage) >= 0
@@ -227,7 +230,7 @@ def test_resolver_matches_brute_force(bonus, ac, dbonus, nth, damage, armour, hp
        st.sampled_from([["dodge/parry"], ["block"], ["total defence"]]), st.integers(0, 10), st.integers(0, 20))
 @settings(max_examples=120, deadline=None)
 def test_a_bigger_bonus_never_lowers_the_hit_chance_and_damage_is_never_negative(bonus, ac, dbonus, rows, defence, obj, hp):
-    kw = dict(defence_bonus=dbonus, defence=defence, object_armour=obj, armour=2, current_hp=hp)
+    kw = dict(defence_bonus=dbonus, defence=defence, object_armour=obj, armour=2, current_hp=hp, pace="still" if "aiming" in rows else "walking")
     lo, hi = resolve_attack(bonus, ac, "2d6", rows, **kw), resolve_attack(bonus + 1, ac, "2d6", rows, **kw)
     assert lo.odds.lands <= hi.odds.lands
     assert lo.drop <= hi.drop  # miss -> blocked or hit, blocked -> hit: each only adds damage

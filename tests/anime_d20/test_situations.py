@@ -181,8 +181,10 @@ def test_two_weapon_table():
 def test_vital_spot_die_steps():
     assert [vital_spot_damage(f"1d{s}") for s in (4, 6, 8, 10, 12)] == ["1d6", "1d8", "1d10", "1d12", "1d20"]
     assert vital_spot_damage("6d8") == "6d10"
-    with pytest.raises(InputError, match="expr"):
-        vital_spot_damage("1d20")
+    # dice the source does not step: up the same ladder (d2 → d3 → d4), odd sizes to the next, d20 and up by half again
+    assert [vital_spot_damage(f"1d{s}") for s in (2, 3, 5, 20, 100)] == ["1d3", "1d4", "1d6", "1d30", "1d150"]
+    with pytest.raises(InputError, match="expr: '100d10': a vital spot steps its dice up"):
+        vital_spot_damage("100d10")
 
 
 def test_combined_attack_readings():

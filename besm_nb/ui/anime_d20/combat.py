@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ...anime_d20.combat import AC_RANGE, BONUS_RANGE, critical_damage
+from ...anime_d20.combat import AC_RANGE, BONUS_RANGE
 from ...anime_d20.modifiers import (ATTACK_MODIFIERS, DEFENCE_MODIFIERS, DEFENDING_OTHERS, OPEN_LIMIT, PACE_ROWS, PACES,
                                    Row, block_result, resolve_attack)
 from ...dice import InputError, fmt_odds, roll
@@ -50,12 +50,12 @@ def multi_field(name: str,  # parameter name
 
 def _resolve(attack_bonus, ac, damage, rows, pace, aim, vehicle, defends, defence_bonus, defence, others, total_defence,
              defender_pace, ranged, block_ranged_feat, count_object, object_armour, nth_defence, extra_defences, armour, crit, current_hp,
-             others_penalty="table", defence_natural_20=True):
+             others_penalty="table", defence_natural_20=True, combined=1):
     try:
         return resolve_attack(attack_bonus, ac, damage, rows, pace, aim, vehicle, defence_bonus if defends else None,
                               defence, others, total_defence, defender_pace, ranged, block_ranged_feat,
                               object_armour if count_object else None,
-                              nth_defence, extra_defences, armour, crit, current_hp, others_penalty, defence_natural_20)
+                              nth_defence, extra_defences, armour, crit, current_hp, others_penalty, defence_natural_20, combined)
     except InputError as err:  # the rule's own parameter names, renamed to the fields they come from
         if err.param not in _FIELD_OF: raise
         raise InputError(_FIELD_OF[err.param], str(err).split(": ", 1)[1]) from None
@@ -69,7 +69,8 @@ def attack_result(**values) -> Result:
     r = _resolve(**values)
     o = r.odds
     note = ("Outcomes: " + "; ".join(f"{k} {fmt_odds(v)}" for k, v in o.outcomes.items())
-            + f". Critical damage {critical_damage(values['damage'], values['crit'])}, never defended.")
+            + f". Damage {r.damage}" + (", halved for each target" if r.halved else "")
+            + f"; critical damage {r.critical}, never defended.")
     return Result(f"Lands {fmt_odds(o.lands)}; mean damage {float(o.expected):.2f}; "
                   f"drops her below 0 HP {fmt_odds(r.drop)}", r.working, o.damage, "damage", cumulative=True,
                   note=note, highlight=[0])
@@ -77,7 +78,8 @@ def attack_result(**values) -> Result:
 
 def _roll_line(rng, **values) -> str:
     r = _resolve(**values)
-    atk, dfn, armour, damage = r.attack_bonus, r.defence_bonus, values["armour"], values["damage"]
+    atk, dfn, armour, damage = r.attack_bonus, r.defence_bonus, r.armour, r.damage
+    share = (lambda n: max(0, n) // 2) if r.halved else (lambda n: max(0, n))  # several targets: each takes half
     ac = values["ac"]
     a = roll("1d20", rng).total
     total = a + atk
@@ -91,24 +93,28 @@ def _roll_line(rng, **values) -> str:
             if not (blocked and values["count_object"]):
                 return f"attack {total} hits AC {ac}; defence d20 {d} → {dt} beats it: defended"
             dmg = roll(damage, rng)
-            past, broken = block_result(dmg.total, values["object_armour"])
+            past, broken = block_result(share(dmg.total), values["object_armour"])
             through = max(0, past - armour)
             return (f"attack {total} hits AC {ac}; blocked (d20 {d} → {dt}); damage {dmg}, past the object and armour {through}"
                     + ("; the object is destroyed" if broken else ""))
-    dmg = roll(critical_damage(damage, values["crit"]) if a == 20 else damage, rng)
-    return f"attack d20 {a} → {'CRITICAL' if a == 20 else total}; damage {dmg}, less armour {armour} = {max(0, dmg.total - armour)}"
+    dmg = roll(r.critical if a == 20 else damage, rng)
+    half = f", halved {share(dmg.total)}" if r.halved else ""
+    return (f"attack d20 {a} → {'CRITICAL' if a == 20 else total}; damage {dmg}{half}, less armour {armour} = "
+            f"{max(0, share(dmg.total) - armour)}")
 
 
 def attack_calculator(seed: int | None = None,  # the first seed shown
                      ) -> Calculator:
     "Calculator: one fully modified Anime d20 attack against one defender, exactly."
     paces = [(p, p) for p in PACES]
+    attack_paces = [("still (not moving: needed to aim)", "still")] + paces
     attack_rows = _options(ATTACK_MODIFIERS, tuple(n for n in PACE_ROWS.values() if n) + tuple(
-        n for n, r in ATTACK_MODIFIERS.items() if r.group == "movement"))
+        n for n, r in ATTACK_MODIFIERS.items() if r.group == "movement") + ("combined attack",))
     calc = Calculator("Attack resolver (Anime d20)", [
         int_field("attack_bonus", "Attack bonus", 6, *BONUS_RANGE),
         multi_field("rows", "Attack situations (Table 12-5; Ctrl-click for several)", attack_rows),
-        choice_field("pace", "Attacker's pace (Table 12-4)", paces, "walking"),
+        choice_field("pace", "Attacker's pace (Table 12-4)", attack_paces, "walking"),
+        int_field("combined", "Attackers in a combined attack (1: alone)", 1, 1, 50),
         choice_field("aim", "Extra Aim reading", [("a full round: +4, scope +6 (text)", "round"),
                                                   ("an action: +2, scope +3 (Table 12-5)", "action")], "round"),
         choice_field("vehicle", "Moving vehicle reading", [("text: −4 / −8, pilot −4 more", "text"),
@@ -130,7 +136,8 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
         int_field("object_armour", "Blocking object's Armour Rating", 5, 0, 10_000),
         int_field("nth_defence", "This is her defence number", 1, 1, 50), int_field("extra_defences", "Extra Defences", 0, 0, 20),
         int_field("armour", "Armour / force field", 2, 0, 10_000),
-        choice_field("crit", "Critical doubles", [("the dice (source's example)", "dice"), ("the whole total", "total")], "dice"),
+        choice_field("crit", "Critical hit", [("the dice doubled: 6d8 → 12d8, 2d6+3 → 4d6+3", "dice"),
+                                              ("rolled twice: 2d6+3 → 4d6+6", "twice")], "dice"),
         int_field("current_hp", "Target's current Hit Points", 20, 0, 1_000_000),
         choice_field("others_penalty", "Defending someone else after earlier defences",
                      [("−4 per earlier defence instead of −2 (Table 12-7)", "table"), ("−2 and −4 together: −6", "both")], "table"),
