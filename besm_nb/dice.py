@@ -11,6 +11,7 @@ import inspect
 import math
 import random
 import re
+import threading
 import types
 import typing
 from dataclasses import dataclass
@@ -86,6 +87,7 @@ def require_choice(value: object,  # the value to check
                    choices: Sequence,  # the values allowed
                   ):
     "Return `value` if it is one of `choices` (of the same type: True is not 1), else raise `InputError` listing them."
+    if type(value) is str and value in choices: return value
     if not any(type(value) is type(c) and value == c for c in choices):
         listed = ", ".join(repr(c) for c in choices)
         raise InputError(name, f"must be one of {listed}, got {shown(value)}")
@@ -178,23 +180,70 @@ def _hints(obj, ns: dict) -> dict:
     return out
 
 
+def _checker(h):
+    "A fast test of one annotation (None: anything goes), the same as `_admits`."
+    if h is typing.Any or h is object or isinstance(h, (str, typing.TypeVar)): return None
+    if _union(h):
+        subs = [_checker(a) for a in typing.get_args(h)]
+        if any(c is None for c in subs): return None
+        if len(subs) == 2: first, second = subs; return lambda v: first(v) or second(v)
+        def either(v):
+            for c in subs:
+                if c(v): return True
+            return False
+        return either
+    if h is None or h is type(None): return lambda v: v is None
+    if h is bool: return lambda v: v is True or v is False
+    if h is int: return lambda v: type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
+    if h is str: return lambda v: isinstance(v, str)
+    if h in (float, Fraction): return lambda v: _admits(h, v)
+    o, a = typing.get_origin(h) or h, typing.get_args(h)
+    if o in _SEQS:
+        if o is tuple and a and (len(a) != 2 or a[1] is not Ellipsis):
+            each = [_checker(x) or (lambda v: True) for x in a]
+            return lambda v: isinstance(v, (list, tuple)) and len(v) == len(each) and all(c(x) for c, x in zip(each, v))
+        item = _checker(a[0]) if a else None
+        if item is None: return lambda v: isinstance(v, (list, tuple))
+        return lambda v: isinstance(v, (list, tuple)) and all(item(x) for x in v)
+    if o in _MAPS:
+        key, val = (_checker(a[0]) or (lambda v: True), _checker(a[1]) or (lambda v: True)) if a else (lambda v: True,) * 2
+        return lambda v: isinstance(v, dict) and all(key(k) and val(x) for k, x in v.items())
+    if o in (abc.Callable, typing.Callable): return callable
+    if isinstance(o, type): return lambda v: isinstance(v, o)
+    return None
+
+
+_inside = threading.local()  # how deep in entry points the running code is: only the outermost call checks types
+_inside.depth = 0
+
+
 def checked(obj):
     "Refuse, with an `InputError` naming the parameter, any argument whose type the annotations do not admit (functions and dataclasses)."
     target = obj.__init__ if inspect.isclass(obj) else obj
-    sig = inspect.signature(target)
+    params = [p for p in inspect.signature(target).parameters.values()]
     state: dict = {}
+
+    def build() -> tuple:
+        mod = inspect.getmodule(obj)
+        hints = _hints(obj, vars(mod) if mod else {})
+        plain = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        checks = {p.name: (hints[p.name], _checker(hints[p.name])) for p in params
+                  if p.name in hints and p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        state["run"] = ([(p.name, *checks.get(p.name, (None, None))) for p in plain], checks)
+        return state["run"]
 
     @functools.wraps(target)
     def run(*args, **kwargs):
-        if "hints" not in state: state["hints"] = _hints(obj, vars(inspect.getmodule(obj)) if inspect.getmodule(obj) else {})
-        bound = sig.bind(*args, **kwargs)
-        for name, value in bound.arguments.items():
-            h = state["hints"].get(name)
-            if h is None or name in ("self", "return"): continue
-            p = sig.parameters[name]
-            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD): continue
-            if not _admits(h, value): raise InputError(name, f"must be {_described(h)}, got {shown(value)}")
-        return target(*args, **kwargs)
+        if _inside.depth: return target(*args, **kwargs)  # called by another entry point, whose arguments were checked
+        positional, by_name = state.get("run") or build()
+        for (name, h, check), value in zip(positional, args):
+            if check is not None and not check(value): raise InputError(name, f"must be {_described(h)}, got {shown(value)}")
+        for name, value in kwargs.items():
+            h, check = by_name.get(name, (None, None))
+            if check is not None and not check(value): raise InputError(name, f"must be {_described(h)}, got {shown(value)}")
+        _inside.depth += 1
+        try: return target(*args, **kwargs)
+        finally: _inside.depth -= 1
 
     if inspect.isclass(obj):
         obj.__init__ = run

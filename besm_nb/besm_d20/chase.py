@@ -5,14 +5,18 @@
 # %% ../../nbs/besm_d20/30_chase.ipynb #04e32109
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from ..checks import Step
-from ..dice import checked, MAX_DICE, InputError, require_int
-from ..store import load_json, save_json
+from ..dice import (checked, MAX_CONSTANT, MAX_DICE, InputError, require_bool, require_choice, require_int, require_items,
+                          require_text, shown)
+from ..store import fields, flag, items, load_json, save_json, text, whole
 from ..tristat.round import DiceFeed
 
 RULE = "000 · Chases"
@@ -30,14 +34,16 @@ __all__ = ['RULE', 'SIDES', 'LEAD_RANGE', 'LENGTH_FEET', 'SPEED_RANGE', 'BONUS_R
            'A1_COLUMNS', 'TABLE_A1', 'A1_UNKNOWN', 'ATTACK_PENALTY', 'SPEED_STEP_ATTACK', 'FALL_DC', 'CRASH_SPEED_STEP',
            'CRASH_SPEED_DC', 'EXTRA_CRASH_DC', 'CRASH_DICE_PER', 'CRASH_DICE_CAP', 'BIG_HIT', 'CONDITIONS',
            'CONDITION_CRASH_DC', 'CRIPPLED_MANOEUVRE', 'SPEED_SCALES', 'TERRAIN_BONUS_READINGS', 'CUT_OFF_READINGS',
-           'ChaseDice', 'STEP_NAMES', 'CHASE_KIND', 'CHASE_VERSION', 'Terrain', 'terrain', 'start_speed',
-           'speed_bonuses', 'clamp_lead', 'lead_feet', 'who_started', 'initial_lead_expr', 'speed_change', 'over_speed',
-           'Manoeuvre', 'manoeuvre', 'legal_manoeuvres', 'shift_options', 'd20_succeeds', 'drive_winner', 'a1_cell',
-           'a1_modifiers', 'obstacle', 'attack_penalty', 'melee_allowed', 'fall_damage_expr', 'fall_check_dc',
-           'crash_dc', 'crash_damage_expr', 'jump_free', 'condition', 'speed_band', 'scaled_change', 'Mecha',
-           'ChaseRules', 'ChaseState', 'Plan', 'as_dice', 'ChaseEntry', 'narrate', 'round_speed', 'drive_bonuses',
-           'check_terrain_bonus', 'Effect', 'manoeuvre_effect', 'cut_off_collides', 'resolve_chase_round',
-           'start_chase', 'ChaseRound', 'Chase', 'chase_to_dict', 'chase_from_dict', 'save_chase', 'load_chase']
+           'OPEN_COLLISION_READINGS', 'ROUND_SPEED_READINGS', 'ARMOUR_READINGS', 'LURE_DC_READINGS', 'UNITS',
+           'OUTCOMES', 'OPERATOR_PENALTY', 'ChaseDice', 'STEP_NAMES', 'CHASE_KIND', 'CHASE_VERSION', 'Terrain',
+           'terrain', 'start_speed', 'speed_bonuses', 'clamp_lead', 'lead_feet', 'who_started', 'initial_lead_expr',
+           'speed_change', 'over_speed', 'Manoeuvre', 'manoeuvre', 'legal_manoeuvres', 'shift_options', 'd20_succeeds',
+           'drive_winner', 'a1_cell', 'a1_modifiers', 'obstacle', 'attack_penalty', 'melee_allowed', 'fall_damage_expr',
+           'fall_check_dc', 'crash_dc', 'crash_damage_expr', 'jump_free', 'condition', 'speed_band', 'scaled_change',
+           'History', 'Mecha', 'ChaseRules', 'ChaseState', 'Plan', 'as_dice', 'ChaseEntry', 'narrate', 'round_speed',
+           'next_speed', 'drive_bonuses', 'check_terrain_bonus', 'Effect', 'manoeuvre_effect', 'cut_off_collides',
+           'resolve_chase_round', 'start_chase', 'ChaseRound', 'Chase', 'chase_to_dict', 'chase_from_dict',
+           'save_chase', 'load_chase']
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #34d70257
 @dataclass(frozen=True)
@@ -65,8 +71,8 @@ def terrain(name: str,  # "open", "close" or "tight"
             param: str = "terrain",  # the parameter name used in errors
            ) -> Terrain:
     "The terrain called `name`."
-    if name not in TERRAIN: raise InputError(param, f"must be one of {', '.join(TERRAINS)}, got {name!r}")
-    return TERRAIN[name]
+    require_text(param, "param", empty=False)
+    return TERRAIN[require_choice(name, param, TERRAINS)]
 
 
 @checked
@@ -75,7 +81,7 @@ def start_speed(terrain_name: str,  # "open", "close" or "tight"
                ) -> int:
     "The chase speed at the start: the terrain's share of the fastest maximum speed, rounded down."
     t = terrain(terrain_name)
-    if not max_speeds: raise InputError("max_speeds", "needs at least one maximum speed")
+    if not require_items(max_speeds, "max_speeds", 2): raise InputError("max_speeds", "needs at least one maximum speed")
     for s in max_speeds: require_int(s, "max_speeds", *SPEED_RANGE)
     return int(max(max_speeds) * t.start)
 
@@ -88,8 +94,10 @@ def speed_bonuses(terrain_name: str,  # "open", "close" or "tight"
                  ) -> tuple[int, int]:
     "The terrain speed bonus on each side's Drive checks (predator, prey)."
     t = terrain(terrain_name)
+    for n, pair in (("max_speeds", max_speeds), ("manoeuvres", manoeuvres)):
+        for v in pair: require_int(v, n, *(SPEED_RANGE if n == "max_speeds" else (-100, 200)))
+    require_choice(only_open, "only_open", ("",) + SIDES)
     if only_open:
-        if only_open not in SIDES: raise InputError("only_open", f"must be '', 'predator' or 'prey', got {only_open!r}")
         return (TERRAIN["open"].speed_bonus, 0) if only_open == "predator" else (0, TERRAIN["open"].speed_bonus)
     a, b = max_speeds if t.name == "open" else manoeuvres if t.name == "tight" else (0, 0)
     if t.speed_bonus == 0 or a == b: return (0, 0)
@@ -103,6 +111,7 @@ INITIAL_LEAD = {"predator": "2d6+3", "prey": "2d6+8"}  # by who started the chas
 def clamp_lead(lead: int,  # a lead in lengths, possibly out of range
               ) -> int:
     "The lead held to 0–30 lengths."
+    require_int(lead, "lead", -1_000_000, 1_000_000)
     return min(LEAD_RANGE[1], max(LEAD_RANGE[0], lead))
 
 
@@ -131,8 +140,7 @@ def who_started(predator_initiative: int,  # the predator's Initiative total
 def initial_lead_expr(started_by: str,  # "predator" or "prey": who began the chase
                      ) -> str:
     "The dice for the initial lead."
-    if started_by not in INITIAL_LEAD: raise InputError("started_by", f"must be 'predator' or 'prey', got {started_by!r}")
-    return INITIAL_LEAD[started_by]
+    return INITIAL_LEAD[require_choice(started_by, "started_by", SIDES)]
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #7b9aa5e4
 SPEED_TIES = ("cancel", "faster", "slower")
@@ -147,7 +155,7 @@ def speed_change(predator_change: int,  # the predator's manoeuvre's change, mph
     "The one change to the chase speed this round: the larger of the two, by size."
     require_int(predator_change, "predator_change", -100_000, 100_000)
     require_int(prey_change, "prey_change", -100_000, 100_000)
-    if speed_tie not in SPEED_TIES: raise InputError("speed_tie", f"must be one of {', '.join(SPEED_TIES)}, got {speed_tie!r}")
+    require_choice(speed_tie, "speed_tie", SPEED_TIES)
     a, b = predator_change, prey_change
     if abs(a) != abs(b): return a if abs(a) > abs(b) else b
     if a == b: return a
@@ -182,6 +190,7 @@ class Manoeuvre:
     attack_bonus: bool = False  # half the difference to attacks on the other side (Jockey, Set Up)
     self_damage: str = ""  # dice of damage to this side on success (Redline, Barnstorm)
     only: str = ""  # "vehicles" or "mecha", when restricted
+    this_round: bool = False  # the text limits its speed change to "this round" (Gun It, Cut Off)
 
     @property
     def lead_text(self) -> str:
@@ -199,8 +208,8 @@ class Manoeuvre:
 MANOEUVRES: dict[str, Manoeuvre] = {m.name: m for m in (
     Manoeuvre("Box In", "predator", lead_max=5, finishing=True),
     Manoeuvre("Crowd", "predator", lead_max=2, finishing=True),
-    Manoeuvre("Cut Off", "predator", lead_max=0, speed=-25, finishing=True),
-    Manoeuvre("Gun It", "predator", speed=10, per_point=-1),
+    Manoeuvre("Cut Off", "predator", lead_max=0, speed=-25, finishing=True, this_round=True),
+    Manoeuvre("Gun It", "predator", speed=10, per_point=-1, this_round=True),
     Manoeuvre("Herd", "predator", lead_max=10, lead_step=-1, crash_self=True, crash_other=True, margin_dc=True, shift=True),
     Manoeuvre("Jockey", "predator", lead_max=10, lead_step=-1, attack_bonus=True, only="vehicles"),
     Manoeuvre("Ram", "predator", lead_max=5, finishing=True),
@@ -227,11 +236,11 @@ def manoeuvre(side: str,  # "predator" or "prey"
               lead: int | None = None,  # if given, the manoeuvre must be allowed at this lead
              ) -> Manoeuvre:
     "Look up a side's manoeuvre, refusing unknown names and (with `lead`) the wrong lead."
-    if side not in SIDES: raise InputError("side", f"must be 'predator' or 'prey', got {side!r}")
-    m = MANOEUVRES.get(name)
+    require_choice(side, "side", SIDES)
+    m = MANOEUVRES.get(name) if isinstance(name, str) else None
     if m is None or m.side != side:
         names = PREDATOR_MANOEUVRES if side == "predator" else PREY_MANOEUVRES
-        raise InputError(side, f"{name!r} is not a {side} manoeuvre ({', '.join(names)})")
+        raise InputError(side, f"{shown(name)} is not a {side} manoeuvre ({', '.join(names)})")
     if lead is not None:
         require_int(lead, "lead", *LEAD_RANGE)
         if not m.allows(lead): raise InputError(side, f"{name} needs {m.lead_text}; the lead is {lead}")
@@ -267,6 +276,7 @@ def d20_succeeds(d20: int,  # the die as rolled
                  dc: int,  # the Difficulty Class
                 ) -> bool:
     "A d20 check's success as `besm_nb.checks.d20_check` rules it: a natural 20 always, a natural 1 never, else total ≥ DC."
+    require_int(d20, "d20", 1, 20)
     return d20 == 20 or (d20 != 1 and total >= dc)
 
 
@@ -279,7 +289,9 @@ def drive_winner(predator_total: int,  # the predator's Drive check total
                  prey_d20: int = 10,  # the prey's d20
                 ) -> tuple[str | None, int]:
     "Whose manoeuvre takes effect ('predator', 'prey' or None) and the difference between the checks."
-    if success not in SUCCESS_READINGS: raise InputError("success", f"must be 'opposed' or 'dc', got {success!r}")
+    require_choice(success, "success", SUCCESS_READINGS)
+    for n, v in (("predator_total", predator_total), ("prey_total", prey_total), ("dc", dc)): require_int(v, n, -1_000, 1_000_000)
+    for n, v in (("predator_d20", predator_d20), ("prey_d20", prey_d20)): require_int(v, n, 1, 20)
     diff = predator_total - prey_total
     if success == "opposed":
         return ("predator" if diff > 0 else "prey" if diff < 0 else None), abs(diff)
@@ -326,8 +338,12 @@ def a1_modifiers(predator: str,  # the predator's manoeuvre
     if cell != A1_UNKNOWN:
         p, q = cell.split("/")
         return int(p), int(q), f"Table A-1 (row label confidence {TABLE_A1[prey][1]})"
+    if isinstance(house, Mapping):
+        for key in house:
+            if not isinstance(key, tuple) or len(key) != 2 or a1_cell(*key) != A1_UNKNOWN:
+                raise InputError("house", f"house values go in Table A-1's unknown cells only, given by (predator, prey) manoeuvre; got {shown(key)}")
     pair = house.get((predator, prey), (0, 0)) if isinstance(house, Mapping) else house
-    if len(pair) != 2: raise InputError("house", f"a house value is a (predator, prey) pair, got {pair!r}")
+    if len(pair) != 2: raise InputError("house", f"a house value is a (predator, prey) pair, got {shown(pair)}")
     p, q = (require_int(v, "house", -20, 20) for v in pair)
     return p, q, "unknown cell: house value" if (p, q) != (0, 0) else "unknown cell: no modifier"
 
@@ -352,7 +368,7 @@ def attack_penalty(role: str,  # "passenger" or "operator"
                    speed: int,  # the mecha's speed, mph
                   ) -> tuple[int, tuple[Step, ...]]:
     "The attack roll penalty aboard a moving mecha, with its working."
-    if role not in ATTACK_PENALTY: raise InputError("role", f"must be 'passenger' or 'operator', got {role!r}")
+    require_choice(role, "role", tuple(ATTACK_PENALTY))
     require_int(speed, "speed", *SPEED_RANGE)
     steps = [Step(f"Attacking as the {role}", ATTACK_PENALTY[role], f"{RULE} · Actions During Chases")]
     if speed >= SPEED_STEP_ATTACK:
@@ -421,7 +437,7 @@ def crash_damage_expr(speed: int,  # the speed of the crash
                      ) -> str:
     "Crash damage to the vehicle and to each occupant: 1d6 per full 10 mph (at most `CRASH_DICE_CAP` dice), +1 per point missed."
     require_int(speed, "speed", *SPEED_RANGE)
-    require_int(missed_by, "missed_by", 0, 1000)
+    require_int(missed_by, "missed_by", 0, MAX_CONSTANT)  # at 1,000,000 mph a crash DC is about 80,000
     require_int(per, "per", 1, 1_000_000)
     n = min(speed // per, CRASH_DICE_CAP)
     if n == 0: return str(missed_by)
@@ -443,6 +459,10 @@ def condition(hp: int,  # the mecha's full Hit Points
     "Okay, Crippled, Disabled or Destroyed."
     require_int(hp, "hp", *HP_RANGE)
     require_int(damage, "damage", 0, 10_000_000)
+    return _condition(hp, damage)
+
+
+def _condition(hp: int, damage: int) -> str:
     left = hp - damage
     if left <= -hp: return "Destroyed"
     if left <= 0: return "Disabled"
@@ -470,9 +490,46 @@ def scaled_change(mph: int,  # a manoeuvre's speed change as printed
                   scale: Fraction = Fraction(1),  # the chase's speed scale
                  ) -> int:
     "A speed change at the chase's scale, rounded toward zero."
+    require_int(mph, "mph", -100_000, 100_000)
+    if not 0 < scale <= 1000: raise InputError("scale", f"must be above 0 and at most 1000, got {shown(scale)}")
     return mph if scale == 1 else int(Fraction(mph) * Fraction(scale))
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #d1d8c172
+class History:
+    "The lines of a chase's rounds, shared by its states: each state adds one line to the last one's, so a chase of n rounds keeps n lines, not n²."
+    __slots__ = ("_before", "_line", "_len")
+
+    def __init__(self, lines: Iterable[str] = ()):  # the lines so far, oldest first
+        self._before, self._line, self._len = None, None, 0
+        if isinstance(lines, History): self._before, self._line, self._len = lines._before, lines._line, lines._len; return
+        for line in require_items(lines, "history", 1_000_000):
+            require_text(line, "history", 10_000)
+            node = History(); node._before, node._line, node._len = (self._copy(), line, self._len + 1)
+            self._before, self._line, self._len = node._before, node._line, node._len
+
+    def _copy(self) -> "History":
+        h = History(); h._before, h._line, h._len = self._before, self._line, self._len
+        return h
+
+    def added(self, line: str) -> "History":
+        "These lines and one more (this history is unchanged)."
+        h = History(); h._before, h._line, h._len = self, require_text(line, "line", 10_000), self._len + 1
+        return h
+
+    def __iter__(self):
+        lines, node = [], self
+        while node._len:
+            lines.append(node._line); node = node._before
+        return iter(reversed(lines))
+
+    def __len__(self) -> int: return self._len
+    def __getitem__(self, i): return tuple(self)[i]
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (History, tuple, list)) and len(self) == len(other) and tuple(self) == tuple(other)
+    def __hash__(self) -> int: return hash(tuple(self))
+    def __repr__(self) -> str: return repr(tuple(self))
+
+
 @checked
 @dataclass(frozen=True)
 class Mecha:
@@ -488,7 +545,7 @@ class Mecha:
     damage: int = 0  # damage taken so far
 
     def __post_init__(self):
-        if not isinstance(self.name, str) or not self.name.strip(): raise InputError("name", "needs a name")
+        require_text(self.name, "name", 100, empty=False)
         for n in ("drive", "manoeuvre"): require_int(getattr(self, n), n, *BONUS_RANGE)
         require_int(self.max_speed, "max_speed", *SPEED_RANGE)
         require_int(self.hp, "hp", *HP_RANGE)
@@ -499,7 +556,7 @@ class Mecha:
     @property
     def condition(self) -> str:
         "Okay, Crippled, Disabled or Destroyed, from the damage taken."
-        return condition(self.hp, self.damage)
+        return _condition(self.hp, self.damage)
 
     @property
     def manoeuvre_now(self) -> int:
@@ -509,6 +566,13 @@ class Mecha:
 
 TERRAIN_BONUS_READINGS = ("all", "contest")  # the terrain speed bonus on every Drive check, or on Step 2's only
 CUT_OFF_READINGS = ("dc", "always")  # when a successful Cut Off ends in a collision
+OPEN_COLLISION_READINGS = ("carry on", "crash")  # a failed crash check in open terrain: a glancing blow, or a crash
+ROUND_SPEED_READINGS = ("kept", "this round")  # Gun It's and Cut Off's speed change: kept, or for their round only
+ARMOUR_READINGS = ("impacts", "all", "attacks")  # what Armour reduces besides attacks (never over-speed)
+LURE_DC_READINGS = ("speed", "terrain")  # Lure's "base DC of the chase setting": Table A-2 with the speed steps, or the terrain alone
+UNITS = ("mph", "% of c")
+OUTCOMES = ("", "caught", "escaped", "crash", "disabled")
+OPERATOR_PENALTY = -4
 
 
 @checked
@@ -526,18 +590,35 @@ class ChaseRules:
     length_ft: int = LENGTH_FEET  # feet in one length
     terrain_bonus: str = "all"  # the terrain speed bonus on "all" Drive checks, or on the Step 2 "contest" only
     cut_off: str = "dc"  # a successful Cut Off collides when the prey's check misses the crash DC ("dc"), or "always"
+    house_cells: tuple[tuple[str, str, int, int], ...] = ()  # per-cell house values: (predator, prey, p, q) for unknown A-1 cells
+    open_collisions: str = "carry on"  # a failed crash check in open terrain: "carry on" (a glancing blow; a natural 1 crashes) or "crash"
+    round_speed: str = "kept"  # Gun It's and Cut Off's speed change: "kept", or for "this round" only
+    armour: str = "impacts"  # Armour reduces attacks and "impacts" (crashes, Barnstorm), "all" (Redline's strain too), or "attacks" only
+    lure_dc: str = "speed"  # Lure's own crash check: Table A-2 with the "speed" steps, or the "terrain" base alone
 
     def __post_init__(self):
-        if self.cut_off not in CUT_OFF_READINGS: raise InputError("cut_off", f"must be 'dc' or 'always', got {self.cut_off!r}")
-        if self.terrain_bonus not in TERRAIN_BONUS_READINGS:
-            raise InputError("terrain_bonus", f"must be 'all' or 'contest', got {self.terrain_bonus!r}")
-        if self.success not in SUCCESS_READINGS: raise InputError("success", f"must be 'opposed' or 'dc', got {self.success!r}")
-        if self.speed_tie not in SPEED_TIES: raise InputError("speed_tie", f"must be one of {', '.join(SPEED_TIES)}")
+        for name, choices in (("cut_off", CUT_OFF_READINGS), ("terrain_bonus", TERRAIN_BONUS_READINGS), ("success", SUCCESS_READINGS),
+                              ("speed_tie", SPEED_TIES), ("open_collisions", OPEN_COLLISION_READINGS), ("round_speed", ROUND_SPEED_READINGS),
+                              ("armour", ARMOUR_READINGS), ("lure_dc", LURE_DC_READINGS), ("unit", UNITS)):
+            require_choice(getattr(self, name), name, choices)
         if len(self.house_a1) != 2: raise InputError("house_a1", "is a (predator, prey) pair")
         for v in self.house_a1: require_int(v, "house_a1", -20, 20)
+        cells = tuple(tuple(c) for c in require_items(self.house_cells, "house_cells", 100))
+        for p, q, a, b in cells:
+            if a1_cell(p, q) != A1_UNKNOWN: raise InputError("house_cells", f"{p} against {q} is printed in Table A-1 ({a1_cell(p, q)}): only its unknown cells take house values")
+            require_int(a, "house_cells", -20, 20); require_int(b, "house_cells", -20, 20)
+        if len({c[:2] for c in cells}) != len(cells): raise InputError("house_cells", "gives one cell twice")
+        object.__setattr__(self, "house_cells", cells)
         require_int(self.obstacle_adjust, "obstacle_adjust", -OBSTACLE_ADJUST, OBSTACLE_ADJUST)
-        if not isinstance(self.scale, (int, Fraction)) or not 0 < self.scale <= 1000: raise InputError("scale", "must be a Fraction above 0, at most 1000")
+        if not 0 < self.scale <= 1000: raise InputError("scale", f"must be above 0 and at most 1000, got {shown(self.scale)}")
         require_int(self.length_ft, "length_ft", 1, 1_000_000)
+        for n in ("obstacles", "scale_tables"): require_bool(getattr(self, n), n)
+
+    @property
+    def house(self) -> dict[tuple[str, str], tuple[int, int]]:
+        "The house value of every unknown Table A-1 cell: its own, else the one pair for all."
+        own = {(p, q): (a, b) for p, q, a, b in self.house_cells}
+        return {(p, q): own.get((p, q), self.house_a1) for q, (row, _) in TABLE_A1.items() for p, c in zip(A1_COLUMNS, row) if c == A1_UNKNOWN}
 
     def step(self, mph: int) -> int:
         "A table's mph step at this scale (unchanged unless `scale_tables`)."
@@ -559,15 +640,25 @@ class ChaseState:
     outcome: str = ""  # "", or "caught", "escaped", "crash", "disabled" once the chase is over
     reason: str = ""  # why the chase ended
     rules: ChaseRules = field(default_factory=ChaseRules)
-    history: tuple[str, ...] = ()  # one line for each round played
+    history: History | tuple[str, ...] = ()  # one line for each round played (shared between states: see `History`)
 
     def __post_init__(self):
         terrain(self.terrain)
         require_int(self.lead, "lead", *LEAD_RANGE)
         require_int(self.speed, "speed", *SPEED_RANGE)
-        require_int(self.round, "round", 1, 100_000)
-        if self.only_open not in ("",) + SIDES: raise InputError("only_open", "must be '', 'predator' or 'prey'")
+        require_int(self.round, "round", 1, 1_000_000)
+        require_choice(self.only_open, "only_open", ("",) + SIDES)
         if self.predator.name == self.prey.name: raise InputError("prey", "predator and prey need different names")
+        if len(self.penalty) != 2: raise InputError("penalty", "is a (predator, prey) pair")
+        for v in self.penalty: require_choice(v, "penalty", (0, OPERATOR_PENALTY))  # only the operator's −4 waits for a Drive check
+        require_choice(self.outcome, "outcome", OUTCOMES)
+        require_text(self.reason, "reason", 500)
+        if not isinstance(self.history, History): object.__setattr__(self, "history", History(self.history))
+        if not self.outcome and any(m.condition in ("Disabled", "Destroyed") for m in (self.predator, self.prey)):
+            # a chase with a Disabled or Destroyed mecha is over: say so, rather than play a round the rules would not
+            down = [m for m in (self.predator, self.prey) if m.condition in ("Disabled", "Destroyed")]
+            object.__setattr__(self, "outcome", "disabled")
+            object.__setattr__(self, "reason", self.reason or " and ".join(f"{m.name} is {m.condition}" for m in down))
 
     def side(self, who: str,  # "predator" or "prey"
             ) -> Mecha:
@@ -595,8 +686,12 @@ class Plan:
     booster: bool | None = None  # a Booster running this round (Redline's strain ignored); None: as the mecha was set up
 
     def __post_init__(self):
+        require_text(self.manoeuvre, "manoeuvre", 50, empty=False)
+        if self.manoeuvre not in MANOEUVRES: raise InputError("manoeuvre", f"{shown(self.manoeuvre)} is not a manoeuvre ({', '.join(MANOEUVRES)})")
+        require_choice(self.shift_to, "shift_to", ("",) + TERRAINS)
         for n in ("feats", "situational"): require_int(getattr(self, n), n, -50, 50)
-        for h in self.hits: require_int(h, "hits", 0, 1_000_000)
+        for h in require_items(self.hits, "hits", 100): require_int(h, "hits", 0, 1_000_000)
+        object.__setattr__(self, "hits", tuple(self.hits))
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #1cf564fe
 ChaseDice = DiceFeed  # a chase round's dice: typed totals first (each checked against its dice), then the seeded RNG
@@ -648,6 +743,7 @@ class _Round:
         self.collision: dict[str, int] = {}  # side -> points missed, for Cut Off's collision damage
         self.shift = ""
         self.skip_crash = False
+        self.destroyed: list[str] = []  # sides destroyed this round, for what happens to their occupants
 
     def note(self, step: int, who: str, what: str, value, text: str, rule: str = RULE) -> None:
         self.log.append(ChaseEntry(what, value, rule, step, who, text))
@@ -669,9 +765,23 @@ class _Round:
             self.note(step, who, f"{me.name} is {after}", after, f"{me.name} is now {after}.", f"{RULE} · Condition Summaries")
             if not crash and after in CONDITION_CRASH_DC:
                 self.calls[who].append((f"{after}", CONDITION_CRASH_DC[after]))
+            if after == "Destroyed": self.wrecked(step, who)
         if not crash and armour and taken >= BIG_HIT:
             self.calls[who].append((f"{BIG_HIT}+ damage in one attack", 0))
         return taken
+
+    def wrecked(self, step: int, who: str) -> None:
+        "A mecha destroyed: its occupants are hurt as if they had jumped out at the speed it was moving; Jump or Tumble frees them."
+        self.destroyed.append(who)
+        fall, dc = fall_damage_expr(self.speed), fall_check_dc(self.speed)
+        self.note(step, who, "Occupants of a destroyed mecha", fall,
+                  f"Everyone aboard {self.name(who)} is thrown from the wreck: {fall} damage each, as if jumping from a vehicle at "
+                  f"{self.speed} {self.rules.unit}; a Jump or Tumble check at DC {dc} means they jump free (half, as stun damage).",
+                  f"{RULE} · Condition Summaries")
+
+    def armour_counts(self, what: str) -> bool:
+        "Whether Armour reduces this damage: 'strain' (Redline), 'impact' (crashes, Barnstorm) or 'attack' (Step 5), by the armour reading."
+        return what == "attack" or self.rules.armour == "all" or (self.rules.armour == "impacts" and what == "impact")
 
     def drive_check_bonus(self, who: str, obstacle: bool = False) -> tuple[int, str]:
         "Drive + Manoeuvre (+ terrain bonus, + a waiting −4, used up) for obstacle and crash checks; for obstacles the better of that and Reflex."
@@ -687,8 +797,8 @@ class _Round:
 
 
 def _plan(plan: Plan | str, param: str) -> Plan:
-    if isinstance(plan, str): return Plan(plan)
-    if not isinstance(plan, Plan): raise InputError(param, f"must be a manoeuvre name or a Plan, got {type(plan).__name__}")
+    if isinstance(plan, str): return Plan(manoeuvre(param, plan).name)
+    if not isinstance(plan, Plan): raise InputError(param, f"must be a manoeuvre name or a Plan, got {shown(plan)}")
     return plan
 
 
@@ -707,12 +817,33 @@ def round_speed(state: ChaseState,  # the chase at the start of the round
                 predator: str,  # the predator's manoeuvre
                 prey: str,  # the prey's manoeuvre
                ) -> tuple[int, int, int, int]:
-    "This round's speed: (predator's change, prey's change, the change that counts, the new speed)."
+    "This round's speed: (predator's change, prey's change, the change that counts, the new speed, held to 0–1,000,000)."
     rules = state.rules
     cp = scaled_change(manoeuvre("predator", predator).speed, rules.scale)
     cq = scaled_change(manoeuvre("prey", prey).speed, rules.scale)
     change = speed_change(cp, cq, rules.speed_tie)
-    return cp, cq, change, max(0, state.speed + change)
+    return cp, cq, change, min(SPEED_RANGE[1], max(0, state.speed + change))
+
+
+@checked
+def next_speed(state: ChaseState,  # the chase at the start of the round
+               predator: str,  # the predator's manoeuvre
+               prey: str,  # the prey's manoeuvre
+              ) -> int:
+    "The speed the next round starts at: this round's, unless the change that counted lasts this round only (`round_speed`)."
+    cp, cq, change, speed = round_speed(state, predator, prey)
+    return _next_speed(state, MANOEUVRES[predator], MANOEUVRES[prey], cp, cq, change, speed)
+
+
+def _next_speed(state: ChaseState, mp: Manoeuvre, mq: Manoeuvre, cp: int, cq: int, change: int, speed: int) -> int:
+    if state.rules.round_speed == "kept" or not change: return speed
+    counted = [m for m, c in ((mp, cp), (mq, cq)) if c == change]
+    return state.speed if counted and all(m.this_round for m in counted) else speed
+
+
+@lru_cache(maxsize=64)
+def _house(rules: ChaseRules) -> dict:
+    return rules.house
 
 
 @checked
@@ -724,7 +855,7 @@ def drive_bonuses(state: ChaseState,  # the chase at the start of the round
     pp, qp = _plan(predator, "predator"), _plan(prey, "prey")
     tb = speed_bonuses(state.terrain, (state.predator.max_speed, state.prey.max_speed),
                        (state.predator.manoeuvre_now, state.prey.manoeuvre_now), state.only_open)
-    a1p, a1q, where = a1_modifiers(pp.manoeuvre, qp.manoeuvre, state.rules.house_a1)
+    a1p, a1q, where = a1_modifiers(pp.manoeuvre, qp.manoeuvre, _house(state.rules))
     rule2 = f"{RULE} · Step 2: Drive Checks"
     out = {}
     for i, (who, a1, plan) in enumerate((("predator", a1p, pp), ("prey", a1q, qp))):
@@ -771,8 +902,10 @@ def manoeuvre_effect(winner: str,  # "predator" or "prey": whose manoeuvre succe
                      diff: int,  # the difference between the Drive checks
                      lead: int,  # the lead before it
                      terrain_name: str = "close",  # the terrain now (for a shift's legality)
+                     lure_drop: int = 0,  # Lure under `lure_dc="terrain"`: the speed steps taken off the prey's own crash DC
                     ) -> Effect:
     "The effect of a succeeding manoeuvre, before any dice: the new lead, crash checks called, collisions, options taken."
+    require_int(lure_drop, "lure_drop", 0, 1_000_000)
     plan = _plan(plan, winner)
     m = manoeuvre(winner, plan.manoeuvre, lead)
     require_int(diff, "diff", 0, 1000)
@@ -789,7 +922,8 @@ def manoeuvre_effect(winner: str,  # "predator" or "prey": whose manoeuvre succe
     if m.name == "Ram": crashed = SIDES
     shift = plan.shift_to if m.shift and diff >= SHIFT_MARGIN else ""
     skip = m.name == "Herd" and diff >= SHIFT_MARGIN and plan.skip_crash
-    if m.crash_self and not skip: calls[winner].append((m.name, 0))
+    if m.crash_self and not skip:
+        calls[winner].append((m.name, 0) if not (m.name == "Lure" and lure_drop) else ("Lure (the terrain's base DC)", -lure_drop))
     return Effect(clamp_lead(lead + m.per_point * diff + m.lead_step), {s: tuple(c) for s, c in calls.items()}, crashed, shift, skip,
                   m.name == "Lure" and diff >= REVERSE_MARGIN and plan.reverse, diff // 2 if m.attack_bonus else 0, m.self_damage)
 
@@ -800,7 +934,7 @@ def cut_off_collides(prey_total: int,  # the prey's Drive check total this round
                      reading: str = "dc",  # "dc": the prey's check failed when it missed the DC; "always": losing was failing
                     ) -> bool:
     "Whether a successful Cut Off ends in a collision (the prey's Drive check failed)."
-    if reading not in CUT_OFF_READINGS: raise InputError("reading", f"must be 'dc' or 'always', got {reading!r}")
+    require_choice(reading, "reading", CUT_OFF_READINGS)
     return reading == "always" or prey_total < dc
 
 
@@ -808,10 +942,12 @@ def _step2(r: _Round, mp: Manoeuvre, mq: Manoeuvre, pp: Plan, qp: Plan) -> tuple
     "Speed change, then the opposed Drive checks: the winner, the difference and both totals."
     rules = r.rules
     cp, cq, change, r.speed = round_speed(r.s, mp.name, mq.name)
+    r.speed_change = (cp, cq, change)
     old = r.s.speed
     if change or cp or cq:
         r.note(2, "", "Chase speed", r.speed, f"Speed: {mp.name} {cp:+d}, {mq.name} {cq:+d}; the larger counts: "
-               f"{old} {change:+d} = {r.speed} {rules.unit}." + (" (It cannot go below 0.)" if old + change < 0 else ""), f"{RULE} · Manoeuvre Descriptions")
+               f"{old} {change:+d} = {r.speed} {rules.unit}." + (" (It cannot go below 0.)" if old + change < 0 else
+                                                            f" (It cannot go above {SPEED_RANGE[1]:,}.)" if old + change > SPEED_RANGE[1] else ""), f"{RULE} · Manoeuvre Descriptions")
     bonuses = drive_bonuses(r.s, pp, qp)
     totals, naturals = {}, {}
     for who in SIDES:
@@ -838,7 +974,8 @@ def _step3(r: _Round, winner: str, m: Manoeuvre, plan: Plan, diff: int, totals: 
     "The succeeding manoeuvre's effects."
     other = "prey" if winner == "predator" else "predator"
     rule = f"{RULE} · {m.name}"
-    e = manoeuvre_effect(winner, plan, diff, r.lead, r.terrain)
+    drop = CRASH_SPEED_DC * (r.speed // r.rules.step(CRASH_SPEED_STEP)) if r.rules.lure_dc == "terrain" and m.name == "Lure" else 0
+    e = manoeuvre_effect(winner, plan, diff, r.lead, r.terrain, drop)
     if m.per_point or m.lead_step:
         old, change, r.lead = r.lead, m.per_point * diff + m.lead_step, e.lead
         r.note(3, winner, "Lead", r.lead, f"The lead goes from {old} to {r.lead} lengths ({change:+d}"
@@ -847,7 +984,8 @@ def _step3(r: _Round, winner: str, m: Manoeuvre, plan: Plan, diff: int, totals: 
         if m.name == "Redline" and (r.m[winner].booster if plan.booster is None else plan.booster):
             r.note(3, winner, "Redline strain", "Booster", f"{r.name(winner)}'s Booster takes the strain: no damage.", rule)
         else:
-            r.hurt(3, winner, r.dice(e.self_damage, f"{m.name}'s {e.self_damage}"), m.name)
+            r.hurt(3, winner, r.dice(e.self_damage, f"{m.name}'s {e.self_damage}"), m.name,
+                   armour=r.armour_counts("strain" if m.name == "Redline" else "impact"))
     if m.attack_bonus:
         r.note(3, winner, "Attack bonus", e.attack_bonus, f"{r.name(winner)}'s driver and passengers add +{e.attack_bonus} to attack "
                f"rolls against {r.name(other)} this round.", rule)
@@ -876,9 +1014,9 @@ def _step3(r: _Round, winner: str, m: Manoeuvre, plan: Plan, diff: int, totals: 
         r.note(3, winner, "Finishing manoeuvre", m.name, f"{m.name} succeeds: the chase ends once this round is played out.", rule)
 
 
-def _step4(r: _Round) -> None:
+def _step4(r: _Round, adjust: int) -> None:
     if not r.rules.obstacles: return
-    sides, dc = obstacle(r.terrain, r.rules.obstacle_adjust)
+    sides, dc = obstacle(r.terrain, adjust)
     got = r.dice(f"1d{sides}", "the obstacle die")
     rule = f"{RULE} · Step Four: Obstacles"
     if got != 1:
@@ -909,6 +1047,7 @@ def _step6(r: _Round) -> None:
             r.hurt(6, who, r.dice(OVERSPEED_DAMAGE, f"{r.name(who)}'s over-speed damage"), f"pushed past its top speed {r.m[who].max_speed}",
                    armour=False)
     step = r.rules.step(CRASH_SPEED_STEP)
+    glancing = r.terrain == "open" and r.rules.open_collisions == "carry on"
     for who in ("prey", "predator"):
         calls = r.calls[who]
         if not calls or who in r.crashed or r.m[who].condition == "Destroyed": continue
@@ -917,10 +1056,18 @@ def _step6(r: _Round) -> None:
         bonus, how = r.drive_check_bonus(who)
         d20 = r.dice("1d20", f"the {who}'s crash check")
         total, ok = d20 + bonus, d20_succeeds(d20, d20 + bonus, dc)
+        missed = max(0, dc - total)
         why = "; ".join(w for w, _ in calls)
+        if ok: result = "safe"
+        elif glancing and d20 != 1: result = f"a glancing collision, missing by {missed}: open terrain, so it carries on"
+        else: result = f"crashes, missing by {missed}" + (" (a natural 1 in open terrain)" if glancing else "")
         r.note(6, who, f"{r.name(who)}'s crash check", total, f"{r.name(who)}'s crash check ({why}): DC {dc}; rolls {d20} ({how}) "
-               f"= {total}: {'safe' if ok else f'crashes, missing by {max(0, dc - total)}'}.", f"{RULE} · Table A-2")
-        if not ok: r.crashed[who] = (max(0, dc - total), f"failed a DC {dc} crash check")
+               f"= {total}: {result}.", f"{RULE} · Table A-2")
+        if ok: continue
+        if glancing and d20 != 1:  # little or no damage: the points missed only, and the chase goes on
+            if missed: r.hurt(6, who, missed, "a glancing collision in open terrain", armour=r.armour_counts("impact"), crash=True)
+            continue
+        r.crashed[who] = (missed, f"failed a DC {dc} crash check")
     per = r.rules.step(CRASH_DICE_PER)
     for who in ("prey", "predator"):
         if who in r.crashed or who in r.collision:
@@ -928,9 +1075,10 @@ def _step6(r: _Round) -> None:
             expr = crash_damage_expr(r.speed, missed, per)
             amount = r.dice(expr, f"{r.name(who)}'s crash damage") if "d" in expr else int(expr)
             capped = f", capped at {CRASH_DICE_CAP}d6" if r.speed // per > CRASH_DICE_CAP else ""
-            r.hurt(6, who, amount, f"crash at {r.speed} {r.rules.unit}: {expr}{capped}", crash=True)
-            r.note(6, who, "Occupants", amount, f"Everyone aboard {r.name(who)} takes {amount} too, or half as stun on a Jump or "
-                   "Tumble check at the crash DC.", rule)
+            r.hurt(6, who, amount, f"crash at {r.speed} {r.rules.unit}: {expr}{capped}", armour=r.armour_counts("impact"), crash=True)
+            if who not in r.destroyed:  # a wreck's occupants are thrown out instead (noted when it was destroyed)
+                r.note(6, who, "Occupants", amount, f"Everyone aboard {r.name(who)} takes {amount} too, or half as stun on a Jump or "
+                       "Tumble check at the crash DC.", rule)
 
 
 @checked
@@ -938,9 +1086,11 @@ def resolve_chase_round(state: ChaseState,  # the chase at the start of the roun
                         predator: Plan | str,  # the predator's manoeuvre (a name or a Plan)
                         prey: Plan | str,  # the prey's manoeuvre
                         dice: ChaseDice | random.Random | Iterable[int] | None = None,  # a seeded RNG, the totals rolled, or a feed
+                        obstacle_adjust: int | None = None,  # the GM's change to this round's obstacle DC, −2 to +2 (None: the rules')
                        ) -> tuple[ChaseState, list[ChaseEntry]]:
     "Play one chase round's six steps; the state after it and the log. The input is not changed."
     if state.outcome: raise InputError("chase", f"the chase is over ({state.reason}); undo a round or start a new chase")
+    adjust = state.rules.obstacle_adjust if obstacle_adjust is None else require_int(obstacle_adjust, "obstacle_adjust", -OBSTACLE_ADJUST, OBSTACLE_ADJUST)
     pp, qp = _plan(predator, "predator"), _plan(prey, "prey")
     mp, mq = manoeuvre("predator", pp.manoeuvre, state.lead), manoeuvre("prey", qp.manoeuvre, state.lead)
     _check_options(pp, mp, "predator", state.terrain); _check_options(qp, mq, "prey", state.terrain)
@@ -949,7 +1099,7 @@ def resolve_chase_round(state: ChaseState,  # the chase at the start of the roun
            f"{state.terrain} terrain: {r.name('predator')} chooses {mp.name}, {r.name('prey')} chooses {mq.name}.", f"{RULE} · Step 1")
     winner, diff, totals = _step2(r, mp, mq, pp, qp)
     if winner: _step3(r, winner, mp if winner == "predator" else mq, pp if winner == "predator" else qp, diff, totals)
-    _step4(r)
+    _step4(r, adjust)
     _step5(r, pp, qp)
     _step6(r)
     finished = winner and (mp if winner == "predator" else mq).finishing
@@ -964,12 +1114,16 @@ def resolve_chase_round(state: ChaseState,  # the chase at the start of the roun
         outcome = "disabled"
         reason = " and ".join(f"{r.name(w)} is {r.m[w].condition}" for w in SIDES if r.m[w].condition in ("Disabled", "Destroyed"))
     new_terrain = r.shift or state.terrain
-    new = replace(state, predator=r.m["predator"], prey=r.m["prey"], lead=r.lead, speed=r.speed, terrain=new_terrain,
-                  round=state.round + 1, penalty=(r.penalty["predator"], r.penalty["prey"]), outcome=outcome, reason=reason)
-    end = f"The chase is over: {reason}." if outcome else f"Next round: lead {r.lead}, {r.speed} {state.rules.unit}, {new_terrain} terrain."
+    speed = _next_speed(state, mp, mq, *r.speed_change, r.speed)
+    if speed != r.speed:
+        r.note(7, "", "Chase speed", speed, f"{mp.name if mp.this_round else mq.name}'s change lasted this round only: the speed is back to "
+               f"{speed} {state.rules.unit}.", f"{RULE} · Manoeuvre Descriptions")
     took = f"{(mp if winner == 'predator' else mq).name} succeeds by {diff}" if winner else "neither succeeds"
-    new = replace(new, history=state.history + (f"Round {state.round}: {mp.name} v {mq.name}, {took}; lead {r.lead}, "
-                                                 f"{r.speed} {state.rules.unit}" + (f"; {reason}" if outcome else ""),))
+    line = f"Round {state.round}: {mp.name} v {mq.name}, {took}; lead {r.lead}, {r.speed} {state.rules.unit}" + (f"; {reason}" if outcome else "")
+    new = replace(state, predator=r.m["predator"], prey=r.m["prey"], lead=r.lead, speed=speed, terrain=new_terrain,
+                  round=min(state.round + 1, 1_000_000), penalty=(r.penalty["predator"], r.penalty["prey"]), outcome=outcome,
+                  reason=reason, history=state.history.added(line))
+    end = f"The chase is over: {reason}." if outcome else f"Next round: lead {r.lead}, {speed} {state.rules.unit}, {new_terrain} terrain."
     r.note(7, "", "Outcome" if outcome else "Next round", outcome or r.lead, end)
     return new, r.log
 
@@ -996,10 +1150,16 @@ CHASE_KIND, CHASE_VERSION = "besm-chase", 1
 @checked
 @dataclass(frozen=True)
 class ChaseRound:
-    "One played round: both plans and the dice totals it used, in order."
+    "One played round: both plans, the dice totals it used in order, and the GM's change to its obstacle's DC."
     predator: Plan
     prey: Plan
     dice: tuple[int, ...]
+    obstacle_adjust: int | None = None  # −2 to +2 for this round's obstacle (None: the rules')
+
+    def __post_init__(self):
+        for t in require_items(self.dice, "dice", 1000): require_int(t, "dice", 0, 1_000_000)
+        object.__setattr__(self, "dice", tuple(self.dice))
+        if self.obstacle_adjust is not None: require_int(self.obstacle_adjust, "obstacle_adjust", -OBSTACLE_ADJUST, OBSTACLE_ADJUST)
 
 
 @checked
@@ -1010,12 +1170,14 @@ class Chase:
                 ):
         self.start = start
         self.rounds: list[ChaseRound] = []
-        self.states: list[ChaseState] = [start]  # the state before each round, and after the last
+        self.states: list[ChaseState] = [start]  # the state before each round, and after the last (their histories shared)
         self.logs: list[list[ChaseEntry]] = []  # each round's log
-        for rd in rounds:
+        for i, rd in enumerate(rounds):
+            if not isinstance(rd, ChaseRound): raise InputError("rounds", f"each is a ChaseRound, got {shown(rd)}")
             feed = ChaseDice(totals=list(rd.dice))
-            self.act(rd.predator, rd.prey, feed)
-            if feed.totals: raise ValueError(f"round {len(self.rounds)} has {len(feed.totals)} dice left over")
+            try: self.act(rd.predator, rd.prey, feed, rd.obstacle_adjust)
+            except InputError as e: raise InputError(f"rounds[{i}]", f"does not replay: {e}") from None
+            if feed.totals: raise InputError(f"rounds[{i}]", f"has {len(feed.totals)} dice left over")
 
     @property
     def state(self) -> ChaseState: return self.states[-1]
@@ -1030,12 +1192,13 @@ class Chase:
     def act(self, predator: Plan | str,  # the predator's manoeuvre
             prey: Plan | str,  # the prey's manoeuvre
             dice: ChaseDice | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
+            obstacle_adjust: int | None = None,  # the GM's change to this round's obstacle DC (None: the rules')
            ) -> list[ChaseEntry]:
         "Play the next round; its log. A refused round changes nothing."
         feed = as_dice(dice)
         pp, qp = _plan(predator, "predator"), _plan(prey, "prey")
-        new, log = resolve_chase_round(self.state, pp, qp, feed)
-        self.rounds.append(ChaseRound(pp, qp, tuple(feed.used)))
+        new, log = resolve_chase_round(self.state, pp, qp, feed, obstacle_adjust)
+        self.rounds.append(ChaseRound(pp, qp, tuple(feed.used), obstacle_adjust))
         self.states.append(new); self.logs.append(log)
         return log
 
@@ -1054,50 +1217,114 @@ def _state_dict(s: ChaseState) -> dict:
     return {"predator": _mecha_dict(s.predator), "prey": _mecha_dict(s.prey), "terrain": s.terrain, "lead": s.lead, "speed": s.speed,
             "round": s.round, "only_open": s.only_open, "penalty": list(s.penalty), "outcome": s.outcome, "reason": s.reason,
             "history": list(s.history),
-            "rules": asdict(r) | {"house_a1": list(r.house_a1), "scale": str(r.scale)}}
+            "rules": asdict(r) | {"house_a1": list(r.house_a1), "house_cells": [list(c) for c in r.house_cells], "scale": str(r.scale)}}
+
+
+def _now(s: ChaseState) -> dict:
+    "What a save says the chase is now: checked against the replay when it loads."
+    return {"round": s.round, "lead": s.lead, "speed": s.speed, "terrain": s.terrain, "outcome": s.outcome,
+            "damage": [s.predator.damage, s.prey.damage], "penalty": list(s.penalty)}
 
 
 @checked
-def chase_to_dict(chase: Chase) -> dict:
-    "A chase as JSON-ready data: its kind, version, start and rounds."
+def chase_to_dict(chase: Chase,  # the chase
+                 ) -> dict:
+    "A chase as JSON-ready data: its kind, version, start and rounds, and the state they replay to."
     return {"kind": CHASE_KIND, "version": CHASE_VERSION, "start": _state_dict(chase.start),
             "rounds": [{"predator": asdict(rd.predator) | {"hits": list(rd.predator.hits)},
-                        "prey": asdict(rd.prey) | {"hits": list(rd.prey.hits)}, "dice": list(rd.dice)} for rd in chase.rounds]}
+                        "prey": asdict(rd.prey) | {"hits": list(rd.prey.hits)}, "dice": list(rd.dice),
+                        "obstacle_adjust": rd.obstacle_adjust} for rd in chase.rounds],
+            "now": _now(chase.state)}
+
+
+_MECHA_INTS = {"drive": BONUS_RANGE, "manoeuvre": BONUS_RANGE, "max_speed": SPEED_RANGE, "hp": HP_RANGE, "armour": (0, 100_000),
+               "damage": (0, 10_000_000)}
+_RULE_TEXTS = {"success": SUCCESS_READINGS, "speed_tie": SPEED_TIES, "unit": UNITS, "terrain_bonus": TERRAIN_BONUS_READINGS,
+               "cut_off": CUT_OFF_READINGS, "open_collisions": OPEN_COLLISION_READINGS, "round_speed": ROUND_SPEED_READINGS,
+               "armour": ARMOUR_READINGS, "lure_dc": LURE_DC_READINGS}
+
+
+def _load_mecha(d: object, where: str) -> Mecha:
+    d = fields(d, where, ("name", "booster", "reflex") + tuple(_MECHA_INTS), ("name",))
+    kw = {k: whole(v, f"{where}.{k}", *_MECHA_INTS[k]) for k, v in d.items() if k in _MECHA_INTS}
+    if "booster" in d: kw["booster"] = flag(d["booster"], f"{where}.booster")
+    if d.get("reflex") is not None: kw["reflex"] = whole(d["reflex"], f"{where}.reflex", *BONUS_RANGE)
+    return Mecha(text(d["name"], f"{where}.name", max_len=100), **kw)
+
+
+def _load_rules(d: object, where: str) -> ChaseRules:
+    d = fields(d, where, ("house_a1", "house_cells", "obstacles", "obstacle_adjust", "scale", "scale_tables", "length_ft") + tuple(_RULE_TEXTS))
+    kw = {k: text(v, f"{where}.{k}", _RULE_TEXTS[k]) for k, v in d.items() if k in _RULE_TEXTS}
+    for k in ("obstacles", "scale_tables"):
+        if k in d: kw[k] = flag(d[k], f"{where}.{k}")
+    if "house_a1" in d: kw["house_a1"] = tuple(whole(v, f"{where}.house_a1", -20, 20) for v in items(d["house_a1"], f"{where}.house_a1", 2))
+    if "house_cells" in d:
+        cells = []
+        for i, c in enumerate(items(d["house_cells"], f"{where}.house_cells", 100)):
+            c = items(c, f"{where}.house_cells[{i}]", 4)
+            if len(c) != 4: raise InputError(f"{where}.house_cells[{i}]", "is [predator manoeuvre, prey manoeuvre, predator's, prey's]")
+            cells.append((text(c[0], f"{where}.house_cells[{i}]", PREDATOR_MANOEUVRES), text(c[1], f"{where}.house_cells[{i}]", PREY_MANOEUVRES),
+                          whole(c[2], f"{where}.house_cells[{i}]", -20, 20), whole(c[3], f"{where}.house_cells[{i}]", -20, 20)))
+        kw["house_cells"] = tuple(cells)
+    if "obstacle_adjust" in d: kw["obstacle_adjust"] = whole(d["obstacle_adjust"], f"{where}.obstacle_adjust", -OBSTACLE_ADJUST, OBSTACLE_ADJUST)
+    if "length_ft" in d: kw["length_ft"] = whole(d["length_ft"], f"{where}.length_ft", 1, 1_000_000)
+    if "scale" in d:
+        try: kw["scale"] = Fraction(text(d["scale"], f"{where}.scale", max_len=20))
+        except (ValueError, ZeroDivisionError): raise InputError(f"{where}.scale", f"must be a fraction such as '1/5', got {shown(d['scale'])}") from None
+    return ChaseRules(**kw)
+
+
+def _load_plan(d: object, where: str) -> Plan:
+    d = fields(d, where, ("manoeuvre", "shift_to", "skip_crash", "reverse", "feats", "situational", "operator_acts", "hits", "booster"),
+               ("manoeuvre",))
+    kw = {k: flag(d[k], f"{where}.{k}") for k in ("skip_crash", "reverse", "operator_acts") if k in d}
+    kw |= {k: whole(d[k], f"{where}.{k}", -50, 50) for k in ("feats", "situational") if k in d}
+    if "hits" in d: kw["hits"] = tuple(whole(h, f"{where}.hits", 0, 1_000_000) for h in items(d["hits"], f"{where}.hits", 100))
+    if d.get("booster") is not None: kw["booster"] = flag(d["booster"], f"{where}.booster")
+    return Plan(text(d["manoeuvre"], f"{where}.manoeuvre", tuple(MANOEUVRES)), text(d.get("shift_to", ""), f"{where}.shift_to", ("",) + TERRAINS), **kw)
 
 
 @checked
-def chase_from_dict(data: dict,  # as written by `chase_to_dict`
+def chase_from_dict(data: dict,  # as written by `chase_to_dict` (a tracker may add its "log")
                    ) -> Chase:
-    "A chase from saved data, checked and replayed: raises ValueError naming what is wrong."
-    if not isinstance(data, dict): raise ValueError("a saved chase is a JSON object")
-    if data.get("kind") != CHASE_KIND: raise ValueError(f"this holds a {data.get('kind')!r}, not a {CHASE_KIND!r}")
-    if not isinstance(data.get("version"), int) or not 1 <= data["version"] <= CHASE_VERSION:
-        raise ValueError(f"version {data.get('version')!r}; this reads versions 1 to {CHASE_VERSION}")
-    try:
-        st = dict(data["start"])
-        rules = dict(st.pop("rules", {}))
-        rules["house_a1"] = tuple(rules.get("house_a1", (0, 0)))
-        rules["scale"] = Fraction(rules.get("scale", "1"))
-        start = ChaseState(Mecha(**st.pop("predator")), Mecha(**st.pop("prey")), penalty=tuple(st.pop("penalty", (0, 0))),
-                           history=tuple(st.pop("history", ())), rules=ChaseRules(**rules), **st)
-        rounds = [ChaseRound(Plan(**(rd["predator"] | {"hits": tuple(rd["predator"].get("hits", ()))})),
-                             Plan(**(rd["prey"] | {"hits": tuple(rd["prey"].get("hits", ()))})),
-                             tuple(int(t) for t in rd["dice"])) for rd in data.get("rounds", [])]
-        return Chase(start, rounds)
-    except (KeyError, TypeError, AttributeError, ValueError) as e:
-        raise ValueError(f"the saved chase is incomplete or malformed ({type(e).__name__}: {e})") from None
+    "A chase from saved data, checked field by field and replayed: raises ValueError naming what is wrong."
+    d = fields(data, "chase", ("kind", "version", "start", "rounds", "now", "log"), ("kind", "version", "start"))
+    if d["kind"] != CHASE_KIND: raise ValueError(f"this holds a {shown(d['kind'])}, not a {CHASE_KIND!r}")
+    if type(d["version"]) is not int or not 1 <= d["version"] <= CHASE_VERSION:
+        raise ValueError(f"version {shown(d['version'])}; this reads versions 1 to {CHASE_VERSION}")
+    st = fields(d["start"], "start", ("predator", "prey", "terrain", "lead", "speed", "round", "only_open", "penalty", "outcome", "reason",
+                                      "history", "rules"), ("predator", "prey"))
+    start = ChaseState(_load_mecha(st["predator"], "start.predator"), _load_mecha(st["prey"], "start.prey"),
+                       text(st.get("terrain", "close"), "start.terrain", TERRAINS), whole(st.get("lead", 10), "start.lead", *LEAD_RANGE),
+                       whole(st.get("speed", 0), "start.speed", *SPEED_RANGE), whole(st.get("round", 1), "start.round", 1, 1_000_000),
+                       text(st.get("only_open", ""), "start.only_open", ("",) + SIDES),
+                       tuple(whole(v, "start.penalty", -4, 0) for v in items(st.get("penalty", [0, 0]), "start.penalty", 2)),
+                       text(st.get("outcome", ""), "start.outcome", OUTCOMES), text(st.get("reason", ""), "start.reason", max_len=500),
+                       _load_rules(st.get("rules", {}), "start.rules"),
+                       tuple(text(h, f"start.history[{i}]", max_len=10_000) for i, h in enumerate(items(st.get("history", []), "start.history"))))
+    rounds = []
+    for i, rd in enumerate(items(d.get("rounds", []), "rounds")):
+        rd = fields(rd, f"rounds[{i}]", ("predator", "prey", "dice", "obstacle_adjust"), ("predator", "prey", "dice"))
+        adjust = rd.get("obstacle_adjust")
+        rounds.append(ChaseRound(_load_plan(rd["predator"], f"rounds[{i}].predator"), _load_plan(rd["prey"], f"rounds[{i}].prey"),
+                                 tuple(whole(t, f"rounds[{i}].dice", 0, 1_000_000) for t in items(rd["dice"], f"rounds[{i}].dice", 1000)),
+                                 None if adjust is None else whole(adjust, f"rounds[{i}].obstacle_adjust", -OBSTACLE_ADJUST, OBSTACLE_ADJUST)))
+    chase = Chase(start, rounds)
+    if "now" in d and d["now"] != _now(chase.state):
+        raise ValueError("now: the save says the chase stands otherwise than replaying its rounds gives; it was changed by hand or is damaged")
+    return chase
 
 
 @checked
-def save_chase(path,  # where to save
+def save_chase(path: str | os.PathLike,  # where to save
                chase: Chase,  # the chase
-              ):
+              ) -> Path:
     "Save a chase atomically (`besm_nb.store`)."
     return save_json(path, CHASE_KIND, CHASE_VERSION, chase_to_dict(chase))
 
 
 @checked
-def load_chase(path,  # the file
+def load_chase(path: str | os.PathLike,  # the file
               ) -> Chase:
     "Load and replay a saved chase."
     return chase_from_dict(load_json(path, CHASE_KIND, CHASE_VERSION))

@@ -12,10 +12,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Callable
 
-from .chase import (CRASH_SPEED_STEP, MANOEUVRES, SIDES, ChaseRules, ChaseState, Mecha, Plan, _plan, check_terrain_bonus,
-                           crash_dc, cut_off_collides, d20_succeeds, drive_bonuses, drive_winner, legal_manoeuvres, manoeuvre,
-                           manoeuvre_effect, obstacle, resolve_chase_round, round_speed, start_speed)
-from ..dice import checked, InputError, require_int
+from .chase import (CRASH_SPEED_DC, CRASH_SPEED_STEP, MANOEUVRES, OBSTACLE_ADJUST, SIDES, ChaseRules, ChaseState, Mecha,
+                                   Plan, _plan, check_terrain_bonus, crash_dc, cut_off_collides, d20_succeeds, drive_bonuses,
+                                   drive_winner, legal_manoeuvres, manoeuvre, manoeuvre_effect, next_speed, obstacle,
+                                   resolve_chase_round, round_speed, start_speed)
+from ..dice import checked, InputError, require_choice, require_int, require_items, shown
 
 OUTCOMES = ("caught", "escaped", "crash", "continues")
 
@@ -62,6 +63,13 @@ def _groups(state: ChaseState, pp: Plan, qp: Plan, speed: int) -> dict[tuple, in
     return out
 
 
+def _lure_drop(state: ChaseState, plan: Plan, speed: int) -> int:
+    "The speed steps Lure's own crash check leaves out under `lure_dc='terrain'` (0 otherwise)."
+    rules = state.rules
+    if rules.lure_dc != "terrain" or plan.manoeuvre != "Lure": return 0
+    return CRASH_SPEED_DC * (speed // rules.step(CRASH_SPEED_STEP))
+
+
 def _shape(state: ChaseState, pp: Plan, qp: Plan, speed: int) -> dict[tuple, int]:
     "Steps 2–3 in counts of 400: (winner, new lead, finishing, crashed sides, shifted, (checks, top DC rise) by side) → count."
     out: dict[tuple, int] = {}
@@ -70,14 +78,14 @@ def _shape(state: ChaseState, pp: Plan, qp: Plan, speed: int) -> dict[tuple, int
         if w is None:
             key = (None, state.lead, False, (), False, (0, 0), (0, 0))
         else:
-            e = _effect(w, plans[w], d, state.lead, state.terrain)
+            e = _effect(w, plans[w], d, state.lead, state.terrain, _lure_drop(state, plans[w], speed))
             sig = tuple((len(e.calls[s]), max((i for _, i in e.calls[s]), default=0)) for s in SIDES)
             key = (w, e.lead, MANOEUVRES[plans[w].manoeuvre].finishing, SIDES if collide else e.crashed, bool(e.shift_to)) + sig
         out[key] = out.get(key, 0) + n
     return out
 
 
-def _round_counts(state: ChaseState, pp: Plan, qp: Plan, shapes: dict | None = None) -> tuple:
+def _round_counts(state: ChaseState, pp: Plan, qp: Plan, shapes: dict | None = None, adjust: int | None = None) -> tuple:
     "One round in whole numbers: (speed, die, effect /400, lead /400, crash /(400·die·400), outcome and next lead /(400·die·20⁴))."
     mp, mq = manoeuvre("predator", pp.manoeuvre, state.lead), manoeuvre("prey", qp.manoeuvre, state.lead)
     speed = round_speed(state, mp.name, mq.name)[3]
@@ -85,14 +93,16 @@ def _round_counts(state: ChaseState, pp: Plan, qp: Plan, shapes: dict | None = N
     step = rules.step(CRASH_SPEED_STEP)
     plans = {"predator": pp, "prey": qp}
     crash_bonus, fail_obstacle = {}, {}
-    die, odc = obstacle(state.terrain, rules.obstacle_adjust) if rules.obstacles else (1, 0)
+    die, odc = obstacle(state.terrain, rules.obstacle_adjust if adjust is None else adjust) if rules.obstacles else (1, 0)
     for who in SIDES:
         me = state.side(who)
         drive = me.drive + me.manoeuvre_now + check_terrain_bonus(state, who)
         crash_bonus[who] = drive + (-4 if plans[who].operator_acts else 0)
         if rules.obstacles: fail_obstacle[who] = 20 - _faces(drive if me.reflex is None else max(drive, me.reflex), odc)
     # speed changes Steps 2–3 only through the DC a "dc" reading or a Cut Off compares with
-    key = (state.lead, pp, qp, speed // step if rules.success == "dc" or mp.name == "Cut Off" else None)
+    by_speed = rules.success == "dc" or mp.name == "Cut Off" or (rules.lure_dc == "terrain" and mq.name == "Lure")
+    key = (state.lead, pp, qp, speed // step if by_speed else None)
+    glancing = state.terrain == "open" and rules.open_collisions == "carry on"  # a failed check crashes only on a natural 1
     if shapes is None: shapes = {}
     if key not in shapes: shapes[key] = _shape(state, pp, qp, speed)
     cache: dict[tuple, int] = {}
@@ -100,6 +110,7 @@ def _round_counts(state: ChaseState, pp: Plan, qp: Plan, shapes: dict | None = N
     def safe(who: str, checks: int, rise: int, shifted: bool) -> int:
         "d20 faces (of 20) on which the side's one crash check this round passes (all 20 if none is due)."
         if not checks: return 20
+        if glancing: return 19
         k = (who, checks, rise, shifted)
         if k not in cache:
             base = crash_dc(state.terrain, speed, checks - 1, step)[0]
@@ -138,9 +149,13 @@ def _round_counts(state: ChaseState, pp: Plan, qp: Plan, shapes: dict | None = N
 def round_odds(state: ChaseState,  # the chase at the start of the round
                predator: Plan | str,  # the predator's plan or manoeuvre
                prey: Plan | str,  # the prey's plan or manoeuvre
+               obstacle_adjust: int | None = None,  # the GM's change to this round's obstacle DC (None: the rules')
               ) -> RoundOdds:
     "Exact odds of one round: whose manoeuvre takes effect, the new lead, crashes, and how the round ends."
-    p, q, speed, die, effect, lead, crash, outcome, nxt = _round_counts(state, _plan(predator, "predator"), _plan(prey, "prey"))
+    if state.over: raise InputError("state", f"the chase is over ({state.reason}): there is no round to play")
+    if obstacle_adjust is not None: require_int(obstacle_adjust, "obstacle_adjust", -OBSTACLE_ADJUST, OBSTACLE_ADJUST)
+    p, q, speed, die, effect, lead, crash, outcome, nxt = _round_counts(state, _plan(predator, "predator"), _plan(prey, "prey"),
+                                                                        adjust=obstacle_adjust)
     big = 400 * die * 20 ** 4
     return RoundOdds(p, q, speed, {k: Fraction(v, 400) for k, v in effect.items()},
                      {k: Fraction(v, 400) for k, v in sorted(lead.items())},
@@ -227,7 +242,7 @@ class CaptureOdds:
 
 
 def _bucketed(state: ChaseState, cache: dict) -> Callable[[int, int, str, str], tuple]:
-    "`_round_counts` at (lead, speed) for two manoeuvres: (new speed, die, effect, lead, crash, outcome, next lead)."
+    "`_round_counts` at (lead, speed) for two manoeuvres: (next round's speed, die, effect, lead, crash, outcome, next lead)."
     step = state.rules.step(CRASH_SPEED_STEP)
     shapes: dict = {}
 
@@ -236,7 +251,7 @@ def _bucketed(state: ChaseState, cache: dict) -> Callable[[int, int, str, str], 
         new = round_speed(st, p, q)[3]
         key = (lead, p, q, new // step)  # speed enters a round only through its Table A-2 step
         if key not in cache: cache[key] = _round_counts(st, Plan(p), Plan(q), shapes)[3:]
-        return (new,) + cache[key]
+        return (next_speed(st, p, q),) + cache[key]  # a change for "this round" only is undone for the next
     return counts
 
 
@@ -270,6 +285,8 @@ def capture_odds(predator: Mecha,  # the pursuer
     require_int(rounds, "rounds", 1, 200)
     if speed is None: speed = start_speed(terrain_name, [predator.max_speed, prey.max_speed])
     state = ChaseState(predator, prey, terrain_name, lead, speed, only_open=only_open, rules=rules or ChaseRules())
+    if state.over: raise InputError("predator" if predator.condition != "Okay" and predator.condition != "Crippled" else "prey",
+                                    f"the chase is over before it starts ({state.reason})")
     counts = _bucketed(state, {})
     pick = _chooser(pp, qp, counts, {})
     die = obstacle(terrain_name)[0] if state.rules.obstacles else 1
@@ -350,6 +367,8 @@ def simulate_capture(predator: Mecha,  # the pursuer
     require_int(rounds, "rounds", 1, 200); require_int(n, "n", 1, 1_000_000)
     if speed is None: speed = start_speed(terrain_name, [predator.max_speed, prey.max_speed])
     start = ChaseState(predator, prey, terrain_name, lead, speed, rules=rules or ChaseRules())
+    if start.over: raise InputError("predator" if predator.condition not in ("Okay", "Crippled") else "prey",
+                                    f"the chase is over before it starts ({start.reason})")
     pick = _chooser(pp, qp, _bucketed(start, {}), {})
     rng = random.Random(seed)
     counts = dict.fromkeys(("caught", "escaped", "crash", "disabled", "still running"), 0)

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ...besm_d20.chase import (CRASH_SPEED_STEP, CUT_OFF_READINGS, crash_dc, obstacle, LEAD_RANGE, SIDES, TERRAIN_BONUS_READINGS, SPEED_TIES, SUCCESS_READINGS, TERRAINS,
+from ...besm_d20.chase import (ARMOUR_READINGS, CRASH_SPEED_STEP, CUT_OFF_READINGS, LURE_DC_READINGS, OBSTACLE_ADJUST, OPEN_COLLISION_READINGS,
+                           ROUND_SPEED_READINGS, crash_dc, obstacle, LEAD_RANGE, SIDES, TERRAIN_BONUS_READINGS, SPEED_TIES, SUCCESS_READINGS, TERRAINS,
                            Chase, ChaseDice, ChaseRules, Mecha, Plan, MANOEUVRES, chase_from_dict, chase_to_dict, narrate, shift_options,
                            start_chase, who_started, CHASE_KIND, CHASE_VERSION)
 from ...besm_d20.chase_odds import POLICIES, capture_odds, round_odds
 from ...dice import InputError, fmt_odds, pct
 from ...render import bar_chart, odds_table
-from ...store import load_json, save_json
+from ...store import items, load_json, save_json, text
 from ..calc import Panel, html_text
 
 # %% auto #0
@@ -147,6 +148,11 @@ _TIE_LABELS = {"cancel": "+x against −x: they cancel", "faster": "+x against �
                "slower": "+x against −x: the slow-down counts"}
 _TERRAIN_BONUS_LABELS = {"all": "on every Drive check", "contest": "on the Step 2 contest only"}
 _CUT_OFF_LABELS = {"dc": "collide if the prey misses the crash DC", "always": "always collide"}
+_OPEN_LABELS = {"carry on": "open terrain: a failed crash check glances off (a natural 1 crashes)", "crash": "open terrain: a failed crash check crashes"}
+_ROUND_SPEED_LABELS = {"kept": "Gun It's and Cut Off's speed change is kept", "this round": "Gun It's and Cut Off's speed change lasts its round"}
+_ARMOUR_LABELS = {"impacts": "Armour: attacks, crashes, Barnstorm (not Redline's strain)", "all": "Armour: everything but over-speed",
+                  "attacks": "Armour: Step 5 attacks only"}
+_LURE_LABELS = {"speed": "Lure's own crash check: the speed steps count", "terrain": "Lure's own crash check: the terrain's base DC"}
 
 
 def _labelled(values, labels: dict) -> list[tuple[str, str]]:
@@ -176,6 +182,12 @@ class ChaseTracker(Panel):
         self.speed_tie = W.Dropdown(options=_labelled(SPEED_TIES, _TIE_LABELS), description="Speed tie")
         self.terrain_bonus = W.Dropdown(options=_labelled(TERRAIN_BONUS_READINGS, _TERRAIN_BONUS_LABELS), description="Terrain bonus")
         self.cut_off = W.Dropdown(options=_labelled(CUT_OFF_READINGS, _CUT_OFF_LABELS), description="Cut Off hits")
+        self.open_collisions = W.Dropdown(options=_labelled(OPEN_COLLISION_READINGS, _OPEN_LABELS), description="Open crashes")
+        self.round_speed = W.Dropdown(options=_labelled(ROUND_SPEED_READINGS, _ROUND_SPEED_LABELS), description="Speed change")
+        self.armour_reading = W.Dropdown(options=_labelled(ARMOUR_READINGS, _ARMOUR_LABELS), description="Armour")
+        self.lure_dc = W.Dropdown(options=_labelled(LURE_DC_READINGS, _LURE_LABELS), description="Lure's DC")
+        self.obstacle_adjust = W.BoundedIntText(0, min=-OBSTACLE_ADJUST, max=OBSTACLE_ADJUST, description="Obstacle DC ±")
+        self.obstacle_adjust.add_class("besm-obstacle-adjust")
         self.house_p = W.IntText(0, description="A-1 '?' cell: pred."); self.house_q = W.IntText(0, description="A-1 '?' cell: prey")
         self.obstacles = W.Checkbox(True, description="roll for obstacles", indent=False)
         self.length = W.IntText(10, description="Length ft")
@@ -204,7 +216,9 @@ class ChaseTracker(Panel):
         for w in (self.terrain, self.started, self.only_open, self.success, self.speed_tie, self.length, self.terrain_bonus,
                   self.cut_off, self.init_p, self.init_q, self.lead_in, self.seed):
             _sized(w)
-        for w in (self.success, self.speed_tie, self.terrain_bonus, self.cut_off): _sized(w, "9em", "30em")
+        for w in (self.success, self.speed_tie, self.terrain_bonus, self.cut_off, self.open_collisions, self.round_speed,
+                  self.armour_reading, self.lure_dc): _sized(w, "9em", "30em")
+        _sized(self.obstacle_adjust, "9em", "15em")
         for w in (self.house_p, self.house_q): _sized(w, "11em", "19em")
         for w in (self.terrain, self.started, self.only_open): _sized(w, "9em", "23em")
         _sized(self.typed, "9em", "25em"); _sized(self.path, "9em", "30em")
@@ -214,15 +228,17 @@ class ChaseTracker(Panel):
         for s in (self.pred, self.prey):
             for w in (s.pick, s.shift, s.special, s.mod, s.operator):
                 w.observe(lambda _: self._guard(self.refresh_round, quiet=True), names="value")
+        self.obstacle_adjust.observe(lambda _: self._guard(self.refresh_round, quiet=True), names="value")
         super().__init__([
             html_text("<h3>Set up</h3>"), W.HBox([self.pred.form(), self.prey.form()]),
             W.HBox([self.terrain, self.started, self.only_open]),
-            W.HBox([self.success, self.speed_tie]), W.HBox([self.terrain_bonus, self.cut_off]), W.HBox([self.length, self.obstacles]),
+            W.HBox([self.success, self.speed_tie]), W.HBox([self.terrain_bonus, self.cut_off]),
+            W.HBox([self.open_collisions, self.round_speed]), W.HBox([self.armour_reading, self.lure_dc]), W.HBox([self.length, self.obstacles]),
             W.HBox([self.house_p, self.house_q]), a1_note,
             W.HBox([self.init_p, self.init_q]), W.HBox([self.lead_in, self.seed, start]),
             html_text("<h3>The chase</h3>"), self.status,
             html_text("<h3>This round</h3>"), self.pred.round_row(), self.prey.round_row(), self.odds,
-            W.HBox([self.typed, resolve, undo]), self.message,
+            W.HBox([self.obstacle_adjust]), W.HBox([self.typed, resolve, undo]), self.message,
             html_text("<h3>Log</h3>"), self.log_view, W.HBox([self.path, save, load]),
             html_text("<h3>Capture odds from here</h3>"), W.HBox([self.pol_p, self.pol_q, self.rounds, analyse]), self.capture])
         self.add_class("besm-tracker")
@@ -242,7 +258,9 @@ class ChaseTracker(Panel):
         try:
             return ChaseRules(success=self.success.value, speed_tie=self.speed_tie.value, house_a1=(self.house_p.value, self.house_q.value),
                               obstacles=self.obstacles.value, length_ft=self.length.value,
-                              terrain_bonus=self.terrain_bonus.value, cut_off=self.cut_off.value)
+                              terrain_bonus=self.terrain_bonus.value, cut_off=self.cut_off.value,
+                              open_collisions=self.open_collisions.value, round_speed=self.round_speed.value,
+                              armour=self.armour_reading.value, lure_dc=self.lure_dc.value)
         except InputError as err: raise _renamed(err, _RULES_LABELS) from None
 
     # -- actions --------------------------------------------------------------------------------------
@@ -277,7 +295,7 @@ class ChaseTracker(Panel):
         feed = ChaseDice(totals=typed) if typed else ChaseDice(random.Random(seed))  # typed dice alone: running out names the roll needed
         n = self.chase.state.round
         plans = self.pred.plan(), self.prey.plan()
-        try: log = self.chase.act(*plans, feed)
+        try: log = self.chase.act(*plans, feed, self.obstacle_adjust.value)
         except InputError as err:
             if err.param != "totals": raise
             hint = ("; type the missing totals too, or clear the box to roll the whole round with the seed"
@@ -319,8 +337,8 @@ class ChaseTracker(Panel):
         try: data = load_json(Path(self.path.value).expanduser(), CHASE_KIND, CHASE_VERSION)
         except ValueError as err: raise _file_error(err) from None
         chase = chase_from_dict(data)  # raises before anything changes
-        lines = data.get("log", [])
-        self.chase, self.log_lines = chase, [str(l) for l in lines] if isinstance(lines, list) else []
+        lines = [text(l, f"log[{i}]", max_len=100_000) for i, l in enumerate(items(data.get("log", []), "log"))]
+        self.chase, self.log_lines = chase, lines
         self._boosters()
         self.refresh(); self._say(f"Loaded: round {chase.state.round}, lead {chase.state.lead}.")
 
@@ -382,12 +400,13 @@ class ChaseTracker(Panel):
     def _odds_html(self) -> str:
         c = self.chase
         if c is None or c.over or not (self.pred.pick.value and self.prey.pick.value): return ""
-        o = round_odds(c.state, self.pred.plan(), self.prey.plan())
+        adjust = self.obstacle_adjust.value
+        o = round_odds(c.state, self.pred.plan(), self.prey.plan(), adjust)
         eff = "; ".join(f"{k} {_odds(v)}" for k, v in o.effect.items())
         out = "; ".join(f"{k} {_odds(v)}" for k, v in o.outcome.items())
         crash = "; ".join(f"{escape(c.state.side(k).name)} {_odds(v)}" for k, v in o.crash.items())
         rules = c.state.rules
-        die, obstacle_dc = obstacle(c.state.terrain, rules.obstacle_adjust)
+        die, obstacle_dc = obstacle(c.state.terrain, adjust)
         dc = crash_dc(c.state.terrain, o.speed, step=rules.step(CRASH_SPEED_STEP))[0]
         checks = (f"Step 4: an obstacle on a 1 on d{die} (DC {obstacle_dc}; the prey meets it first)" if rules.obstacles
                   else "Step 4: no obstacle rolls") + f"; a crash check this round is DC {dc} at {o.speed} {escape(rules.unit)}"
