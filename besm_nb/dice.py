@@ -131,7 +131,7 @@ def _admits(h, v) -> bool:
     if h is None or h is type(None): return v is None
     if h is bool: return isinstance(v, bool)
     if h is int: return isinstance(v, int) and not isinstance(v, bool)
-    if h is float: return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    if h is float: return (isinstance(v, int) and not isinstance(v, bool) and -1e308 <= v <= 1e308) or (isinstance(v, float) and math.isfinite(v))
     if h is Fraction: return isinstance(v, (int, Fraction)) and not isinstance(v, bool)
     if h is str: return isinstance(v, str)
     o, a = typing.get_origin(h) or h, typing.get_args(h)
@@ -172,6 +172,7 @@ def _hints(obj, ns: dict) -> dict:
     if inspect.isclass(obj):
         raw = {}
         for klass in reversed(obj.__mro__): raw.update(getattr(klass, "__annotations__", {}))
+        raw.update(getattr(obj.__init__, "__annotations__", {}))  # a class with its own __init__: its parameters
     scope = dict(vars(typing)) | {"Fraction": Fraction, "random": random} | ns
     out = {}
     for name, ann in raw.items():

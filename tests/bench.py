@@ -5,7 +5,8 @@
 * Tri-Stat: a 5-combatant round resolved (<= 2 ms), the combat odds (<= 5 ms each);
 * Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms);
 * Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves, XP;
-* chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s);
+* chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s), loading a 9,000-round save
+  (<= 2 s, <= 100 MB at its peak: loading grows linearly with the rounds);
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median).
 """
@@ -70,11 +71,30 @@ def chase():
     cold = lambda: (chase_odds._effect.cache_clear(), chase_odds._faces.cache_clear())
     report("Chase: resolve one round, Herd v Zig-Zag (median)", median_ms(lambda: resolve_chase_round(s, "Herd", "Zig-Zag", rng), 1000), "ms", 1)
     report("Chase: round_odds, Herd v Zig-Zag (median)", median_ms(lambda: round_odds(s, "Herd", "Zig-Zag"), 200, cold), "ms", 5)
+    chase_load()
     for terrain, lead, p, q in (("close", 10, "Gun It, then the best finisher", "Pull Ahead until 20+, then Stunt"),
                                 ("close", 10, "Shortcut, then Box In", "Pull Ahead until 30, then Vanish"),
                                 ("open", 12, "Redline, then the best finisher", "Pull Ahead, then the best finisher")):
         report(f"Chase: capture_odds 20 rounds, {p[:8]} v {q[:10]} (median)",
                median_ms(lambda: capture_odds(car, bike, terrain, lead, p, q, rounds=20), 5, cold) / 1000, "s", 1)
+
+
+def chase_load(rounds=9000):
+    import json
+    import tracemalloc
+    from besm_nb.besm_d20.chase import Chase, ChaseRules, ChaseState, Mecha, chase_from_dict, chase_to_dict
+    start = ChaseState(Mecha("A", drive=5, max_speed=1000, hp=100), Mecha("B", drive=5, max_speed=1000, hp=100), "close", 10, 60,
+                       rules=ChaseRules(obstacles=False))
+    data = chase_to_dict(Chase(start))
+    data["rounds"] = [{"predator": {"manoeuvre": "Jockey"}, "prey": {"manoeuvre": "Set Up"}, "dice": [12, 10]}] * rounds  # ties: it runs on
+    data.pop("now")
+    data = json.loads(json.dumps(data))
+    report(f"Chase: load a {rounds:,}-round save (median of 3)", median_ms(lambda: chase_from_dict(data), 3) / 1000, "s", 2)
+    tracemalloc.start()
+    chase_from_dict(data)
+    peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    report(f"Chase: load a {rounds:,}-round save, peak memory", peak, "MB", 100)
 
 
 def d20_attack():
@@ -108,7 +128,7 @@ def d20_mind():
 def tristat():
     import random
     from besm_nb.tristat.combat import health_lost_odds, hit_odds
-    from test_tristat import fighters, plan
+    from tests.tristat.test_combat_and_round import fighters, plan
     from besm_nb.tristat.round import DiceFeed, resolve_round
     inits = {"A": 14, "B": 7, "C": 9, "D": 9, "E": 12}
     start, actions, rng = fighters(), plan(), random.Random(1)

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import Step, d20_check, d20_contest_odds, d20_success_odds
-from ..dice import checked, InputError, fmt_odds, require_int
+from ..dice import checked, InputError, fmt_odds, require_int, shown
 
 MIND_RULE = "002 · Mind Combat"
 RANK_RANGE = (0, 50)  # Attribute ranks
@@ -452,7 +452,7 @@ def _factor(value, name: str, lo: Fraction, hi: Fraction) -> Fraction:
     "A multiple of the base award in lo..hi, from an int, Fraction or decimal."
     try: f = Fraction(str(value)) if isinstance(value, float) else Fraction(value)
     except (TypeError, ValueError): raise InputError(name, f"must be a number from {lo} to {hi}, got {value!r}") from None
-    if not lo <= f <= hi: raise InputError(name, f"must be from {float(lo):g} to {float(hi):g}, got {float(f):g}")
+    if not lo <= f <= hi: raise InputError(name, f"must be from {float(lo):g} to {float(hi):g}, got {shown(value)}")
     return f
 
 

@@ -622,6 +622,7 @@ class ChaseRules:
 
     def step(self, mph: int) -> int:
         "A table's mph step at this scale (unchanged unless `scale_tables`)."
+        require_int(mph, "mph", 1, 1_000_000)
         return max(1, int(mph * self.scale)) if self.scale_tables else mph
 
 
@@ -663,6 +664,7 @@ class ChaseState:
     def side(self, who: str,  # "predator" or "prey"
             ) -> Mecha:
         "The mecha on that side."
+        require_choice(who, "who", SIDES)
         return self.predator if who == "predator" else self.prey
 
     @property

@@ -326,7 +326,8 @@ def wilson(k: int,  # successes
            z: float = 1.96,  # 1.96 for 95%
           ) -> tuple[float, float]:
     "Wilson's confidence interval for a proportion."
-    if n <= 0: raise InputError("n", "needs at least one trial")
+    require_int(n, "n", 1, 10 ** 12); require_int(k, "k", 0, n)
+    if not 0 < z <= 10: raise InputError("z", f"must be above 0 and at most 10, got {shown(z)}")
     p = k / n
     centre, half = p + z * z / (2 * n), z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     return (max(0.0, (centre - half) / (1 + z * z / n)), min(1.0, (centre + half) / (1 + z * z / n)))
