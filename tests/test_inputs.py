@@ -365,6 +365,12 @@ def failures(mod, unbuilt: list | None = None) -> list[str]:
 MODULES = [m for w in wings() for m in wing_modules(w)]
 
 
+@pytest.fixture(autouse=True)
+def elsewhere(tmp_path, monkeypatch):
+    "Entry points that write files (save_chase) write them in a scratch folder, never in the project."
+    monkeypatch.chdir(tmp_path)
+
+
 def test_the_wings_are_found():
     "The walk finds every rule wing that exists (today's three at least) and their chapters."
     assert {"tristat", "anime_d20", "besm_d20"} <= set(wings())
