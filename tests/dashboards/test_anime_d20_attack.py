@@ -39,8 +39,11 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     # two Table 12-5 rows: a round of aiming (+4 under the text reading) and light cover beyond melee (-6 chosen)
     rows = page.locator(".besm-field-rows select").first
     rows.select_option(label=["aiming: +4 (round) / +2 (action)", "beyond melee: taking cover: -6 (-4 to -10)"])
+    # aiming counts only standing still: refused beside the pace until the pace is "still"
+    page.locator(".besm-error", has_text="Extra Aim counts only if the attacker does not move").first.wait_for(timeout=10_000)
+    page.locator(".besm-field-pace select").first.select_option(value="still")
     chosen = ["aiming", ("beyond melee: taking cover", -6)]
-    expected = resolve_attack(9, 18, "2d6+3", chosen, defence_bonus=4, armour=2, current_hp=20)
+    expected = resolve_attack(9, 18, "2d6+3", chosen, "still", defence_bonus=4, armour=2, current_hp=20)
     assert expected.attack_bonus == 7
     wait_for_output(page, shown(expected))
     out = page.locator(".besm-output").first.inner_text()
@@ -48,7 +51,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
 
     # the other Extra Aim reading: +2
     page.locator(".besm-field-aim select").first.select_option(label="an action: +2, scope +3 (Table 12-5)")
-    wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", chosen, aim="action", defence_bonus=4, armour=2, current_hp=20)))
+    wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", chosen, "still", aim="action", defence_bonus=4, armour=2, current_hp=20)))
 
     # two rows that exclude each other: the reason appears beside the list
     rows.select_option(label=["aiming: +4 (round) / +2 (action)", "aiming with a scope: +6 (round) / +3 (action)"])
@@ -56,16 +59,30 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
 
     # a seeded roll is logged with its seed, and the same seed replays it in the library's calculator
     rows.select_option(label=["touch: +6"])
-    wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", ["touch"], aim="action", defence_bonus=4, armour=2, current_hp=20)))
+    wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", ["touch"], "still", aim="action", defence_bonus=4, armour=2, current_hp=20)))
     page.locator(".besm-seed input").first.fill("4321")
     page.locator(".besm-seed input").first.press("Tab")
     page.locator("button.besm-roll").first.click()
     calc = attack_calculator(seed=4321)
     w = {f.name: f.widget for f in calc.fields}
-    w["attack_bonus"].value, w["ac"].value, w["rows"].value, w["aim"].value = 9, 18, ("touch",), "action"
+    w["attack_bonus"].value, w["ac"].value, w["rows"].value, w["aim"].value, w["pace"].value = 9, 18, ("touch",), "action", "still"
     page.locator(".besm-log", has_text=f"seed 4321: {calc.do_roll()}").first.wait_for(timeout=10_000)
 
     body = page.locator("body").inner_text()
     assert "Traceback" not in body
     assert page.outside == [], f"requests outside this machine: {page.outside}"
+    assert page.errors == [], page.errors
+
+
+def test_attack_resolver_takes_combined_attackers_and_the_damage_rows(page, dashboards_url):
+    page.goto(dashboards_url + URL)
+    page.locator(".besm-output").first.wait_for(timeout=30_000)
+    set_int(page, "combined", 3)  # three strike together: each at -4, her one defence at -2
+    wait_for_output(page, shown(resolve_attack(6, 14, "2d6+3", defence_bonus=4, armour=2, current_hp=20, combined=3)))
+    set_int(page, "combined", 1)
+    page.locator(".besm-field-rows select").first.select_option(label=["vital spot: -8"])
+    wait_for_output(page, "Damage 2d8+3; critical damage 4d8+3")  # the dice one size up, and their critical
+    page.locator(".besm-field-crit select").first.select_option(value="twice")
+    wait_for_output(page, "critical damage 4d8+6")
+    wait_for_output(page, shown(resolve_attack(6, 14, "2d6+3", ["vital spot"], defence_bonus=4, armour=2, current_hp=20, crit="twice")))
     assert page.errors == [], page.errors

@@ -49,3 +49,21 @@ def test_chase_tracker_plays_a_scripted_chase(page, dashboards_url):
     page.locator(".besm-chase-head", has_text=f"Round {played}").first.wait_for(timeout=10_000)
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors
+
+
+def test_chase_tracker_offers_the_review_readings_and_each_obstacles_dc(page, dashboards_url):
+    page.goto(dashboards_url + "/voila/render/chase.ipynb")
+    tracker = page.locator(".besm-tracker")
+    tracker.wait_for(timeout=30_000)
+    tracker.get_by_label("Open crashes").select_option(value="crash")
+    tracker.get_by_label("Speed change").select_option(value="this round")
+    page.locator(".besm-lead-in input").fill("12")
+    page.locator("button.besm-start").click()
+    text_is(page, ".besm-lead", 12)
+    page.locator(".besm-predator-manoeuvre select").select_option("Gun It")
+    page.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+    page.locator(".besm-checks", has_text="(DC 18;").first.wait_for(timeout=10_000)  # close terrain's obstacle
+    box = page.locator(".besm-obstacle-adjust input")
+    box.fill("-2"); box.press("Tab")
+    page.locator(".besm-checks", has_text="(DC 16;").first.wait_for(timeout=10_000)  # this obstacle, 2 easier
+    assert page.errors == [], page.errors

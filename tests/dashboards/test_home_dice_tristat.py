@@ -105,6 +105,32 @@ def test_tristat_tracker_runs_a_round(page, dashboards_url):
     assert page.errors == [], page.errors
 
 
+def test_tristat_tracker_shows_who_is_out_and_offers_the_readings(page, dashboards_url):
+    page.goto(dashboards_url + "/voila/render/tristat_combat.ipynb")
+    tracker = page.locator(".besm-tracker")
+    tracker.wait_for(timeout=30_000)
+
+    def fill(label, value):
+        box = tracker.get_by_label(label, exact=True).first
+        box.fill(str(value))
+        box.press("Tab")
+
+    for name, health in [("Rei", 40), ("Youma", 40), ("Ghost", -5)]:
+        fill("Name", name); fill("Health", health)
+        tracker.get_by_role("button", name="Add / update").click()
+        page.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=10_000)
+    page.locator(".besm-state[data-name='Ghost']", has_text="dead: out of the fight").wait_for(timeout=10_000)
+    tracker.get_by_label("Critical").select_option(label="×2")
+    tracker.get_by_label("cover spends the attack action").check()
+    page.locator(".besm-message", has_text="Readings set for this fight").wait_for(timeout=10_000)
+    fill("Typed d6s", "6 1")  # the dead roll no initiative: two dice
+    tracker.get_by_role("button", name="Use these d6s").click()
+    page.locator(".besm-phases", has_text="Rei → Youma").wait_for(timeout=10_000)
+    targets = [t.strip() for t in tracker.get_by_label("Targets").locator("option").all_inner_texts()]
+    assert targets == ["Youma"]  # the dead are not offered
+    assert page.errors == [], page.errors
+
+
 def test_home_page_lists_every_dashboard():
     "Every dashboard notebook is linked from the home page (a static check, no browser)."
     import json
