@@ -214,8 +214,11 @@ def _checker(h):
     return None
 
 
-_inside = threading.local()  # how deep in entry points the running code is: only the outermost call checks types
-_inside.depth = 0
+class _Depth(threading.local):
+    depth = 0  # how deep in entry points the running code is, in each thread: only the outermost call checks types
+
+
+_inside = _Depth()
 
 
 def checked(obj):

@@ -41,7 +41,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     rows.select_option(label=["aiming: +4 (round) / +2 (action)", "beyond melee: taking cover: -6 (-4 to -10)"])
     # aiming counts only standing still: refused beside the pace until the pace is "still"
     page.locator(".besm-error", has_text="Extra Aim counts only if the attacker does not move").first.wait_for(timeout=10_000)
-    page.locator(".besm-field-pace select").first.select_option(value="still")
+    page.locator(".besm-field-pace select").first.select_option(label="still (not moving: needed to aim)")
     chosen = ["aiming", ("beyond melee: taking cover", -6)]
     expected = resolve_attack(9, 18, "2d6+3", chosen, "still", defence_bonus=4, armour=2, current_hp=20)
     assert expected.attack_bonus == 7
@@ -82,7 +82,7 @@ def test_attack_resolver_takes_combined_attackers_and_the_damage_rows(page, dash
     set_int(page, "combined", 1)
     page.locator(".besm-field-rows select").first.select_option(label=["vital spot: -8"])
     wait_for_output(page, "Damage 2d8+3; critical damage 4d8+3")  # the dice one size up, and their critical
-    page.locator(".besm-field-crit select").first.select_option(value="twice")
+    page.locator(".besm-field-crit select").first.select_option(label="rolled twice: 2d6+3 → 4d6+6")
     wait_for_output(page, "critical damage 4d8+6")
     wait_for_output(page, shown(resolve_attack(6, 14, "2d6+3", ["vital spot"], defence_bonus=4, armour=2, current_hp=20, crit="twice")))
     assert page.errors == [], page.errors
