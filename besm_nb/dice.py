@@ -224,10 +224,10 @@ _inside = _Depth()
 def checked(obj):
     "Refuse, with an `InputError` naming the parameter, any argument whose type the annotations do not admit (functions and dataclasses)."
     target = obj.__init__ if inspect.isclass(obj) else obj
-    params = [p for p in inspect.signature(target).parameters.values()]
     state: dict = {}
 
-    def build() -> tuple:
+    def build() -> tuple:  # on the first call, so that importing a chapter stays quick
+        params = list(inspect.signature(target).parameters.values())
         mod = inspect.getmodule(obj)
         hints = _hints(obj, vars(mod) if mod else {})
         plain = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
