@@ -1,9 +1,9 @@
 """The Encounters dashboard in a real browser: the action planner driven through the page (also on a 400 px phone screen),
 its answers and seeded rolls the library's own; the range bands; the Stamina tracker played, reloaded and undone."""
-import random
+import json
 
 import pytest
-from tests.helpers import field
+from tests.helpers import assert_beside
 
 from besm_nb.encounters.planner import plan_round
 from besm_nb.encounters.ranges import range_penalty
@@ -100,13 +100,12 @@ def test_the_planner_plays_fred_the_swift_and_rolls_like_the_library(page, dashb
     assert page.errors == [], page.errors
 
 
-def test_the_stamina_tracker_holds_the_door_survives_a_reload_and_undoes_across_rounds(page, dashboards_url):
+def test_the_stamina_tracker_holds_the_door_survives_a_reload_undoes_across_rounds_and_saves(page, dashboards_url):
     open_page(page, dashboards_url)
     open_tab(page, "Stamina")
     t = page.locator(".besm-stamina-tracker")
-    new = t.locator("button.besm-new")
-    if not new.is_disabled() and "No characters yet" not in t.locator(".besm-stamina-status").inner_text():
-        new.click()  # an earlier run's fight is kept as a backup
+    if "No characters yet" not in t.locator(".besm-stamina-status").inner_text():
+        t.locator("button.besm-new").click()  # an earlier fight is kept as a backup
         page.wait_for_function("document.querySelector('.besm-stamina-status').innerText.includes('No characters yet')", timeout=10_000)
     t.locator(".besm-name input").fill("Garth")
     t.locator(".besm-strength input").fill("5"); t.locator(".besm-max-stamina input").fill("40")
@@ -124,17 +123,45 @@ def test_the_stamina_tracker_holds_the_door_survives_a_reload_and_undoes_across_
     page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
     assert page.locator(".besm-fighter").get_attribute("data-stamina") == "20"  # the example: 20 down
 
+    # a refusal sits beside its button and names the field on screen
+    t.locator(".besm-name input").fill("Garth")
+    t.locator("button.besm-add").click()
+    err = t.locator(".besm-add-message", has_text="Name: Garth is already in the record").first
+    err.wait_for(timeout=10_000)
+    assert_beside(t.locator("button.besm-add"), err)
+
     open_page(page, dashboards_url)  # a reload: nothing lost
     open_tab(page, "Stamina")
-    page.wait_for_function("document.querySelector('.besm-round')?.dataset.round === '5'", timeout=10_000)
+    t = page.locator(".besm-stamina-tracker")
+    page.wait_for_function("document.querySelector('.besm-round')?.dataset.round === '5'", timeout=30_000)
     assert page.locator(".besm-fighter").get_attribute("data-stamina") == "20"
-    page.locator("button.besm-undo").click()  # back across the end of round 4
+    t.locator("button.besm-undo").click()  # back across the end of round 4
     page.wait_for_function("document.querySelector('.besm-round').dataset.round === '4'", timeout=10_000)
-    page.locator("button.besm-undo").click()
+    t.locator("button.besm-undo").click()
     page.wait_for_function("document.querySelector('.besm-fighter').dataset.stamina === '25'", timeout=10_000)
-    page.locator(".besm-file input").fill("../elsewhere")
-    page.locator("button.besm-save").click()
-    page.locator(".besm-file-message", has_text="File name: use letters").wait_for(timeout=10_000)  # beside the File box
+    t.locator("button.besm-redo").click(); t.locator("button.besm-redo").click()
+    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
+
+    # Download, a corrupt upload refused beside its control (the fight kept), the download uploaded back
+    with page.expect_download() as dl:
+        t.locator("a.besm-download-link").click()
+    saved = json.loads(open(dl.value.path(), encoding="utf-8").read())
+    assert (saved["kind"], saved["data"]["kind"]) == ("encounters-stamina", "encounters-stamina")
+    upload = t.locator(".besm-upload input[type=file]").first
+    upload.set_input_files(files=[{"name": "broken.json", "mimeType": "application/json", "buffer": b"{not json"}])
+    t.locator(".besm-file-message", has_text="not a readable save file").first.wait_for(timeout=10_000)
+    assert page.locator(".besm-fighter").get_attribute("data-stamina") == "20"
+    t.locator("button.besm-undo").click()
+    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '4'", timeout=10_000)
+    upload.set_input_files(files=[{"name": "door.json", "mimeType": "application/json", "buffer": json.dumps(saved).encode()}])
+    t.locator(".besm-file-message", has_text="Loaded door.json").first.wait_for(timeout=10_000)
+    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
+
+    # saves by name stay inside the saves folder
+    name = t.locator(".besm-save-name input").first
+    name.fill("../elsewhere")
+    t.locator("button.besm-save").click()
+    t.locator(".besm-save-message", has_text="File name: use letters").first.wait_for(timeout=10_000)
     assert page.errors == [], page.errors
 
 
