@@ -179,17 +179,50 @@ class StaminaRecord:
         "Rebuild the state from the rules and these events; nothing changes if one of them is refused."
         old = self.__dict__.copy()
         self._reset()
-        self.events = []
+        self.events, self._checkpoints = [], {0: self._snapshot()}
         try:
             for i, e in enumerate(events):
-                try: self._apply(e)
+                try: self._step(e, guard=False)  # a refusal here restores the whole record
                 except InputError as err:
                     if not numbered: raise
                     raise InputError(f"events[{i}]", f"({e['do']}) {err}") from None
-                self.events.append(e)
         except Exception:
             self.__dict__.update(old)
             raise
+
+    # Undo goes back to the nearest checkpoint (one every CHECKPOINT events) and replays the few events after it,
+    # so a step and its undo cost the same however long the fight has run.
+    CHECKPOINT = 32
+
+    @staticmethod
+    def _copy(f: Fighter) -> Fighter:
+        g = object.__new__(Fighter); g.__dict__.update(f.__dict__); g.boost = dict(f.boost)
+        return g
+
+    def _snapshot(self) -> tuple:
+        "The state now, copied (the log by its length: it only ever grows along the events)."
+        return (dict(self.rules), self.round, {n: self._copy(f) for n, f in self.fighters.items()},
+                len(self.log), list(self._last_round), list(self._this_round))
+
+    def _back_to(self, snap: tuple) -> None:
+        "Put the state back as a snapshot had it."
+        rules, rnd, fighters, logged, last, this = snap
+        self.rules, self.round = dict(rules), rnd
+        self.fighters = {n: self._copy(f) for n, f in fighters.items()}
+        del self.log[logged:]
+        self._last_round, self._this_round = list(last), list(this)
+
+    def _step(self, e: dict,  # a checked event
+              guard: bool = True,  # keep a copy to put back if the rules refuse it
+             ) -> None:
+        "Apply one checked event; if the rules refuse it, the state is as it was."
+        snap = self._snapshot() if guard else None
+        try: self._apply(e)
+        except Exception:
+            if snap is not None: self._back_to(snap)
+            raise
+        self.events.append(e)
+        if len(self.events) % self.CHECKPOINT == 0: self._checkpoints[len(self.events)] = self._snapshot()
 
     def fighter(self, name: str) -> Fighter:
         "A character in the record, by name."
@@ -276,7 +309,7 @@ class StaminaRecord:
         "Carry out one event (checked, then applied); the log lines it added. A refused event changes nothing."
         e = check_event(event)
         before = len(self.log)
-        self._replay(self.events + [e])
+        self._step(e)
         self._redo = []
         return [t for _, t in self.log[before:]]
 
@@ -320,15 +353,21 @@ class StaminaRecord:
     def undo(self) -> dict:
         "Take back the last event, whatever it was (an ended round too); returns it."
         if not self.events: raise InputError("undo", "nothing to undo")
-        last = self.events[-1]
-        self._replay(self.events[:-1]); self._redo.append(last)
+        last, keep = self.events[-1], len(self.events) - 1
+        at = max(n for n in self._checkpoints if n <= keep)
+        for n in [n for n in self._checkpoints if n > keep]: del self._checkpoints[n]
+        again = self.events[at:keep]
+        del self.events[at:]
+        self._back_to(self._checkpoints[at])
+        for e in again: self._step(e, guard=False)  # these were legal before, so they are again
+        self._redo.append(last)
         return last
 
     def redo(self) -> dict:
         "Put back the last event undone."
         if not self._redo: raise InputError("redo", "nothing to redo")
         e = self._redo[-1]
-        self._replay(self.events + [e]); self._redo.pop()
+        self._step(e); self._redo.pop()
         return e
 
     @property

@@ -147,3 +147,23 @@ def test_bad_input_names_its_parameter(call, param):
         call()
     assert str(err.value).startswith(f"{param}: "), str(err.value)
     assert getattr(err.value, "param", param) == param
+
+
+def test_undo_across_checkpoints_matches_a_fresh_replay():
+    r = StaminaRecord(exertion=True, recovery=1)
+    r.add("Ann", 5, 4, 500); r.add("Bo", 3, 6, 400)
+    for i in range(60):
+        r.push("Ann", "strength", 1 + i % 5)
+        if i % 3: r.act("Bo")
+        else: r.hurt("Bo", stamina=1)
+        r.end_round()
+    assert len(r.events) > 3 * StaminaRecord.CHECKPOINT
+    events = [dict(e) for e in r.events]
+    for keep in (len(events) - 1, 150, 97, 64, 33, 31, 1, 0):
+        while len(r.events) > keep: r.undo()
+        fresh = StaminaRecord(True, 1, events[:keep])
+        assert (r.round, r.log, r.to_dict()) == (fresh.round, fresh.log, fresh.to_dict())
+        assert {n: (f.stamina, f.boost, f.acted, f.injured) for n, f in r.fighters.items()} == \
+               {n: (f.stamina, f.boost, f.acted, f.injured) for n, f in fresh.fighters.items()}
+    while r.can_redo: r.redo()
+    assert r.to_dict()["events"] == events
