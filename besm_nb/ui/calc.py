@@ -345,7 +345,8 @@ class Panel(widgets.VBox):
             cls: str | None = None,  # a CSS class for the message, for tests
            ) -> widgets.VBox:
         "Controls side by side with their own message line right under them: what a button there says shows here."
-        msg = html_text(cls="besm-message" + (f" {cls}" if cls else ""))
+        msg = html_text(cls="besm-message")
+        if cls: msg.add_class(cls)
         self._row_messages = getattr(self, "_row_messages", []) + [msg]
         for c in children:
             if isinstance(c, widgets.Button): c._besm_message = msg
