@@ -147,13 +147,16 @@ def test_the_stamina_tracker_holds_the_door_survives_a_reload_undoes_across_roun
         t.locator("a.besm-download-link").click()
     saved = json.loads(open(dl.value.path(), encoding="utf-8").read())
     assert (saved["kind"], saved["data"]["kind"]) == ("encounters-stamina", "encounters-stamina")
-    upload = t.locator(".besm-upload input[type=file]").first
-    upload.set_input_files(files=[{"name": "broken.json", "mimeType": "application/json", "buffer": b"{not json"}])
+    def upload(name, content):  # the upload button opens the browser's file chooser
+        with page.expect_file_chooser() as chooser:
+            t.locator("button.besm-upload").click()
+        chooser.value.set_files(files=[{"name": name, "mimeType": "application/json", "buffer": content}])
+    upload("broken.json", b"{not json")
     t.locator(".besm-file-message", has_text="not a readable save file").first.wait_for(timeout=10_000)
     assert page.locator(".besm-fighter").get_attribute("data-stamina") == "20"
     t.locator("button.besm-undo").click()
     page.wait_for_function("document.querySelector('.besm-round').dataset.round === '4'", timeout=10_000)
-    upload.set_input_files(files=[{"name": "door.json", "mimeType": "application/json", "buffer": json.dumps(saved).encode()}])
+    upload("door.json", json.dumps(saved).encode())
     t.locator(".besm-file-message", has_text="Loaded door.json").first.wait_for(timeout=10_000)
     page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
 
