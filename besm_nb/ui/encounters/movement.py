@@ -34,7 +34,8 @@ def charge_result(weapon: int,  # the weapon's damage (or the whole rating, with
     d = charge_damage(rating, die, momentum, charging_rule)
     odds = charge_damage_odds(rating, die_expr, momentum, charging_rule)
     mean = sum(k * p for k, p in odds.items())
-    working = [Step("Rating", f"{weapon} + Strength {strength} = {rating}" if add_strength else f"{rating}", "004 · Movement")] + list(d.working)
+    working = [Step("Rating: weapon + Strength" if add_strength else "Rating", f"{weapon} + {strength} = {rating}" if add_strength else rating,
+                    "004 · Movement")] + list(d.working)
     return Result(f"Damage {d.total}", working, odds, "damage", highlight=[d.total],
                   note=f"With {die_expr.strip()} as the damage die: mean {float(mean):.2f}, from {min(odds)} to {max(odds)}.")
 

@@ -26,12 +26,12 @@ _READINGS = [("2d6 × Initiative", "multiply"), ("2d6 + Initiative", "add")]
 
 
 def _skills_table(plan, used: dict[str, bool]) -> str:
-    rows = "".join(f'<tr><td style="padding:2px 8px">{escape(n)}</td><td style="padding:2px 8px;text-align:right">{lvl}</td>'
-                   f'<td style="padding:2px 8px;text-align:right"><b>{now}</b></td>'
-                   f'<td style="padding:2px 8px">{"used" if used[n] else "not used this round"}</td></tr>'
-                   for n, (lvl, now) in plan.skills.items())
-    head = "".join(f'<th style="padding:2px 8px;text-align:left">{h}</th>' for h in ("skill", "level", "this round", ""))
-    return f'<table class="besm-skills" style="border-collapse:collapse;margin:0.4em 0"><tr>{head}</tr>{rows}</table>'
+    "Each skill, its level and what it is this round (skills not used this round greyed); narrow enough for a phone."
+    cell = 'style="padding:2px 8px;white-space:nowrap"'
+    rows = "".join(f'<tr{"" if used[n] else " style=color:#888"}><td {cell}>{escape(n)}{"" if used[n] else " (unused)"}</td>'
+                   f'<td {cell}>{lvl} → <b>{now}</b></td></tr>' for n, (lvl, now) in plan.skills.items())
+    return (f'<table class="besm-skills" style="border-collapse:collapse;margin:0.4em 0"><tr><th {cell}>skill</th>'
+            f'<th {cell}>this round</th></tr>{rows}</table>')
 
 
 def planner_result(dex, intelligence, striking, defense, sorcery, resistance, attacks, defences, casts, resists,
