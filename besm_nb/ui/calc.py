@@ -295,6 +295,7 @@ class Panel(widgets.VBox):
     "A box of buttons whose work runs guarded: a refusal shows beside the button that was pressed, never as a traceback."
     message: widgets.HTML  # set by the subclass before any button can be pressed: where refreshes report
     labels: dict[str, str] = {}  # parameter names in the rules' messages -> the labels on screen
+    field_errors: dict[str, widgets.HTML] = {}  # parameter names -> the message place beside their own input
 
     _refusal = False  # the message shown is a refresh's refusal
 
@@ -312,6 +313,7 @@ class Panel(widgets.VBox):
             self._refusal = False
             return True
         except Exception as err:
+            where = self.field_errors.get(getattr(err, "param", None), where)  # beside the input it is about, if it has one
             where.value = f'<span style="{ERROR_STYLE}">⚠ {escape(message_text(err, self.labels))}</span>'
             self._refusal = quiet
             self._refused(quiet)
@@ -321,8 +323,8 @@ class Panel(widgets.VBox):
         "What else a refused piece of work clears (nothing here)."
 
     def _messages(self) -> list[widgets.HTML]:
-        "Every message place of the panel: `message` and one per row."
-        return [self.message] + getattr(self, "_row_messages", [])
+        "Every message place of the panel: `message`, one per row, and those beside inputs."
+        return [self.message] + getattr(self, "_row_messages", []) + list(self.field_errors.values())
 
     def button(self, description: str,  # the label, shown whole
                fn: Callable[[], object],  # the work
