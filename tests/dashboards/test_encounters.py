@@ -1,8 +1,7 @@
 """The Encounters dashboard in a real browser: the action planner driven through the page (also on a 400 px phone screen),
 its answers and seeded rolls the library's own; the range bands; the Stamina tracker played, reloaded and undone."""
-import json
-
 import pytest
+from tests.dashboards.kit import check_tracker_kit
 from tests.helpers import assert_beside
 
 from besm_nb.encounters.planner import plan_round
@@ -100,13 +99,18 @@ def test_the_planner_plays_fred_the_swift_and_rolls_like_the_library(page, dashb
     assert page.errors == [], page.errors
 
 
-def test_the_stamina_tracker_holds_the_door_survives_a_reload_undoes_across_rounds_and_saves(page, dashboards_url):
+def fresh_fight(page, t):
+    "Start from no characters (an earlier test's fight is kept as a backup by New)."
+    if "No characters yet" not in t.locator(".besm-stamina-status").inner_text():
+        t.locator("button.besm-new").click()
+        page.wait_for_function("document.querySelector('.besm-stamina-status').innerText.includes('No characters yet')", timeout=10_000)
+
+
+def test_the_stamina_tracker_holds_the_door(page, dashboards_url):
     open_page(page, dashboards_url)
     open_tab(page, "Stamina")
     t = page.locator(".besm-stamina-tracker")
-    if "No characters yet" not in t.locator(".besm-stamina-status").inner_text():
-        t.locator("button.besm-new").click()  # an earlier fight is kept as a backup
-        page.wait_for_function("document.querySelector('.besm-stamina-status').innerText.includes('No characters yet')", timeout=10_000)
+    fresh_fight(page, t)
     t.locator(".besm-name input").fill("Garth")
     t.locator(".besm-strength input").fill("5"); t.locator(".besm-max-stamina input").fill("40")
     t.locator("button.besm-add").click()
@@ -115,6 +119,7 @@ def test_the_stamina_tracker_holds_the_door_survives_a_reload_undoes_across_roun
     t.locator(".besm-points select").select_option("5")
     t.locator("button.besm-push").click()
     page.wait_for_function("document.querySelector('.besm-fighter').dataset.stamina === '35'", timeout=10_000)
+    assert "Strength 10 (5 +5)" in t.locator(".besm-stamina-status").inner_text()
     t.locator("button.besm-end-round").click()
     for _ in range(3):
         page.wait_for_function("!document.querySelector('button.besm-repeat').disabled", timeout=10_000)
@@ -123,49 +128,53 @@ def test_the_stamina_tracker_holds_the_door_survives_a_reload_undoes_across_roun
     page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
     assert page.locator(".besm-fighter").get_attribute("data-stamina") == "20"  # the example: 20 down
 
+    # the exertion rule on: each round of holding the door costs 6 (5 pushed + 1 exertion), not 5
+    t.locator(".besm-exertion input").check(); t.locator("button.besm-set-rules").click()
+    page.wait_for_function("document.querySelector('.besm-round').innerText.includes('exertion on')", timeout=10_000)
+    for left in ("14", "8", "2"):
+        t.locator(".besm-points select").select_option("5")
+        t.locator("button.besm-push").click()
+        t.locator("button.besm-end-round").click()
+        page.wait_for_function(f"document.querySelector('.besm-fighter').dataset.stamina === '{left}'", timeout=10_000)
+    assert [o.strip() for o in t.locator(".besm-points select option").all_inner_texts()] == ["1", "2"]  # no more than he has
+    t.locator(".besm-points select").select_option("2")
+    t.locator("button.besm-push").click()
+    t.locator("button.besm-end-round").click()
+    page.wait_for_function("document.querySelector('.besm-stamina-status').innerText.includes('COLLAPSED')", timeout=10_000)
+    assert page.locator(".besm-fighter").get_attribute("data-stamina") == "0"
+    assert t.locator("button.besm-act").is_disabled() and t.locator("button.besm-push").is_disabled()  # only what is legal
+
     # a refusal sits beside its button and names the field on screen
     t.locator(".besm-name input").fill("Garth")
     t.locator("button.besm-add").click()
     err = t.locator(".besm-add-message", has_text="Name: Garth is already in the record").first
     err.wait_for(timeout=10_000)
     assert_beside(t.locator("button.besm-add"), err)
-
-    open_page(page, dashboards_url)  # a reload: nothing lost
-    open_tab(page, "Stamina")
-    t = page.locator(".besm-stamina-tracker")
-    page.wait_for_function("document.querySelector('.besm-round')?.dataset.round === '5'", timeout=30_000)
-    assert page.locator(".besm-fighter").get_attribute("data-stamina") == "20"
-    t.locator("button.besm-undo").click()  # back across the end of round 4
-    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '4'", timeout=10_000)
-    t.locator("button.besm-undo").click()
-    page.wait_for_function("document.querySelector('.besm-fighter').dataset.stamina === '25'", timeout=10_000)
-    t.locator("button.besm-redo").click(); t.locator("button.besm-redo").click()
-    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
-
-    # Download, a corrupt upload refused beside its control (the fight kept), the download uploaded back
-    with page.expect_download() as dl:
-        t.locator("a.besm-download-link").click()
-    saved = json.loads(open(dl.value.path(), encoding="utf-8").read())
-    assert (saved["kind"], saved["data"]["kind"]) == ("encounters-stamina", "encounters-stamina")
-    def upload(name, content):  # the upload button opens the browser's file chooser
-        with page.expect_file_chooser() as chooser:
-            t.locator("button.besm-upload").click()
-        chooser.value.set_files(files=[{"name": name, "mimeType": "application/json", "buffer": content}])
-    upload("broken.json", b"{not json")
-    t.locator(".besm-file-message", has_text="not a readable save file").first.wait_for(timeout=10_000)
-    assert page.locator(".besm-fighter").get_attribute("data-stamina") == "20"
-    t.locator("button.besm-undo").click()
-    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '4'", timeout=10_000)
-    upload("door.json", json.dumps(saved).encode())
-    t.locator(".besm-file-message", has_text="Loaded door.json").first.wait_for(timeout=10_000)
-    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
-
-    # saves by name stay inside the saves folder
-    name = t.locator(".besm-save-name input").first
-    name.fill("../elsewhere")
-    t.locator("button.besm-save").click()
-    t.locator(".besm-save-message", has_text="File name: use letters").first.wait_for(timeout=10_000)
     assert page.errors == [], page.errors
+
+
+def test_the_stamina_tracker_keeps_everything(page, dashboards_url):
+    "The checks every tracker shares: reload, undo across the end of a round, Download/Upload, a corrupt upload, save names."
+    def step(t):
+        fresh_fight(page, t)
+        t.locator(".besm-name input").fill("Ann")
+        t.locator(".besm-strength input").fill("4"); t.locator(".besm-max-stamina input").fill("30")
+        t.locator("button.besm-add").click()
+        page.locator('.besm-fighter[data-name="Ann"]').wait_for(timeout=10_000)
+        t.locator(".besm-points select").select_option("3")
+        t.locator("button.besm-push").click()
+        page.wait_for_function("document.querySelector('.besm-fighter').dataset.stamina === '27'", timeout=10_000)
+
+    def next_round(t):
+        t.locator("button.besm-end-round").click()
+        page.wait_for_function("document.querySelector('.besm-round').dataset.round === '2'", timeout=10_000)
+
+    def tab(pg):
+        pg.locator(".besm-planner").wait_for(timeout=120_000)
+        open_tab(pg, "Stamina")
+
+    check_tracker_kit(page, dashboards_url + URL, ".besm-stamina-tracker", step, next_round,
+                      lambda t: t.locator(".besm-stamina-status").inner_text(), "encounters-stamina", open_tab=tab)
 
 
 @pytest.fixture
