@@ -6,7 +6,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction  # noqa: F401 -- with Mapping and Sequence: the names `Result`'s field annotations use
 from html import escape
+from typing import Mapping, Sequence  # noqa: F401
 
 from ...encounters.actions import ATTRIBUTE_RANGE
 from ...encounters.ranges import BANDS, DISTANCE_RANGE, INCREMENTS, band_edges, range_penalty
