@@ -6,6 +6,8 @@
 * Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms);
 * Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves, XP;
 * chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s);
+* Encounters: a round planned (Fred the Swift), a range band, charge damage and its exact odds, Initiative odds and
+  who goes first, a Stamina step and its undo in a 250-event fight (<= 1 ms each); loading that fight (<= 20 ms);
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median); twenty sessions opened at once: p50 / p95 page load and
   the resident memory of the server with its twenty kernels.
@@ -119,6 +121,34 @@ def tristat():
         lambda: health_lost_odds(60, 8, dodge=True, dcv=5, shield=10, counter_power=30, counter_acv=6), 500), "ms", 5)
 
 
+def encounters():
+    from besm_nb import dice
+    from besm_nb.encounters.actions import first_odds, initiative_odds
+    from besm_nb.encounters.exertion import StaminaRecord
+    from besm_nb.encounters.movement import charge_damage, charge_damage_odds
+    from besm_nb.encounters.planner import plan_round
+    from besm_nb.encounters.ranges import range_penalty
+    fred = lambda: plan_round(4, 2, {"Striking": 8, "Defense": 6}, attacks=1, stand=True, run_yards=16, leaps=1, initiative=4)
+    report("Encounters: plan_round, Fred the Swift (median)", median_ms(fred, 2000), "ms", 1)
+    report("Encounters: range_penalty, heavy crossbow (median)", median_ms(lambda: range_penalty("heavy crossbow", 100), 2000), "ms", 1)
+    report("Encounters: charge_damage, the knight (median)", median_ms(lambda: charge_damage(11, 6, 40), 2000), "ms", 1)
+    report("Encounters: charge_damage_odds, cache cleared (median)",
+           median_ms(lambda: charge_damage_odds(11, "2d6", 40), 500, dice._counts.cache_clear), "ms", 1)
+    report("Encounters: initiative_odds, cache cleared (median)", median_ms(lambda: initiative_odds(5), 500, dice._counts.cache_clear), "ms", 1)
+    report("Encounters: first_odds(5, 3) (median)", median_ms(lambda: first_odds(5, 3), 500), "ms", 1)
+    r = StaminaRecord(exertion=True)
+    for n in "ABCD": r.add(n, 5, 5, 10_000)
+    for _ in range(50):
+        for n in "ABCD": r.push(n, "strength", 1)
+        r.end_round()
+    report(f"Encounters: push + undo, {len(r.events)}-event fight (median)",
+           median_ms(lambda: (r.push("A", "strength", 1), r.undo()), 500), "ms", 1)
+    report(f"Encounters: end round + undo, {len(r.events)} events (median)", median_ms(lambda: (r.end_round(), r.undo()), 500), "ms", 1)
+    saved = r.to_dict()
+    report(f"Encounters: load a {len(r.events)}-event fight (median)",
+           median_ms(lambda: StaminaRecord.from_dict(saved), 50), "ms", 20)
+
+
 def dashboards(loads=11, changes=21, sessions=20):
     from tests import conftest
     from tests.dashboards.crowd import crowd
@@ -162,5 +192,6 @@ def dashboards(loads=11, changes=21, sessions=20):
 
 if __name__ == "__main__":
     core()
+    encounters()
     if "--no-browser" not in sys.argv:
         dashboards()
