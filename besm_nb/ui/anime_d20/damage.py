@@ -16,7 +16,7 @@ from ...anime_d20.damage import (ARMOUR_RANGE, HP_RANGE, MAX_CRASH_MPH, MAX_FALL
                                 wounds_second_wind, wounds_start, wounds_status, wounds_undo)
 from ...dice import fmt_odds, require_int, roll
 from ...render import Result
-from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, html_text, int_field
+from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, html_text, int_field, message_text
 
 BEYOND_200_CHOICES = [("+3d6 once: 23d6 (literal)", "once"), ("20d6 at most", "cap"), ("+1d6 per 10 ft", "per_10ft")]
 BELOW_CHOICES = [("no damage", "none"), ("1d6", "first_row")]
@@ -139,7 +139,8 @@ class WoundsTracker(widgets.VBox):
         except Exception as err:
             param = getattr(err, "param", None)
             param = _ALIASES.get(param, param)
-            text = f'<span style="{ERROR_STYLE}">⚠ {escape(str(err) if isinstance(err, ValueError) else f"Something went wrong: {err}")}</span>'
+            labels = {f.name: f.title for f in self.fields.values()} | {"damage": self.fields["amount"].title}
+            text = f'<span style="{ERROR_STYLE}">⚠ {escape(message_text(err, labels))}</span>'
             (self.fields[param].error if param in self.fields else self.message).value = text
 
     def start(self) -> None:
