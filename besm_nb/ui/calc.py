@@ -13,13 +13,14 @@ from types import SimpleNamespace
 from typing import Callable, Mapping, Sequence
 
 import ipywidgets as widgets
+import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ..render import Result
 
 # %% auto #0
 __all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'html_text', 'message_text', 'Field', 'int_field', 'text_field', 'choice_field',
-           'bool_field', 'Calculator', 'Panel']
+           'TickPicker', 'tick_field', 'bool_field', 'Calculator', 'tabs', 'Panel']
 
 # %% ../../nbs/core/03_calculators.ipynb #66b6b42b
 ERROR_STYLE = "color:#b00020;font-size:90%"
@@ -109,6 +110,92 @@ def choice_field(name: str,  # parameter name
     return Field(name, w, label)
 
 
+class TickPicker(widgets.VBox):
+    "Several choices by touch: tick boxes under their group headings, a box that filters them as you type, and what is ticked."
+    value = traitlets.Tuple()  # the values ticked, in the order offered
+
+    def __init__(self,
+                 groups: Mapping[str, Sequence] | Sequence,  # {heading: [(label, value), …]}, or one list of (label, value) pairs or names
+                 value: Sequence = (),  # the values ticked at first
+                 filter_from: int = 10,  # offer the filter box from this many choices
+                ):
+        super().__init__(layout=widgets.Layout(width="100%", max_width="40em"))
+        self.filter = widgets.Text(placeholder="type to filter", layout=widgets.Layout(width="14em"))
+        self.filter.add_class("besm-filter")
+        self.ticked = html_text(cls="besm-ticked")
+        self.box = widgets.VBox(layout=widgets.Layout(max_height="22em", overflow_y="auto", border="1px solid #ccc",
+                                                      padding="2px 6px", width="100%"))
+        self._filter_from = filter_from
+        self.filter.observe(lambda _: self._show(), names="value")
+        self.observe(lambda ch: self._set(ch["new"]), names="value")
+        self.set_options(groups, value)
+
+    def set_options(self, groups: Mapping[str, Sequence] | Sequence,  # as in the constructor
+                    value: Sequence | None = None,  # what to tick (default: keep what is ticked and still offered)
+                   ) -> None:
+        "Offer new choices."
+        if not isinstance(groups, Mapping): groups = {"": groups}
+        pairs = lambda opts: [o if isinstance(o, tuple) else (str(o), o) for o in opts]
+        self._groups = {h: pairs(opts) for h, opts in groups.items()}
+        keep = self.value if value is None else tuple(value)
+        self._boxes, children = {}, []
+        for heading, opts in self._groups.items():
+            if heading: children.append(html_text(f"<b>{escape(heading)}</b>", cls="besm-group"))
+            for label, v in opts:
+                b = widgets.Checkbox(value=v in keep, description=label, indent=False, layout=widgets.Layout(width="auto"))
+                b.observe(lambda _: self._sync(), names="value")
+                self._boxes[v] = (b, label.lower(), heading)
+                children.append(b)
+        self.box.children = children
+        many = len(self._boxes) >= self._filter_from
+        self.children = ([self.filter] if many else []) + [self.box, self.ticked]
+        self._sync()
+        self._show()
+
+    @property
+    def options(self) -> list:
+        "Every value offered, in order."
+        return list(self._boxes)
+
+    def _sync(self) -> None:
+        if getattr(self, "_setting", False): return
+        ticked = tuple(v for v, (b, _, _) in self._boxes.items() if b.value)
+        self.ticked.value = ("<small>Ticked: " + escape(", ".join(str(l) for v, (b, l, _) in self._boxes.items() if b.value))
+                             + "</small>") if ticked else "<small>None ticked.</small>"
+        if ticked != self.value: self.value = ticked
+
+    def _set(self, value: tuple) -> None:
+        "Tick what the code sets; values not offered are refused."
+        unknown = [v for v in value if v not in self._boxes]
+        if unknown: raise ValueError(f"not among the choices offered: {unknown}")
+        self._setting = True
+        try:
+            for v, (b, _, _) in self._boxes.items(): b.value = v in value
+        finally: self._setting = False
+        self._sync()
+
+    def _show(self) -> None:
+        "Show only the choices matching the filter (and the headings of groups that still have some)."
+        words = self.filter.value.lower().split()
+        shown_in = set()
+        for v, (b, label, heading) in self._boxes.items():
+            show = all(w in label or w in heading.lower() for w in words)
+            b.layout.display = None if show else "none"
+            if show: shown_in.add(heading)
+        for c in self.box.children:
+            if "besm-group" in c._dom_classes:
+                c.layout.display = None if any(c.value == f"<b>{escape(h)}</b>" for h in shown_in) else "none"
+
+
+def tick_field(name: str,  # parameter name
+               label: str,  # what the user sees
+               groups: Mapping[str, Sequence] | Sequence,  # {heading: [(label, value), …]} or a list of choices
+               value: Sequence = (),  # the values ticked at first
+              ) -> Field:
+    "Several choices, by tick boxes grouped under headings (touch friendly; a filter box for long lists)."
+    return Field(name, TickPicker(groups, value), label)
+
+
 def bool_field(name: str,  # parameter name
                label: str,  # what the user sees
                value: bool = False,  # starting state
@@ -194,6 +281,14 @@ class Calculator(widgets.VBox):
         self.roll_log.value = "<br>".join(f'<code style="overflow-wrap:anywhere">{escape(l)}</code>' for l in self._log_lines)
         self.seed.value = self._new_seed()
         return line
+
+# %% ../../nbs/core/03_calculators.ipynb #b59bda0a
+def tabs(pages: Mapping[str, widgets.Widget],  # {tab title: calculator or tracker}, in order
+        ) -> widgets.Tab:
+    "Several calculators on one dashboard, one tab each, so a long page becomes a row of short ones."
+    t = widgets.Tab(children=list(pages.values()), titles=tuple(pages), selected_index=0)
+    t.add_class("besm-tabs")
+    return t
 
 # %% ../../nbs/core/03_calculators.ipynb #370616e3
 class Panel(widgets.VBox):

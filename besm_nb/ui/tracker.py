@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
 import tempfile
 import time
@@ -22,7 +23,7 @@ from .calc import Panel, html_text
 
 
 # %% auto #0
-__all__ = ['AUTOSAVE_PREFIX', 'HISTORY_BYTES', 'save_name', 'saves_of', 'Tracker']
+__all__ = ['AUTOSAVE_PREFIX', 'HISTORY_BYTES', 'SAVES_ENV', 'save_name', 'saves_of', 'saves_folder', 'Tracker']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
@@ -60,6 +61,12 @@ def saves_of(folder: Path,  # the saves folder
 
 # %% ../../nbs/core/06_tracker.ipynb #8233d2b1
 HISTORY_BYTES = 2_000_000  # how much undo history the autosave file keeps (the page keeps all of it)
+SAVES_ENV = "BESM_NB_SAVES"  # names another saves folder (the tests give each server a fresh one)
+
+
+def saves_folder() -> Path:
+    "The saves folder: the one `BESM_NB_SAVES` names, else `saves` beside the dashboards."
+    return Path(os.environ.get(SAVES_ENV) or "saves").resolve()
 
 
 def _text(state: dict) -> str: return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -80,11 +87,11 @@ class Tracker(Panel):
 
     # -- set-up --------------------------------------------------------------------------------------
     def start_tracker(self,
-                      saves: str | Path | None = "saves",  # the saves folder (relative to the dashboard); None: no files at all
+                      saves: str | Path | None = "",  # the saves folder ("": `saves_folder()`); None: no files at all
                       autosave: bool = True,  # write the state there after every action, and resume from it
                      ) -> None:
         "Make the shared controls. Call first in `__init__`, lay out `history_controls()` and `file_controls()`, then `resume()`."
-        self.saves = Path(saves).resolve() if saves is not None else None
+        self.saves = None if saves is None else Path(saves).resolve() if saves else saves_folder()
         self.autosaving = bool(autosave) and self.saves is not None
         self._undo: list[str] = []  # the states before each action, oldest first
         self._redo: list[str] = []
