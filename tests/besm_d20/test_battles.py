@@ -85,6 +85,18 @@ def test_table_a9_against_the_seed():
     assert set(TROOP_TYPES) == {"Poor", "Standard", "Special", "Leader"}
 
 
+def test_battle_check_modifiers_against_the_seed():
+    text = section(seed_text(SEED), "A Battle Check is made as a Knowledge (Military Science) check", "Note: This system")
+    assert "+1 per Rank in Aura of Command" in text and "+ Army Quality" in text and "+ Outnumber Bonus" in text
+    assert "+2 synergy bonus if the general also has five or more ranks of Knowledge (Area)" in text
+    assert "Player Success Bonus" in text and "circumstance modifiers" in text
+    assert "TARLE A-8. RATTLE CHECK RECIUTS" in text  # the misprinted title inside Table A-7's list
+    g = General("G", intelligence=10, aura_of_command=3)
+    assert battle_check_bonus(g, 0)[0] == 3  # +1 per rank
+    assert battle_check_bonus(replace(g, area_ranks=5), 0)[0] - battle_check_bonus(replace(g, area_ranks=4), 0)[0] == 2
+    assert battle_check_bonus(g, 4, 2, 3, -1)[0] == 3 + 4 + 2 + 3 - 1
+
+
 def test_scale_bands_and_turn_against_the_seed():
     text = section(seed_text(SEED), "Note: This system is intended", "An army whose AQ")
     assert "fewer than 1,000 participants, divide all the Army Strength losses by 10" in text
