@@ -283,11 +283,27 @@ class Calculator(widgets.VBox):
         return line
 
 # %% ../../nbs/core/03_calculators.ipynb #b59bda0a
-def tabs(pages: Mapping[str, widgets.Widget],  # {tab title: calculator or tracker}, in order
+def tabs(pages: Mapping[str, widgets.Widget | Callable[[], widgets.Widget]],  # {tab title: a calculator or tracker, or a function making it}
         ) -> widgets.Tab:
-    "Several calculators on one dashboard, one tab each, so a long page becomes a row of short ones."
-    t = widgets.Tab(children=list(pages.values()), titles=tuple(pages), selected_index=0)
+    "Several calculators on one dashboard, one tab each; a tab given as a function is made when first opened, so the page opens as fast as its first tab."
+    makers, made = list(pages.values()), {}
+
+    def page(i: int) -> widgets.Widget:
+        if i not in made: made[i] = makers[i] if isinstance(makers[i], widgets.Widget) else makers[i]()
+        return made[i]
+
+    t = widgets.Tab(children=[page(0)] + [page(i) if isinstance(m, widgets.Widget) else html_text("<em>Opening…</em>")
+                                          for i, m in enumerate(makers[1:], 1)], titles=tuple(pages), selected_index=0)
     t.add_class("besm-tabs")
+
+    def opened(change) -> None:
+        i = change["new"]
+        if i is None or i in made: return
+        children = list(t.children)
+        children[i] = page(i)
+        t.children = children
+        t.selected_index = i
+    t.observe(opened, names="selected_index")
     return t
 
 # %% ../../nbs/core/03_calculators.ipynb #370616e3
@@ -295,6 +311,7 @@ class Panel(widgets.VBox):
     "A box of buttons whose work runs guarded: a refusal shows beside the button that was pressed, never as a traceback."
     message: widgets.HTML  # set by the subclass before any button can be pressed: where refreshes report
     labels: dict[str, str] = {}  # parameter names in the rules' messages -> the labels on screen
+    field_errors: dict[str, widgets.HTML] = {}  # parameter names -> the message place beside their own input
 
     _refusal = False  # the message shown is a refresh's refusal
 
@@ -312,6 +329,7 @@ class Panel(widgets.VBox):
             self._refusal = False
             return True
         except Exception as err:
+            where = self.field_errors.get(getattr(err, "param", None), where)  # beside the input it is about, if it has one
             where.value = f'<span style="{ERROR_STYLE}">⚠ {escape(message_text(err, self.labels))}</span>'
             self._refusal = quiet
             self._refused(quiet)
@@ -321,8 +339,8 @@ class Panel(widgets.VBox):
         "What else a refused piece of work clears (nothing here)."
 
     def _messages(self) -> list[widgets.HTML]:
-        "Every message place of the panel: `message` and one per row."
-        return [self.message] + getattr(self, "_row_messages", [])
+        "Every message place of the panel: `message`, one per row, and those beside inputs."
+        return [self.message] + getattr(self, "_row_messages", []) + list(self.field_errors.values())
 
     def button(self, description: str,  # the label, shown whole
                fn: Callable[[], object],  # the work
@@ -345,7 +363,8 @@ class Panel(widgets.VBox):
             cls: str | None = None,  # a CSS class for the message, for tests
            ) -> widgets.VBox:
         "Controls side by side with their own message line right under them: what a button there says shows here."
-        msg = html_text(cls="besm-message" + (f" {cls}" if cls else ""))
+        msg = html_text(cls="besm-message")
+        if cls: msg.add_class(cls)
         self._row_messages = getattr(self, "_row_messages", []) + [msg]
         for c in children:
             if isinstance(c, widgets.Button): c._besm_message = msg

@@ -72,6 +72,13 @@ def saves_folder() -> Path:
 def _text(state: dict) -> str: return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _await_page() -> None:
+    "In a kernel Voila preheated before anyone asked for the page, wait for the page itself: the autosave may be newer than the kernel."
+    if os.environ.get("VOILA_PREHEAT", "False") == "False": return
+    from voila.utils import wait_for_request  # only here: the dashboards server is the one place voila runs
+    wait_for_request()
+
+
 class Tracker(Panel):
     "What every tracker shares: actions with undo and redo across rounds, autosave and resume, New with a backup, saves by name and through the browser."
     kind: str = "tracker"  # the save document's kind, e.g. "tristat-fight"
@@ -131,6 +138,7 @@ class Tracker(Panel):
 
     def resume(self) -> None:
         "Carry on from the autosave if there is one (it is checked like any save), else start the file. Call last in `__init__`."
+        _await_page()
         path = self.autosave_path
         if self.autosaving and path.is_file():
             try:
