@@ -8,6 +8,7 @@
 * chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s);
 * Encounters: a round planned (Fred the Swift), a range band, charge damage and its exact odds, Initiative odds and
   who goes first, a Stamina step and its undo in a 250-event fight (<= 1 ms each); loading that fight (<= 20 ms);
+* narrative battles: one turn resolved (<= 1 ms), the battle odds over 16 turns (<= 1 s); a unit attack's exact odds;
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median); twenty sessions opened at once: p50 / p95 page load and
   the resident memory of the server with its twenty kernels.
@@ -49,6 +50,7 @@ def core():
     d20_damage()
     d20_mind()
     chase()
+    battles()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
@@ -78,6 +80,27 @@ def chase():
                                 ("open", 12, "Redline, then the best finisher", "Pull Ahead, then the best finisher")):
         report(f"Chase: capture_odds 20 rounds, {p[:8]} v {q[:10]} (median)",
                median_ms(lambda: capture_odds(car, bike, terrain, lead, p, q, rounds=20), 5, cold) / 1000, "s", 1)
+
+
+def battles():
+    import random
+    from besm_nb.besm_d20.battle_odds import battle_odds, turn_odds
+    from besm_nb.besm_d20.battles import General, Troops, army_from_troops, resolve_turn, start_battle
+    from besm_nb.besm_d20.units import NISHIHAMA, Unit, attack_outlook, roll_initiative, start_combat
+    samurai = army_from_troops("Samurai", General("Kenshin", 14, 8, 2, 5), [Troops("Foot", 2000, 1),
+                               Troops("Horse", 500, 2, "cavalry", mount_hd=4, war_mount=True), Troops("Mecha", 100, 5, "mecha", big_mecha=2)])
+    horde = army_from_troops("Raiders", General("Toghrul", 12, 6), [Troops("Foot", 4000, 1), Troops("Riders", 1000, 1, "cavalry", mount_hd=3)])
+    b, rng = start_battle(samurai, horde, characters="A", party_size=3, party_level=4), random.Random(1)
+    report("Narrative battle: resolve one turn (median)", median_ms(lambda: resolve_turn(b, dice=rng), 1000), "ms", 1)
+    report("Narrative battle: turn_odds, exact (median)", median_ms(lambda: turn_odds(b), 200), "ms", 20)
+    report("Narrative battle: battle_odds over 16 turns, 2,000 simulated (median)", median_ms(lambda: battle_odds(b, 16), 5) / 1000, "s", 1)
+    even = start_battle(samurai, army_from_troops("Levy", General("Goro", 10, 2), [Troops("Foot", 5200, 1)]))
+    report("Narrative battle: battle_odds over 16 turns, evenly matched (median)", median_ms(lambda: battle_odds(even, 16), 5) / 1000, "s", 1)
+    goblins = Unit("Goblins", "B", 30, 10, attack=(1,), damage="1d6", ac=1, armour=2)
+    s, _ = roll_initiative(start_combat([Unit("Host", "A", 30, 20, attack=(6, 1), damage="2d8+4"), goblins]), [20, 1])
+    report("Unit combat: attack_outlook, 30 counters, two attacks (median)", median_ms(lambda: attack_outlook(s, "Host", "Goblins", "charge"), 10), "ms", 500)
+    t, _ = roll_initiative(start_combat([NISHIHAMA, Unit("Goblins", "B", 10, 10, ac=1, armour=2)]), [20, 1])
+    report("Unit combat: attack_outlook, the sample roster's charge (median)", median_ms(lambda: attack_outlook(t, NISHIHAMA.name, "Goblins", "charge"), 50), "ms", 50)
 
 
 def d20_attack():
