@@ -19,7 +19,7 @@ from ..render import Result
 
 # %% auto #0
 __all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'html_text', 'Field', 'int_field', 'text_field', 'choice_field', 'bool_field',
-           'Calculator', 'Panel']
+           'Calculator', 'Panel', 'Picks', 'picks_field', 'tabs']
 
 # %% ../../nbs/core/03_calculators.ipynb #66b6b42b
 ERROR_STYLE = "color:#b00020;font-size:90%"
@@ -223,3 +223,56 @@ class Panel(widgets.VBox):
     def _say(self, text: str) -> None:
         "Show a plain message."
         self.message.value = f"<span>{escape(text)}</span>"
+
+# %% ../../nbs/core/03_calculators.ipynb #7c4f0546
+import traitlets
+
+
+class Picks(widgets.VBox):
+    "Tick boxes, one per choice, each with its label beside it: `value` is the tuple of the chosen values."
+    value = traitlets.Tuple()
+
+    def __init__(self,
+                 options: Sequence,  # the choices (labels, or (label, value) pairs)
+                 value: Sequence = (),  # the values chosen at first
+                ):
+        self._values = [o[1] if isinstance(o, tuple) else o for o in options]
+        labels = [o[0] if isinstance(o, tuple) else str(o) for o in options]
+        self.boxes = [widgets.Checkbox(value=v in value, indent=False, layout=widgets.Layout(width="auto", margin="2px 6px 2px 0"))
+                      for v in self._values]
+        rows = [widgets.HBox([b, html_text(escape(l))], layout=widgets.Layout(align_items="center")) for b, l in zip(self.boxes, labels)]
+        super().__init__(rows, layout=widgets.Layout(max_width="34em"))
+        self._syncing = False
+        self.value = tuple(v for v in self._values if v in value)
+        for b in self.boxes: b.observe(self._from_boxes, names="value")
+        self.observe(self._to_boxes, names="value")
+
+    def _from_boxes(self, _) -> None:
+        if self._syncing: return
+        self._syncing = True
+        try: self.value = tuple(v for v, b in zip(self._values, self.boxes) if b.value)
+        finally: self._syncing = False
+
+    def _to_boxes(self, change) -> None:
+        if self._syncing: return
+        self._syncing = True
+        try:
+            for v, b in zip(self._values, self.boxes): b.value = v in change["new"]
+        finally: self._syncing = False
+
+
+def picks_field(name: str,  # parameter name
+                label: str,  # what the user sees
+                options: Sequence,  # the choices (labels, or (label, value) pairs)
+                value: Sequence = (),  # the values chosen at first
+               ) -> Field:
+    "Several choices by tick boxes (touch-friendly): the value is the tuple of those ticked."
+    return Field(name, Picks(options, value), label)
+
+
+def tabs(pages: dict,  # tab title -> the widget shown under it
+        ) -> widgets.Tab:
+    "Several widgets on one page, a tab each."
+    t = widgets.Tab(children=list(pages.values()))
+    t.titles = tuple(pages)
+    return t
