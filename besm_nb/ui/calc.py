@@ -270,9 +270,26 @@ def picks_field(name: str,  # parameter name
     return Field(name, Picks(options, value), label)
 
 
-def tabs(pages: dict,  # tab title -> the widget shown under it
+def tabs(pages: dict,  # tab title -> the widget shown under it, or a function making it when the tab is first opened
         ) -> widgets.Tab:
-    "Several widgets on one page, a tab each."
-    t = widgets.Tab(children=list(pages.values()))
+    "Several widgets on one page, a tab each; a tab given as a function is made when first opened."
+    makers = list(pages.values())
+    made = {}
+
+    def page(i: int) -> widgets.Widget:
+        if i not in made: made[i] = makers[i]() if callable(makers[i]) and not isinstance(makers[i], widgets.Widget) else makers[i]
+        return made[i]
+
+    t = widgets.Tab(children=[page(0)] + [page(i) if isinstance(m, widgets.Widget) else html_text("<em>Opening…</em>")
+                                          for i, m in enumerate(makers[1:], 1)])
     t.titles = tuple(pages)
+
+    def opened(change) -> None:
+        i = change["new"]
+        if i is None or i in made: return
+        children = list(t.children)
+        children[i] = page(i)
+        t.children = children
+        t.selected_index = i
+    t.observe(opened, names="selected_index")
     return t

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import ipywidgets as widgets
+
 from ...checks import Step
 from ...dice import dist, fmt_odds, parse_param, roll
 from ...render import Result
@@ -14,7 +16,7 @@ from ...special.cinematic import (INTENTS, RULE, SINGLE_RULE, SPEED_UP, exchange
                                        extra_effort_odds)
 from ...special.rolls import SKILL_RANGE, quick_contest, roll_success, success_chance
 from ..calc import Calculator, choice_field, int_field, text_field
-from .rolls import criticals_field
+from .rolls import WingResult, criticals_field
 
 
 def extra_effort_result(damage: str, st: int, criticals: str) -> Result:
@@ -23,9 +25,9 @@ def extra_effort_result(damage: str, st: int, criticals: str) -> Result:
     mean = sum((k * p for k, p in odds.items()), Fraction(0))
     plain = sum((max(0, k) * p for k, p in dist(damage).items()), Fraction(0))
     adds = success_chance(st - 1, criticals) if st - 1 >= SKILL_RANGE[0] else Fraction(0)
-    return Result(f"Mean {float(mean):.2f} against {float(plain):.2f} without it; the ST roll adds something {fmt_odds(adds)}",
+    return WingResult(f"Mean {float(mean):.2f} against {float(plain):.2f} without it; the ST roll adds something {fmt_odds(adds)}",
                   [Step("All-Out Attack, 1 Fatigue", f"ST {st}: +1 per die per point made by", RULE),
-                   Step("Cap", f"twice the weapon's highest roll: {2 * max(dist(damage))}", RULE)], odds, "damage", cumulative=True)
+                   Step("Cap", f"twice the weapon's highest roll: {2 * max(dist(damage))}", RULE)], odds, "damage", chart=False)
 
 
 def _extra_effort_roll(rng, damage, st, criticals) -> str:
@@ -52,7 +54,8 @@ def exchange_result(a: str, b: str, skill_a: int, skill_b: int, speed_up: str, c
     how = exchange(a, b, speed_up)
     odds = exchange_odds(a, b, skill_a, skill_b, speed_up, criticals)
     mean = sum((k * p for k, p in odds.items()), Fraction(0))
-    return Result(f"{how}: {float(mean):.2f} seconds on average", [Step("The exchange", how, SINGLE_RULE)], odds, "seconds", cumulative=True)
+    return WingResult(f"{how}: {float(mean):.2f} seconds on average", [Step("The exchange", how, SINGLE_RULE)], odds, "seconds",
+                      cumulative=True, chart=False)
 
 
 def _exchange_roll(rng, a, b, skill_a, skill_b, speed_up, criticals) -> str:
@@ -80,5 +83,11 @@ def exchange_calculator(seed: int | None = None,  # the first seed shown
         choice_field("speed_up", "1-second turns when", [("both want it over quickly", "both"), ("either does, unopposed", "either")], "both"),
         criticals_field()], exchange_result, _exchange_roll, seed=seed)
 
+
+def cinematic_box() -> widgets.VBox:
+    "Both calculators, one under the other."
+    return widgets.VBox([extra_effort_calculator(), exchange_calculator()])
+
 # %% auto #0
-__all__ = ['INTENT_CHOICES', 'extra_effort_result', 'extra_effort_calculator', 'exchange_result', 'exchange_calculator']
+__all__ = ['INTENT_CHOICES', 'extra_effort_result', 'extra_effort_calculator', 'exchange_result', 'exchange_calculator',
+           'cinematic_box']

@@ -10,6 +10,7 @@ from ...dice import InputError, parse_param
 from ...render import Result
 from ...special.criticals import COMPONENTS, RULE, VEHICLE_CRITICALS, critical_damage, roll_vehicle_critical, vehicle_critical_odds
 from ..calc import Calculator, choice_field, text_field
+from .rolls import WingResult
 
 
 def _components(text: str) -> tuple[str, ...] | None:
@@ -19,19 +20,20 @@ def _components(text: str) -> tuple[str, ...] | None:
 
 
 def critical_result(vehicle: str, damage: str, components: str) -> Result:
-    "The answer: every entry's exact chance, and what the damage entries make of the shot."
+    "The answer: every entry's exact chance by its 3d6 roll, what each entry does, and what the damage entries make of the shot."
+    if damage.strip(): parse_param(damage, "damage")
     parts = _components(components) or COMPONENTS[vehicle]
-    odds = {f"{e.rolls}: {e.name.lower()}": p for e, p in zip(VEHICLE_CRITICALS, vehicle_critical_odds().values())}
-    working = [Step("Components picked from", ", ".join(parts), RULE)]
-    if damage.strip():
-        parse_param(damage, "damage")
-        for total in (7, 8, 15):
-            expr, dr = critical_damage(damage, total)
-            working.append(Step(f"{total}: {VEHICLE_CRITICALS[[e.rolls for e in VEHICLE_CRITICALS].index(str(total))].name.lower()}",
-                                expr + (f" against DR {dr}" if dr is not None else ""), RULE))
-    return Result("3d6 on the vehicle critical hit table", working, odds, "entry",
-                  highlight=[k for k in odds if k.startswith(("3:", "4:", "18:"))],
-                  note="The vehicle explodes on a 3 (1 in 216), catches fire on a 4, crashes on an 18.")
+    odds = {e.rolls: p for e, p in zip(VEHICLE_CRITICALS, vehicle_critical_odds().values())}
+    working = []
+    for e in VEHICLE_CRITICALS:
+        does = e.effect
+        if damage.strip() and (e.multiplier != 1 or e.dr is not None):
+            expr, dr = critical_damage(damage, int(e.rolls))
+            does += f": {expr}" + (f" against DR {dr}" if dr is not None else "")
+        working.append(Step(f"{e.rolls}: {e.name.lower()}", does, RULE))
+    working.append(Step("Components picked from", ", ".join(parts), RULE))
+    return WingResult("3d6 on the vehicle critical hit table", working, odds, "3d6", chart=False,
+                      note="The vehicle explodes on a 3 (1 in 216), catches fire on a 4, crashes on an 18.")
 
 
 def _roll(rng, vehicle, damage, components) -> str:

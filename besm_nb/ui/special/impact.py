@@ -14,9 +14,10 @@ from ...special.impact import (CONDITIONS, DIRECTIONS, FORMULAS, HEAVIER, RESTRA
                                     run_down_odds)
 from ...special.rolls import SKILL_RANGE, roll_success
 from ..calc import Calculator, Field, bool_field, choice_field, int_field, picks_field
-from .rolls import criticals_field
+from .rolls import WingResult, criticals_field
 
 MODES = [("someone run down", "run down"), ("someone inside a vehicle that is hit", "inside")]
+CHART_DICE = 30  # a phone fits the bars of up to 30d6
 FORMULA_CHOICES = [("(a) tons × mph", "tons_mph"), ("(b) lb × yd/s ÷ 400 (about 2.44 times (a))", "lbs_yps")]
 
 
@@ -40,14 +41,14 @@ def impact_result(mode, tons, mph, formula, dx, had_time, other_tons, direction,
     note = f"The other formula gives {_dice(mode, tons, mph, other, other_tons, direction, restraint, conditions, heavier).expr}."
     if mode == "run down":
         r = run_down_odds(d.dice, dx, had_time, criticals)
-        head = (f"{d.expr} crushing: halved {fmt_odds(r.dx_roll['half'])}, full {fmt_odds(r.dx_roll['full'])}, "
-                f"doubled {fmt_odds(r.dx_roll['double'])}; mean {float(r.mean):.1f}")
-        if r.damage is None: note += f" Over {MAX_DICE} dice: the exact mean is shown, not the whole distribution."
-        return Result(head, list(d.working) + list(r.working), r.damage or r.dx_roll, "damage" if r.damage else "DX roll",
-                      cumulative=r.damage is not None, note=note)
-    odds = dist(d.expr) if 0 < d.dice <= MAX_DICE else ({0: Fraction(1)} if d.dice == 0 else {})
-    if d.dice > MAX_DICE: note += f" Over {MAX_DICE} dice: the mean is {3.5 * d.dice:g}."
-    return Result(f"{d.expr} to each person inside; mean {3.5 * d.dice:g}", d.working, odds, "damage", cumulative=True, note=note)
+        shown = {"halved": r.dx_roll["half"], "full": r.dx_roll["full"], "doubled": r.dx_roll["double"]}
+        head = f"{d.expr} crushing: mean {float(r.mean):.1f} taken"
+        spread = f" The damage taken runs from {min(r.damage)} to {max(r.damage)}." if r.damage else \
+            f" Over {MAX_DICE} dice: the exact mean is shown, not the whole distribution."
+        return WingResult(head, list(d.working) + list(r.working), shown, "DX roll", highlight=["halved"], note=note + spread)
+    chart = dist(d.expr) if 0 < d.dice <= CHART_DICE else {}
+    if d.dice > CHART_DICE: note += f" {d.dice} dice: too many to chart here; they average {3.5 * d.dice:g}."
+    return WingResult(f"{d.expr} to each person inside; mean {3.5 * d.dice:g}", d.working, chart, "damage", table={}, note=note)
 
 
 def _roll(rng, **values) -> str:
@@ -86,4 +87,4 @@ def impact_calculator(seed: int | None = None,  # the first seed shown
         intro="Crushing damage in d6 from mass and speed; a fraction of a die is dropped.")
 
 # %% auto #0
-__all__ = ['MODES', 'FORMULA_CHOICES', 'impact_result', 'impact_calculator']
+__all__ = ['MODES', 'CHART_DICE', 'FORMULA_CHOICES', 'impact_result', 'impact_calculator']

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import ipywidgets as widgets
+
 from ...checks import Step
 from ...dice import fmt_odds
 from ...render import Result
@@ -76,5 +78,10 @@ def fright_calculator(seed: int | None = None,  # the first seed shown
         choice_field("fright_cap", "Highest target", CAP_CHOICES, FRIGHT_CAP), criticals_field()],
         fright_result, _fright_roll, seed=seed)
 
+
+def morale_box() -> widgets.VBox:
+    "Both calculators, one under the other."
+    return widgets.VBox([morale_calculator(), fright_calculator()])
+
 # %% auto #0
-__all__ = ['CAP_CHOICES', 'morale_result', 'morale_calculator', 'fright_result', 'fright_calculator']
+__all__ = ['CAP_CHOICES', 'morale_result', 'morale_calculator', 'fright_result', 'fright_calculator', 'morale_box']

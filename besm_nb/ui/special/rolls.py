@@ -12,12 +12,31 @@ import ipywidgets as widgets
 
 from ...checks import Step
 from ...dice import fmt_odds
-from ...render import Result
+from dataclasses import dataclass
+from typing import Mapping
+
+from ...render import Result, bar_chart, odds_table, working_table
 from ...special.rolls import (ASSUMED, CRITICALS, MODIFIER_RANGE, OUTCOMES, SKILL_RANGE, quick_contest, quick_contest_odds,
                                    reaction_odds, roll_reaction, roll_success, success_odds)
 from ..calc import Calculator, Field, choice_field, int_field
 
-CRITICAL_CHOICES = [("the base game's (3-4 always, 5-6 at skill 15-16+)", "basic"), ("none: the total alone", "none")]
+@dataclass
+class WingResult(Result):
+    "A `Result` that can leave its chart out (outcome names too long for bars on a phone) or tabulate other odds than it charts."
+    chart: bool = True  # draw the bar chart of `odds`
+    table: Mapping | None = None  # tabulate these instead of `odds`; an empty mapping: no table
+    table_label: str = ""  # heading of that table's first column (default: `odds_label`)
+
+    def to_html(self) -> str:
+        parts = [Result(self.headline, note=self.note).to_html()]
+        if self.odds and self.chart: parts.append(bar_chart(self.odds, self.highlight))
+        rows = self.odds if self.table is None else self.table
+        if rows: parts.append(odds_table(rows, self.table_label or self.odds_label, self.cumulative and self.table is None))
+        if self.working: parts.append(working_table(self.working))
+        return "".join(parts)
+
+
+CRITICAL_CHOICES = [("the base game's", "basic"), ("none: the total alone", "none")]
 
 
 def criticals_field(value: str = "basic",  # "basic" or "none"
@@ -108,5 +127,5 @@ def rolls_box() -> widgets.VBox:
     return widgets.VBox([success_calculator(), contest_calculator(), reaction_calculator()])
 
 # %% auto #0
-__all__ = ['CRITICAL_CHOICES', 'criticals_field', 'success_result', 'success_calculator', 'contest_calculator',
+__all__ = ['CRITICAL_CHOICES', 'WingResult', 'criticals_field', 'success_result', 'success_calculator', 'contest_calculator',
            'reaction_calculator', 'rolls_box']

@@ -13,7 +13,7 @@ from ...special.vehicles import (AMMO, ENGINE_DEFAULTS, ENGINE_DR_READINGS, ENGI
                                       GONE_WINDSHIELD, SPEED_RANGE, TABLES, TANK_MODIFIER_RANGE, TYRES, VEHICLES, VITAL_PART,
                                       WINDOW_RULES, roll_vehicle_hit, vehicle_hit_odds)
 from ..calc import Calculator, Panel, bool_field, choice_field, int_field, text_field
-from .rolls import criticals_field
+from .rolls import WingResult, criticals_field
 
 READINGS = ("engine_dr", "front_4", "flat_tyre", "window_rule", "gone_windshield", "bike_tyre_dr", "one_die", "vital_part",
             "special_rounds_cars", "criticals")
@@ -38,8 +38,7 @@ def vehicle_damage_result(**values) -> Result:
             f"control roll {fmt_odds(o.control_roll)}; someone hurt {fmt_odds(o.hurt)}")
     note = (f"Control rolls by modifier: {control}. The shot goes on out of the vehicle {fmt_odds(o.through)}. Where it lands: "
             + "; ".join(f"{a} {fmt_odds(p)}" for a, p in o.areas.items() if p) + ".")
-    return Result(head, o.working, o.outcomes, "outcome", note=note,
-                  highlight=[k for k in o.outcomes if any(w in k for w in ("fire", "explodes", "control roll"))])
+    return WingResult(head, o.working, o.outcomes, "outcome", note=note, chart=False)
 
 
 def _roll(rng, **values) -> str:
