@@ -192,7 +192,8 @@ def dashboards() -> dict[str, str]:
         nb = nbformat.read(path, as_version=4)
         title = next((c.source.splitlines()[0].lstrip("# ").strip() for c in nb.cells if c.cell_type == "markdown"), path.stem)
         for c in nb.cells:
-            for mod in re.findall(r"besm_nb\.(ui\.[\w.]+)", c.source): out.setdefault(mod, title)
+            for mod in re.findall(r"besm_nb\.(ui\.[\w.]+)", c.source):
+                if mod != "ui.calc": out.setdefault(mod, title)  # the kit (tabs, fields) is not a calculator
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Callable
 
 from ..checks import Step
 from ..dice import InputError, Roll, dist, parse_param, require_int, roll
-from .rolls import require_bool, require_choice, success_outcome, success_roll
+from .rolls import require_bool, require_choice, success_outcome
 
 RULE = "003"
 CAR_RULE = f"{RULE} · Automobile hit locations"
@@ -28,10 +28,11 @@ __all__ = ['RULE', 'CAR_RULE', 'BIKE_RULE', 'VEHICLES', 'FACINGS', 'SPEED_RANGE'
            'KIND', 'MOTORCYCLE_NOTE_BY_CONTENT', 'GLASS_DR', 'BODY_DR', 'ENGINE_DR', 'FRONT_4', 'WINDOW_RULES',
            'GONE_WINDSHIELD', 'WINDSHIELD_GONE_DICE', 'WINDOW_GONE_DICE', 'WIND_MPH', 'VITAL_PART', 'COMPONENTS',
            'AMMO', 'TANK_MODIFIER_RANGE', 'FIRE_OVER', 'TYRES', 'FLAT_TYRE', 'TYRE_AND_AXLE', 'ENGINE_DR_READINGS',
-           'ENGINE_HT', 'ENGINE_HP', 'ENGINE_DEFAULTS', 'FRAME_DR', 'Draw', 'areas', 'hit_location', 'location_odds',
-           'Effect', 'occupant_path', 'occupant_hit', 'glass_hit', 'car_body_hit', 'motorcycle_body_hit',
-           'gas_tank_hit', 'car_tyre_hit', 'motorcycle_tyre_hit', 'engine_armour', 'engine_hit', 'VehicleSetup',
-           'vehicle_setup', 'exact_outcomes', 'VehicleOdds', 'vehicle_hit_odds', 'VehicleHit', 'roll_vehicle_hit']
+           'ENGINE_HT', 'ENGINE_HP', 'ENGINE_DEFAULTS', 'FRAME_DR', 'Draw', 'RELEVANT', 'areas', 'hit_location',
+           'location_odds', 'Effect', 'occupant_path', 'occupant_hit', 'glass_hit', 'car_body_hit',
+           'motorcycle_body_hit', 'gas_tank_hit', 'car_tyre_hit', 'motorcycle_tyre_hit', 'engine_armour', 'engine_hit',
+           'VehicleSetup', 'vehicle_setup', 'exact_outcomes', 'VehicleOdds', 'vehicle_hit_odds', 'VehicleHit',
+           'roll_vehicle_hit']
 
 # %% ../../nbs/special/61_vehicles.ipynb #995023eb
 # The hit-location tables as printed: area, rolls from the front, side and rear ("-": none), PD, DR, penalty to aim, notes.
@@ -128,6 +129,12 @@ class Effect:
 
 def _dmg(damage: object, name: str = "damage") -> int:
     return require_int(damage, name, 0, 100_000)
+
+
+def _made(skill: int, total: int, criticals: str) -> bool:
+    "Whether a 3d6 success roll (an HT roll) is made."
+    require_choice(criticals, "criticals", ("basic", "none"))
+    return success_outcome(max(-30, skill), total, criticals) in ("success", "critical success")
 
 # %% ../../nbs/special/61_vehicles.ipynb #e2ef0886
 def occupant_path(vehicle: str,  # "car" or "motorcycle"
@@ -284,8 +291,7 @@ def car_tyre_hit(damage: int,  # the damage rolled
     require_int(speed_mph, "speed_mph", *SPEED_RANGE); require_choice(flat_tyre, "flat_tyre", FLAT_TYRE)
     if damage <= BODY_DR: return Effect("stopped by its DR", detail=f"{damage} damage does not get past the tyre's DR {BODY_DR}")
     if ht is None: return Effect("solid: cannot go flat", True, detail="solid tyres do not go flat")
-    check = success_roll(ht, total, criticals)
-    if check.success: return Effect("holds", True, detail=f"HT {ht}: rolled {total}, the tyre holds")
+    if _made(ht, total, criticals): return Effect("holds", True, detail=f"HT {ht}: rolled {total}, the tyre holds")
     mod = -(speed_mph // 10)
     after = ("it then drives on at 30–50 mph at most and −2 to control for several minutes, until tyre and rim are ruined"
              if flat_tyre == "limp" else "until it stops")
@@ -310,7 +316,7 @@ def motorcycle_tyre_hit(damage: int,  # the damage rolled
     if table == 5: return Effect("spokes damaged", True, control=0, detail="a control roll; all control rolls at −1 until mended")
     if ht is None: return Effect("tyre hit, solid", True, control=0, detail="a control roll; solid tyres do not go flat")
     require_int(total, "total", 3, 18)
-    if success_roll(ht, total, criticals).success:
+    if _made(ht, total, criticals):
         return Effect("tyre hit, holds", True, control=0, detail=f"a control roll; HT {ht}: rolled {total}, the tyre holds")
     return Effect("tyre hit, goes flat", True, control=0,
                   detail=f"a control roll; HT {ht}: rolled {total}, it goes flat: another control roll, and the bike loses 10 mph a turn until it stops")
@@ -355,7 +361,7 @@ def engine_hit(vehicle: str,  # "car" or "motorcycle"
                       detail=f"{hurt} past DR {dr}: {after} of {engine_hp} HP is more than half; the engine is ruined, "
                              f"the vehicle loses 5 mph a turn until it stops{goes}")
     ht = engine_ht - hurt // 5
-    if success_roll(ht, total, criticals).success:
+    if _made(ht, total, criticals):
         return Effect("runs on", True, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: it runs on{goes}")
     return Effect("dies", True, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: the engine dies, "
                                        f"the vehicle loses 5 mph a turn until it stops{goes}")
@@ -391,6 +397,8 @@ class VehicleSetup:
     special_rounds_cars: bool = False  # tracer, incendiary and explosive rounds light a car's tank too
     criticals: str = "basic"  # how HT rolls treat 3, 4, 17 and 18
 
+    def __hash__(self) -> int: return self._hash  # worked out once: the odds look the setup up many times
+
     def __post_init__(self):
         v = require_choice(self.vehicle, "vehicle", VEHICLES)
         require_choice(self.facing, "facing", FACINGS)
@@ -409,6 +417,7 @@ class VehicleSetup:
                               ("window_rule", WINDOW_RULES), ("gone_windshield", GONE_WINDSHIELD), ("vital_part", VITAL_PART),
                               ("criticals", ("basic", "none"))):
             require_choice(getattr(self, name), name, options)
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in self.__dataclass_fields__)))
 
 
 def vehicle_setup(**options) -> VehicleSetup:
@@ -534,15 +543,38 @@ def _key(s: VehicleSetup, area: str, damage: int) -> int:
     return through if damage >= through else max(first_ruin, dr + 1)
 
 
-@lru_cache(maxsize=256)
-def _area_table(s: VehicleSetup, area: str, shot_dice: int) -> dict:
+# The setup's fields that can change what a hit on each kind of area does (its outcome's name and facts; the details
+# aside): the odds of a part are kept for each combination, so changing the speed does not recount the engine.
+RELEVANT = {"occupant": ("vehicle", "facing", "passenger"), "windshield": ("vehicle", "facing", "burst", "window_rule"),
+            "window": ("vehicle", "burst", "window_rule"), "body": ("vehicle", "one_die"),
+            "gas tank": ("vehicle", "gasoline", "tank_full", "tank_modifier", "ammo", "special_rounds_cars"),
+            "tyre": ("vehicle", "tyre", "speed_mph", "bike_tyre_dr", "criticals"),
+            "engine": ("vehicle", "engine_ht", "engine_hp", "engine_taken", "engine_dr", "criticals")}
+
+
+@lru_cache(maxsize=1024)
+def _area_table(area: str, shot_dice: int, relevant: tuple) -> dict:
     "Filled as needed: a damage key -> the exact outcomes of such a hit on this area (details dropped, so alike outcomes add up)."
     return {}
 
 
-def _area_odds(s: VehicleSetup, area: str, damage: int, shot_dice: int) -> tuple[tuple[tuple[str, Effect], ...], tuple[int, ...], int]:
+def _table_for(s: VehicleSetup, area: str, shot_dice: int) -> dict:
+    return _area_table(area, shot_dice, tuple(getattr(s, f) for f in RELEVANT[KIND[area]]))
+
+
+def _area_odds(s: VehicleSetup, area: str, damage: int, shot_dice: int, table: dict | None = None,  # `_table_for(s, area, shot_dice)`
+              ) -> tuple[tuple[tuple[str, Effect], ...], tuple[int, ...], int]:
     "The outcomes of a hit of this damage on this area, their whole-number counts, and the count of all."
-    table = _area_table(s, area, shot_dice)
+    if table is None: table = _table_for(s, area, shot_dice)
+    if damage not in table and KIND[area] == "body" and s.vehicle == "car" and damage > BODY_DR:
+        # the car body's one roll (2d6 soaked up inside), counted directly: the same note, without the branching
+        values, ns, den = _draw_table("2d6", ())
+        acc: dict[tuple[str, Effect], int] = {}
+        for t, n in zip(values, ns):
+            e = car_body_hit(damage, t)
+            r = (area, Effect(e.label, e.penetrates, e.fire, e.explodes, e.control, e.hurt, e.through))
+            acc[r] = acc.get(r, 0) + n
+        table[damage] = (tuple(acc), tuple(acc.values()), den)
     if damage not in table:
         def one(draw):
             label, e = _area_effect(s, area, damage, shot_dice, draw)
@@ -616,7 +648,8 @@ def vehicle_hit_odds(damage: str,  # the weapon's damage: dice such as "6d6+2", 
         by_key: dict[int, int] = {}
         for dmg, n in counts:
             k = _key(s, area, dmg); by_key[k] = by_key.get(k, 0) + n
-        tables = [(n, _area_odds(s, area, k, shot)) for k, n in by_key.items()]
+        known = _table_for(s, area, shot)
+        tables = [(n, _area_odds(s, area, k, shot, known)) for k, n in by_key.items()]
         whole = math.lcm(*(t[2] for _, t in tables))
         acc: dict[tuple[str, Effect], int] = {}
         for n, (results, ns, d) in tables:
