@@ -13,7 +13,7 @@ import ipywidgets as widgets
 from ...checks import Step
 from ...dice import fmt_odds
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, Sequence  # Sequence: for the annotations Result passes on
 
 from ...render import Result, bar_chart, odds_table, working_table
 from ...special.rolls import (ASSUMED, CRITICALS, MODIFIER_RANGE, OUTCOMES, SKILL_RANGE, quick_contest, quick_contest_odds,
@@ -122,10 +122,10 @@ def reaction_calculator(seed: int | None = None,  # the first seed shown
                       _reaction_roll, seed=seed, intro="3d6 rolled high, read on the reaction table.")
 
 
-def rolls_box() -> widgets.VBox:
+def checks_3d6_box() -> widgets.VBox:
     "The three calculators, one under another."
     return widgets.VBox([success_calculator(), contest_calculator(), reaction_calculator()])
 
 # %% auto #0
 __all__ = ['CRITICAL_CHOICES', 'WingResult', 'criticals_field', 'success_result', 'success_calculator', 'contest_calculator',
-           'reaction_calculator', 'rolls_box']
+           'reaction_calculator', 'checks_3d6_box']
