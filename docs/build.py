@@ -223,7 +223,9 @@ def api_page(order: list[str]) -> nbformat.NotebookNode:
     for fname in order:
         m = default_exp(fname)
         if m and m not in mods: mods.append(m)
-    lines = ["# API", "", "*Every public name of the package, module by module, with its one-line description. Each module's "
+    # "Package API", not "API": search orders equal scores by title, and a module name in a heading (special.rolls) must not put
+    # this list above the rule page that ties with it (Checks for "roll-under")
+    lines = ["# Package API", "", "*Every public name of the package, module by module, with its one-line description. Each module's "
              "page states the rules and shows the full signatures.*", ""]
     for m in mods:
         mod = importlib.import_module("besm_nb." + m.removesuffix(".__init__"))
