@@ -55,7 +55,7 @@ def exchange_result(a: str, b: str, skill_a: int, skill_b: int, speed_up: str, c
     odds = exchange_odds(a, b, skill_a, skill_b, speed_up, criticals)
     mean = sum((k * p for k, p in odds.items()), Fraction(0))
     return WingResult(f"{how}: {float(mean):.2f} seconds on average", [Step("The exchange", how, SINGLE_RULE)], odds, "seconds",
-                      cumulative=True, chart=False)
+                      chart=False)
 
 
 def _exchange_roll(rng, a, b, skill_a, skill_b, speed_up, criticals) -> str:
