@@ -114,7 +114,7 @@ def location_odds(vehicle: str,  # "car" or "motorcycle"
     return dict(_location_odds(vehicle, facing, front_4))
 
 # %% ../../nbs/special/61_vehicles.ipynb #34cd60f8
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Effect:
     "What one hit did: a short label, and the facts the odds add up."
     label: str  # e.g. "goes flat"
@@ -558,6 +558,11 @@ def _area_table(area: str, shot_dice: int, relevant: tuple) -> dict:
     return {}
 
 
+def _facts(e: Effect) -> tuple:
+    "An effect without its details, as a plain tuple (cheap to compare and count)."
+    return (e.label, e.penetrates, e.fire, e.explodes, e.control, e.hurt, e.through)
+
+
 def _table_for(s: VehicleSetup, area: str, shot_dice: int) -> dict:
     return _area_table(area, shot_dice, tuple(getattr(s, f) for f in RELEVANT[KIND[area]]))
 
@@ -569,19 +574,18 @@ def _area_odds(s: VehicleSetup, area: str, damage: int, shot_dice: int, table: d
     if damage not in table and KIND[area] == "body" and s.vehicle == "car" and damage > BODY_DR:
         # the car body's one roll (2d6 soaked up inside), counted directly: the same note, without the branching
         values, ns, den = _draw_table("2d6", ())
-        acc: dict[tuple[str, Effect], int] = {}
+        acc: dict[tuple, int] = {}
         for t, n in zip(values, ns):
-            e = car_body_hit(damage, t)
-            r = (area, Effect(e.label, e.penetrates, e.fire, e.explodes, e.control, e.hurt, e.through))
+            r = (area, _facts(car_body_hit(damage, t)))
             acc[r] = acc.get(r, 0) + n
-        table[damage] = (tuple(acc), tuple(acc.values()), den)
+        table[damage] = (tuple((label, Effect(*facts)) for label, facts in acc), tuple(acc.values()), den)
     if damage not in table:
         def one(draw):
             label, e = _area_effect(s, area, damage, shot_dice, draw)
-            return label, Effect(e.label, e.penetrates, e.fire, e.explodes, e.control, e.hurt, e.through)
+            return label, _facts(e)
         odds = exact_outcomes(one)
         den = math.lcm(*(p.denominator for p in odds.values()))
-        table[damage] = (tuple(odds), tuple(int(p * den) for p in odds.values()), den)
+        table[damage] = (tuple((label, Effect(*facts)) for label, facts in odds), tuple(int(p * den) for p in odds.values()), den)
     return table[damage]
 
 # %% ../../nbs/special/61_vehicles.ipynb #e053934f
