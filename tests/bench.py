@@ -9,6 +9,7 @@
 * Encounters: a round planned (Fred the Swift), a range band, charge damage and its exact odds, Initiative odds and
   who goes first, a Stamina step and its undo in a 250-event fight (<= 1 ms each); loading that fight (<= 20 ms);
 * narrative battles: one turn resolved (<= 1 ms), the battle odds over 16 turns (<= 1 s); a unit attack's exact odds;
+* special situations: the vehicle damage resolver's exact odds of one hit (<= 5 ms), with its caches cleared and warm;
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median); twenty sessions opened at once: p50 / p95 page load and
   the resident memory of the server with its twenty kernels.
@@ -172,6 +173,21 @@ def encounters():
            median_ms(lambda: StaminaRecord.from_dict(saved), 50), "ms", 20)
 
 
+def special():
+    from besm_nb import dice
+    from besm_nb.special import vehicles
+    own = lambda: (vehicles._area_table.cache_clear(), vehicles._damage_counts.cache_clear())
+    everything = lambda: (own(), vehicles._draw_table.cache_clear(), dice._counts.cache_clear())
+    for damage, opts, what in (("6d6", {"facing": "side", "speed_mph": 60}, "car, side, 6d6"),
+                               ("13d6+3", {"facing": "front"}, "car, front, 13d6+3"),
+                               ("6d6", {"vehicle": "motorcycle", "facing": "side", "tank_full": True}, "motorcycle, side, 6d6"),
+                               ("20d6", {"location": "Engine", "engine_taken": 20}, "car engine aimed, 20d6")):
+        run = lambda: vehicles.vehicle_hit_odds(damage, **opts)
+        report(f"vehicle_hit_odds({what}) median, its caches cleared", median_ms(run, 50, own), "ms", 5)
+        report(f"vehicle_hit_odds({what}) median, warm", median_ms(run, 200), "ms", 5)
+        print(f"{'  the same with the dice distributions cleared too':<58} {median_ms(run, 20, everything):8.3f} ms", flush=True)
+
+
 def dashboards(loads=11, changes=21, sessions=20):
     from tests import conftest
     from tests.dashboards.crowd import crowd
@@ -216,5 +232,6 @@ def dashboards(loads=11, changes=21, sessions=20):
 if __name__ == "__main__":
     core()
     encounters()
+    special()
     if "--no-browser" not in sys.argv:
         dashboards()

@@ -157,6 +157,11 @@ class TickPicker(widgets.VBox):
         "Every value offered, in order."
         return list(self._boxes)
 
+    @property
+    def boxes(self) -> list[widgets.Checkbox]:
+        "The tick boxes, in the order offered."
+        return [b for b, _, _ in self._boxes.values()]
+
     def _sync(self) -> None:
         if getattr(self, "_setting", False): return
         ticked = tuple(v for v, (b, _, _) in self._boxes.items() if b.value)
