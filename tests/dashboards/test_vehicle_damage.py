@@ -68,7 +68,7 @@ def test_the_resolver_shows_the_librarys_odds(page, dashboards_url):
 
     # a bad damage is refused beside its field, and nothing is rolled
     set_value(page, "damage", "2d")
-    page.locator(".besm-field-damage").locator("xpath=..").locator(".besm-error", has_text="damage:").first.wait_for(timeout=10_000)
+    page.locator(".besm-field-damage").locator("xpath=..").locator(".besm-error", has_text="Damage (dice, or a total rolled):").first.wait_for(timeout=10_000)
 
     # a seeded roll is logged with its seed, and the same seed replays it in the library's calculator
     set_value(page, "damage", "6d6")
