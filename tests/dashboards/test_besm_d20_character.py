@@ -1,6 +1,6 @@
-"""The BESM d20 character options dashboard in a real browser: a damage save driven through the page and checked against the
-engine, a Fate Point and undo, the record resumed after a reload; the same page at 400 px."""
-from pathlib import Path
+"""The BESM d20 character options dashboard in a real browser: a damage save driven through the page and checked against
+the engine (odds, the result, a Fate Point, undo), the tracker kit's promises (reload, undo across rounds, saves), and
+the same page at 400 px."""
 from urllib.parse import urlparse
 
 import pytest
@@ -8,29 +8,17 @@ import pytest
 from besm_nb.besm_d20.damage_saves import DamageTrack, Target
 from besm_nb.dice import fmt_odds
 from tests.conftest import LOCAL
-from tests.helpers import ROOT
+from tests.dashboards.kit import check_tracker_kit
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/besm_d20_character.ipynb"
-SAVES = ROOT / "nbs" / "dashboards" / "saves"
-AUTOSAVES = [SAVES / f"autosave-{k}.json" for k in ("besm-d20-damage-track", "besm-d20-fate-ledger", "besm-d20-classless-build")]
+TRACKER = ".besm-damage-tracker"
 REI = Target("Rei", con=2, armour=2, damn_healthy=1, fortitude=4, level=6, fate_points=3)  # the tracker's starting target
 
 
-@pytest.fixture
-def fresh_autosaves():
-    "Each test starts from a blank record; any autosave a person left here is put back afterwards."
-    kept = {p: p.read_bytes() for p in AUTOSAVES if p.exists()}
-    for p in AUTOSAVES: p.unlink(missing_ok=True)
-    yield
-    for p in AUTOSAVES: p.unlink(missing_ok=True)
-    for p, data in kept.items(): p.write_bytes(data)
-
-
 def open_page(pg, base):
-    pg.goto(base + URL)
-    pg.locator(".besm-damage-tracker").first.wait_for(timeout=180_000, state="attached")
-    pg.locator(".besm-condition").first.wait_for(timeout=60_000)
+    pg.goto(base + URL, timeout=180_000)
+    pg.locator(f"{TRACKER} .besm-condition").first.wait_for(timeout=180_000)
 
 
 def text_is(pg, selector, value):
@@ -49,40 +37,60 @@ def fill(pg, selector, value):
     box.press("Tab")
 
 
+def fresh_record(pg):
+    "Start from a blank record whatever an earlier test left (New keeps the old one as a backup)."
+    pg.locator(f"{TRACKER} button.besm-new").click()
+    text_is(pg, ".besm-condition", "Unhurt")
+
+
 def damage_save_through_the_page(pg):
     "Set up an attack, roll a typed save, spend a Fate Point, undo it: each step against the engine."
     track = DamageTrack(REI)
+    fill(pg, ".besm-damage-bonus", 3)
     odds_show(pg, track.odds(18))  # Damage Bonus +3: DC 18
     fill(pg, ".besm-damage-bonus", 10)
-    odds_show(pg, track.odds(25))
     pg.locator(".besm-round-odds", has_text="DC 25").first.wait_for(timeout=20_000)
+    odds_show(pg, track.odds(25))
     fill(pg, ".besm-d20", 3)
     pg.locator("button.besm-roll-save").click()
     track.attack(25, natural=3)  # 3 + 5 = 8 vs 25: fails by 17, Disabled
-    text_is(pg, ".besm-condition", track.record.condition)
     assert track.record.condition == "Disabled, Injured (1)"
+    text_is(pg, ".besm-condition", track.record.condition)
     pg.locator(".besm-log", has_text="d20 3 +5 = 8").first.wait_for(timeout=20_000)
     pg.locator("button.besm-fate").click()
     track.fate_point()
-    text_is(pg, ".besm-condition", track.record.condition)  # one step milder: Stunned
-    assert track.record.condition == "Stunned, Injured (1)"
+    assert track.record.condition == "Stunned, Injured (1)"  # one step milder
+    text_is(pg, ".besm-condition", track.record.condition)
     text_is(pg, ".besm-fp", "2")
     odds_show(pg, track.odds(25))  # the next attack's odds carry the lethal hit's −1
-    pg.locator("button.besm-undo").click()
+    pg.locator(f"{TRACKER} button.besm-undo").click()
     track.undo()
     text_is(pg, ".besm-condition", "Disabled, Injured (1)")
     return track
 
 
-def test_a_damage_save_through_the_page_and_resumed_after_a_reload(page, dashboards_url, fresh_autosaves):
+def test_the_damage_save_tracker_keeps_everything(page, dashboards_url):
+    def save(t):
+        t.locator(".besm-d20 input").first.fill("3")
+        t.locator("button.besm-roll-save").click()  # a lethal attack at DC 18: 3 + 5 = 8, stunned
+        t.locator(".besm-condition", has_text="Stunned").first.wait_for(timeout=20_000)
+    def end_round(t):
+        t.locator("button.besm-end-round").click()
+        t.locator(".besm-condition", has_text="Injured (1)").first.wait_for(timeout=20_000)
+        page.wait_for_function("() => !document.querySelector('.besm-condition').innerText.includes('Stunned')", timeout=20_000)
+    check_tracker_kit(page, dashboards_url + URL, TRACKER, save, end_round,
+                      lambda t: t.locator(".besm-status").first.inner_text(), "besm-d20-damage-track")
+
+
+def test_a_damage_save_through_the_page(page, dashboards_url):
     open_page(page, dashboards_url)
-    text_is(page, ".besm-condition", "Unhurt")
+    fresh_record(page)
     track = damage_save_through_the_page(page)
     # a refused step shows beside its buttons, naming the label on screen, and changes nothing
     fill(page, ".besm-d20", 25)
     page.locator("button.besm-roll-save").click()
     page.locator(".besm-attack-message", has_text="d20 rolled: must be from 1 to 20, got 25").first.wait_for(timeout=20_000)
-    text_is(page, ".besm-condition", "Disabled, Injured (1)")
+    text_is(page, ".besm-condition", track.record.condition)
     # the page opened again: the record is where it was left
     page.reload()
     open_page(page, dashboards_url)
@@ -92,7 +100,7 @@ def test_a_damage_save_through_the_page_and_resumed_after_a_reload(page, dashboa
     assert page.errors == [], page.errors
 
 
-def test_the_dashboard_at_400_px(browser, dashboards_url, fresh_autosaves):
+def test_the_dashboard_at_400_px(browser, dashboards_url):
     ctx = browser.new_context(viewport={"width": 400, "height": 900})
     pg = ctx.new_page()
     outside, errors = [], []
@@ -106,21 +114,24 @@ def test_the_dashboard_at_400_px(browser, dashboards_url, fresh_autosaves):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     try:
         open_page(pg, dashboards_url)
+        fresh_record(pg)
         damage_save_through_the_page(pg)
-        tabs = pg.locator(".besm-character .lm-TabBar-tab")
+        tabs = pg.locator(".besm-character > .lm-TabBar .lm-TabBar-tab")
+        assert tabs.count() == 7
         for i in range(tabs.count()):
             tabs.nth(i).click()
             pg.wait_for_function("""() => ![...document.querySelectorAll('.besm-character .widget-html-content')]
                 .some(e => e.offsetWidth > 0 && e.innerText.trim() === 'Opening…')""", timeout=60_000)  # a tab is made when first opened
             pg.wait_for_timeout(500)
-            assert pg.evaluate("document.documentElement.scrollWidth") <= 400, tabs.nth(i).inner_text()
+            title = tabs.nth(i).inner_text()
+            assert pg.evaluate("document.documentElement.scrollWidth") <= 400, title
             over = pg.evaluate("""() => [...document.querySelectorAll('.besm-character *')].filter(e => {
                 const r = e.getBoundingClientRect(); return r.width > 0 && r.right > document.documentElement.clientWidth + 1; })
                 .map(e => e.className).slice(0, 5)""")
-            assert over == [], (tabs.nth(i).inner_text(), over)  # nothing runs off the right edge
+            assert over == [], (title, over)  # nothing runs off the right edge
             cut = pg.evaluate("""() => [...document.querySelectorAll('.besm-character button, .besm-character .lm-TabBar-tab')]
                 .filter(b => b.offsetWidth > 0 && b.scrollWidth > b.clientWidth + 1).map(b => b.innerText)""")
-            assert cut == [], cut  # every button and tab shows its whole label
+            assert cut == [], (title, cut)  # every button and tab shows its whole label
         assert outside == [] and errors == [], (outside, errors)
     finally:
         ctx.close()
