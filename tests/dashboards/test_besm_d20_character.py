@@ -92,7 +92,6 @@ def test_a_damage_save_through_the_page(page, dashboards_url):
     page.locator(".besm-attack-message", has_text="d20 rolled: must be from 1 to 20, got 25").first.wait_for(timeout=20_000)
     text_is(page, ".besm-condition", track.record.condition)
     # the page opened again: the record is where it was left
-    page.reload()
     open_page(page, dashboards_url)
     text_is(page, ".besm-condition", track.record.condition)
     page.locator(".besm-log", has_text="d20 3 +5 = 8").first.wait_for(timeout=20_000)
