@@ -128,7 +128,7 @@ def test_the_dashboard_at_400_px(browser, dashboards_url):
                 const r = e.getBoundingClientRect(); return r.width > 0 && r.right > document.documentElement.clientWidth + 1; })
                 .map(e => e.className).slice(0, 5)""")
             assert over == [], (title, over)  # nothing runs off the right edge
-            cut = pg.evaluate("""() => [...document.querySelectorAll('.besm-character button, .besm-character .lm-TabBar-tab')]
+            cut = pg.evaluate("""() => [...document.querySelectorAll('.besm-character button, .besm-character .lm-TabBar-tabLabel')]
                 .filter(b => b.offsetWidth > 0 && b.scrollWidth > b.clientWidth + 1).map(b => b.innerText)""")
             assert cut == [], (title, cut)  # every button and tab shows its whole label
         assert outside == [] and errors == [], (outside, errors)
