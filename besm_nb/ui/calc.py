@@ -41,7 +41,7 @@ def html_text(value: str = "",  # the HTML to show
     "An HTML widget on the shared layout and style."
     s = _shared()
     w = widgets.HTML(value, layout=getattr(s, layout), style=s.html)
-    if cls: w.add_class(cls)
+    for c in (cls or "").split(): w.add_class(c)  # one class at a time: the browser refuses a name with a space
     return w
 
 
@@ -283,11 +283,27 @@ class Calculator(widgets.VBox):
         return line
 
 # %% ../../nbs/core/03_calculators.ipynb #b59bda0a
-def tabs(pages: Mapping[str, widgets.Widget],  # {tab title: calculator or tracker}, in order
+def tabs(pages: Mapping[str, widgets.Widget | Callable[[], widgets.Widget]],  # {tab title: a calculator or tracker, or a function making it}
         ) -> widgets.Tab:
-    "Several calculators on one dashboard, one tab each, so a long page becomes a row of short ones."
-    t = widgets.Tab(children=list(pages.values()), titles=tuple(pages), selected_index=0)
+    "Several calculators on one dashboard, one tab each; a tab given as a function is made when first opened, so the page opens as fast as its first tab."
+    makers, made = list(pages.values()), {}
+
+    def page(i: int) -> widgets.Widget:
+        if i not in made: made[i] = makers[i] if isinstance(makers[i], widgets.Widget) else makers[i]()
+        return made[i]
+
+    t = widgets.Tab(children=[page(0)] + [page(i) if isinstance(m, widgets.Widget) else html_text("<em>Opening…</em>")
+                                          for i, m in enumerate(makers[1:], 1)], titles=tuple(pages), selected_index=0)
     t.add_class("besm-tabs")
+
+    def opened(change) -> None:
+        i = change["new"]
+        if i is None or i in made: return
+        children = list(t.children)
+        children[i] = page(i)
+        t.children = children
+        t.selected_index = i
+    t.observe(opened, names="selected_index")
     return t
 
 # %% ../../nbs/core/03_calculators.ipynb #370616e3

@@ -27,6 +27,8 @@ DASHBOARD_CSS = """
 .widget-html-content { white-space: normal; overflow-wrap: anywhere; }
 .widget-html-content table { display: block; max-width: 100%; overflow-x: auto; }
 .besm-log .widget-html-content { max-height: 24em; overflow-y: auto; }
+.jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
+.jp-RenderedMarkdown td, .jp-RenderedMarkdown th { text-align: left !important; vertical-align: top; }
 .widget-tab > .p-TabBar .p-TabBar-tab, .widget-tab > .lm-TabBar .lm-TabBar-tab { flex: 1 1 auto; min-width: 0; max-width: none; }
 .widget-tab > .lm-TabBar, .widget-tab > .p-TabBar { overflow-x: auto; }
 @media (max-width: 700px) {
