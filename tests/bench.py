@@ -6,6 +6,7 @@
 * Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms);
 * Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves, XP;
 * chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s);
+* BESM d20 damage saves: the exact odds of one Damage Save, with hits and a pulled punch (<= 2 ms);
 * Encounters: a round planned (Fred the Swift), a range band, charge damage and its exact odds, Initiative odds and
   who goes first, a Stamina step and its undo in a 250-event fight (<= 1 ms each); loading that fight (<= 20 ms);
 * narrative battles: one turn resolved (<= 1 ms), the battle odds over 16 turns (<= 1 s); a unit attack's exact odds;
@@ -51,6 +52,7 @@ def core():
     d20_damage()
     d20_mind()
     chase()
+    damage_saves()
     battles()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
@@ -81,6 +83,15 @@ def chase():
                                 ("open", 12, "Redline, then the best finisher", "Pull Ahead, then the best finisher")):
         report(f"Chase: capture_odds 20 rounds, {p[:8]} v {q[:10]} (median)",
                median_ms(lambda: capture_odds(car, bike, terrain, lead, p, q, rounds=20), 5, cold) / 1000, "s", 1)
+
+
+def damage_saves():
+    from besm_nb.besm_d20.damage_saves import DamageTrack, Target, damage_save_odds
+    report("Damage saves: damage_save_odds, 3 stun + 4 lethal hits (median)",
+           median_ms(lambda: damage_save_odds(4, 18, "stun", 3, 4, max_effect="stunned"), 2000), "ms", 2)
+    track = DamageTrack(Target("Rei", con=2, armour=2, damn_healthy=1, fortitude=4, level=6))
+    for n in (4, 12, 9): track.attack(19, natural=n)
+    report("Damage saves: the tracker's odds of the next attack (median)", median_ms(lambda: track.odds(25, "stun", 11), 2000), "ms", 2)
 
 
 def battles():
