@@ -109,7 +109,7 @@ def damage_save_calculator(seed: int | None = None,  # the first seed shown
         intro="Fail: a hit. By more than 5: stunned. By more than 10: unconscious (stun) or disabled (lethal).")
 
 # %% auto #0
-__all__ = ['SOURCE_CHOICES', 'WEAPON_CHOICES', 'CAP_CHOICES', 'ATTACK_CHOICES', 'UNITS', 'NARROW_TABS', 'damage_save_result',
+__all__ = ['SOURCE_CHOICES', 'WEAPON_CHOICES', 'CAP_CHOICES', 'ATTACK_CHOICES', 'UNITS', 'damage_save_result',
            'damage_save_calculator', 'DamageSaveTracker', 'damage_save_tracker', 'character_tabs']
 
 # %% ../../../nbs/besm_d20/40_damage_saves_ui.ipynb #78cda65f
@@ -347,15 +347,9 @@ def damage_save_tracker(seed: int | None = None,  # the first seed shown
     return DamageSaveTracker(seed, saves)
 
 # %% ../../../nbs/besm_d20/40_damage_saves_ui.ipynb #dc3f7c02
-NARROW_TABS = """@media (max-width: 700px) {
-  .besm-character > .lm-TabBar .lm-TabBar-content { flex-wrap: wrap; }
-  .besm-character > .lm-TabBar .lm-TabBar-tab { flex: 0 0 auto; }
-}"""  # on a phone, seven titles wrap onto two lines instead of each being cut short
-
-
 def character_tabs(pages: dict[str, widgets.Widget | Callable[[], widgets.Widget]],  # tab title -> what it shows, or a function making it
-                  ) -> widgets.VBox:
-    "`tabs` (a tab given as a function is made when first opened), with its titles wrapping onto a second line on a phone."
+                  ) -> widgets.Tab:
+    "The character dashboard's tabs (a tab given as a function is made when first opened); on a phone their titles wrap."
     t = tabs(pages)
     t.add_class("besm-character")
-    return widgets.VBox([html_text(f"<style>{NARROW_TABS}</style>"), t])
+    return t
