@@ -6,7 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SITE := _site
 
-.PHONY: run test docs bench lab export sync-check nbtest pytest install clean
+PORT ?= 8866
+
+.PHONY: run run-lan test docs bench lab export sync-check nbtest pytest install chromium clean
 
 $(STAMP): setup.py settings.ini pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,9 +18,13 @@ $(STAMP): setup.py settings.ini pyproject.toml
 
 install: $(STAMP)
 
-## serve the dashboards at http://127.0.0.1:8866/
+## serve the dashboards at http://127.0.0.1:8866/ (make run PORT=9000 for another port; Ctrl-C stops)
 run: $(STAMP)
-	$(BIN)/besm-dashboards nbs/dashboards
+	$(BIN)/besm-dashboards nbs/dashboards --port $(PORT)
+
+## serve them to the local network too (tablets at the table): only on a network you trust
+run-lan: $(STAMP)
+	$(BIN)/besm-dashboards nbs/dashboards --port $(PORT) --lan
 
 ## every check: export in sync, notebook tests, docs build (-W), pytest incl. the browser tests
 test: $(STAMP)
@@ -42,8 +48,16 @@ export: $(STAMP)
 nbtest: $(STAMP)
 	$(BIN)/nbdev_test --n_workers 2
 
-pytest: $(STAMP)
+pytest: $(STAMP) chromium
 	$(BIN)/python -m pytest -q
+
+## the browser tests' Chromium (Debian's): installed when missing and this machine allows it, else one clear line
+chromium:
+	@[ -n "$$CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1 && { [ "$$(id -u)" = 0 ] || sudo -n true 2>/dev/null; }; then \
+	    s=""; [ "$$(id -u)" = 0 ] || s="sudo -n"; echo "make: installing Debian's chromium for the browser tests"; \
+	    $$s env DEBIAN_FRONTEND=noninteractive apt-get update -qq && $$s env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "make: the browser tests need Chromium: run 'sudo apt-get install -y chromium' (or set CHROMIUM=/path/to/chromium)"; exit 1; fi; }
 
 ## the rules-reference site, into _site/ (opens from disk, no network needed)
 docs: $(STAMP)

@@ -24,8 +24,8 @@ import icepool
 # %% auto #0
 __all__ = ['MAX_DICE', 'MIN_SIDES', 'MAX_SIDES', 'MAX_FACES', 'MAX_TERMS', 'MAX_CONSTANT', 'MAX_MULTIPLIER', 'MAX_EXPR_LEN',
            'InputError', 'shown', 'require_int', 'require_number', 'require_bool', 'require_choice', 'require_text',
-           'require_items', 'checked', 'Term', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most',
-           'chance_at_least', 'pct', 'fmt_odds', 'latex', 'TermRoll', 'Roll', 'dice_count', 'roll']
+           'require_items', 'checked', 'Term', 'TooLargeForOdds', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats',
+           'chance_at_most', 'chance_at_least', 'pct', 'fmt_odds', 'latex', 'TermRoll', 'Roll', 'dice_count', 'roll']
 
 # %% ../nbs/core/00_dice.ipynb #7c942573
 class InputError(ValueError):
@@ -282,7 +282,7 @@ class Term:
         return body + (f"x{self.multiplier}" if self.multiplier != 1 else "")
 
 
-_TERM = re.compile(r"\s*(?:(?P<count>\d*)\s*[dD]\s*(?P<sides>\d*)|(?P<num>\d+))\s*(?:[xX*×]\s*(?P<mult>\d*))?\s*")
+_TERM = re.compile(r"\s*(?:(?P<count>\d*)\s*[dD]\s*(?P<sides>%|\d*)|(?P<num>\d+))\s*(?:[xX*×]\s*(?P<mult>\d*))?\s*")
 
 
 def _where(expr: str, pos: int) -> str:
@@ -306,7 +306,7 @@ def _term(expr: str, m: re.Match, sign: int) -> Term:
     if not m.group("sides"):
         raise InputError("expr", f"'d' needs a number of sides after it (e.g. 2d6) {_where(expr, m.end() - 1)}")
     count = int(m.group("count")) if m.group("count") else 1
-    sides = int(m.group("sides"))
+    sides = 100 if m.group("sides") == "%" else int(m.group("sides"))  # d% is the percentile die
     if not 1 <= count <= MAX_DICE:
         raise InputError("expr", f"the number of dice must be from 1 to {MAX_DICE}, got {count:,}")
     if not MIN_SIDES <= sides <= MAX_SIDES:
@@ -314,7 +314,12 @@ def _term(expr: str, m: re.Match, sign: int) -> Term:
     return Term(sign, count, sides, 0, mult)
 
 # %% ../nbs/core/00_dice.ipynb #1729ad2d
+class TooLargeForOdds(InputError):
+    "A valid expression with too many die faces for exact odds: it can still be rolled."
+
+
 def parse(expr: str,  # a dice expression such as "2d6+3" or "1d4x100"
+          exact: bool = True,  # also hold it to the exact-odds bound (MAX_FACES); False for rolling only
          ) -> tuple[Term, ...]:
     "Parse a dice expression into its terms, raising `InputError` on anything malformed or out of bounds."
     if not isinstance(expr, str):
@@ -341,8 +346,9 @@ def parse(expr: str,  # a dice expression such as "2d6+3" or "1d4x100"
             raise InputError("expr", f"unexpected {text[pos]!r} {_where(text, pos)}: join terms with + or -")
         sign, pos = (-1 if text[pos] == "-" else 1), pos + 1
     faces = sum(t.count * t.sides for t in terms)
-    if faces > MAX_FACES:
-        raise InputError("expr", f"has {faces:,} die faces in all (dice × sides); at most {MAX_FACES:,} keep exact odds fast")
+    if exact and faces > MAX_FACES:
+        raise TooLargeForOdds("expr", f"has {faces:,} die faces in all (dice × sides); exact odds are kept to {MAX_FACES:,} "
+                                      "so they stay fast (it can still be rolled)")
     return tuple(terms)
 
 # %% ../nbs/core/00_dice.ipynb #5d283d7f
@@ -417,7 +423,10 @@ def chance_at_least(expr: str,  # a dice expression
 def pct(p: Fraction,  # a probability
         places: int = 2,  # decimal places
        ) -> str:
-    "A probability as a percentage string, e.g. '58.33%'."
+    "A probability as a percentage string, e.g. '58.33%'; a chance too small (or too near certain) to show reads '< 0.01%' ('> 99.99%')."
+    floor = Fraction(1, 10 ** places) / 100
+    if 0 < p < floor: return f"< {float(floor) * 100:.{places}f}%"
+    if 1 - floor < p < 1: return f"> {float(1 - floor) * 100:.{places}f}%"
     return f"{float(p) * 100:.{places}f}%"
 
 
@@ -472,15 +481,15 @@ class Roll:
 def dice_count(expr: str,  # a dice expression
               ) -> int:
     "How many physical dice the expression rolls."
-    return sum(t.count for t in parse(expr))
+    return sum(t.count for t in parse(expr, exact=False))
 
 
 def roll(expr: str,  # a dice expression such as "2d6+3"
          rng: random.Random | None = None,  # the random source; seed it to replay rolls
          faces: Sequence[int] | None = None,  # the faces rolled at the table, instead of `rng`
         ) -> Roll:
-    "Roll an expression, keeping every die face."
-    terms = parse(expr)
+    "Roll an expression, keeping every die face (any valid expression: the exact-odds bound does not apply)."
+    terms = parse(expr, exact=False)
     if faces is not None:
         faces = list(faces)
         need = sum(t.count for t in terms)

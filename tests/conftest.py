@@ -1,9 +1,11 @@
 """Shared fixtures: a Voila dashboards server and a headless Chromium, both local only."""
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -27,13 +29,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def dashboards_url():
-    "Start `besm-dashboards` on a free port; yield its base URL once the home page answers."
+@contextlib.contextmanager
+def serve_dashboards(*extra: str,  # more command-line settings for the server
+                     log_path: Path | None = None,  # its log (default: .pytest_cache/voila.log when that folder exists)
+                    ):
+    "Start `besm-dashboards` on a free port with a fresh saves folder; yield (base URL, process) once the home page answers."
     port = free_port()
-    log = open(ROOT / ".pytest_cache" / "voila.log", "w") if (ROOT / ".pytest_cache").exists() else subprocess.DEVNULL
-    proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(ROOT / "nbs" / "dashboards"), "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT)
+    if log_path is None and (ROOT / ".pytest_cache").exists(): log_path = ROOT / ".pytest_cache" / "voila.log"
+    log = open(log_path, "w") if log_path else subprocess.DEVNULL
+    saves = tempfile.mkdtemp(prefix="besm-saves-")  # trackers autosave here, never into the project
+    env = os.environ | {"BESM_NB_SAVES": saves}
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(ROOT / "nbs" / "dashboards"),
+                             "--port", str(port), *extra], stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 90
@@ -46,13 +53,27 @@ def dashboards_url():
                     raise RuntimeError(f"the dashboards server did not start (exit {proc.poll()})")
                 time.sleep(0.5)
         time.sleep(3)  # let the kernel pools fill
-        yield url
+        proc.saves = Path(saves)
+        yield url, proc
     finally:
         proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        shutil.rmtree(saves, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def dashboards_server():
+    "One dashboards server for the whole test session: (base URL, process)."
+    with serve_dashboards() as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def dashboards_url(dashboards_server):
+    return dashboards_server[0]
 
 
 @pytest.fixture(scope="session")

@@ -17,3 +17,11 @@ def seed_text(name: str) -> str:
 def field(pg, name):
     "A calculator's input, by the parameter it feeds."
     return pg.locator(f".besm-field-{name} input").first
+
+
+def assert_beside(control, message, within: int = 80):
+    "A message sits beside its control: on its row or right under it, not somewhere else on the page."
+    c, m = control.bounding_box(), message.bounding_box()
+    assert c and m, "both must be visible"
+    gap = max(m["y"] - (c["y"] + c["height"]), c["y"] - (m["y"] + m["height"]), 0)
+    assert gap <= within, f"the message is {gap:.0f} px away from its control"

@@ -10,16 +10,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from types import SimpleNamespace
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 import ipywidgets as widgets
+import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ..render import Result
 
 # %% auto #0
-__all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'html_text', 'Field', 'int_field', 'text_field', 'choice_field', 'bool_field',
-           'Calculator', 'Panel']
+__all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'html_text', 'message_text', 'Field', 'int_field', 'text_field', 'choice_field',
+           'TickPicker', 'tick_field', 'bool_field', 'Calculator', 'tabs', 'Panel']
 
 # %% ../../nbs/core/03_calculators.ipynb #66b6b42b
 ERROR_STYLE = "color:#b00020;font-size:90%"
@@ -40,8 +41,21 @@ def html_text(value: str = "",  # the HTML to show
     "An HTML widget on the shared layout and style."
     s = _shared()
     w = widgets.HTML(value, layout=getattr(s, layout), style=s.html)
-    if cls: w.add_class(cls)
+    for c in (cls or "").split(): w.add_class(c)  # one class at a time: the browser refuses a name with a space
     return w
+
+
+def message_text(err: BaseException,  # what a piece of work raised
+                 labels: Mapping[str, str] = {},  # parameter names -> the labels on screen
+                ) -> str:
+    "What a refusal says on screen: the rule's own words, with the parameter it names called by its on-screen label."
+    if isinstance(err, ValueError):
+        text = str(err)
+        param = getattr(err, "param", None) or text.split(": ", 1)[0]
+        return labels[param] + text[len(param):] if param in labels and text.startswith(param) else text
+    if isinstance(err, OSError):  # never an errno: what failed, in words
+        return f"File: the save could not be read or written ({err.strerror or type(err).__name__})"
+    return f"Something went wrong: {err}"
 
 
 @dataclass
@@ -51,16 +65,19 @@ class Field:
     widget: widgets.ValueWidget
     label: str
     error: widgets.HTML | None = None  # set by the calculator
+    title: str = ""  # the label without its range, as messages name it (defaults to the label)
 
     def __post_init__(self):
         self.widget.add_class(f"besm-field-{self.name}")
+        self.title = self.title or self.label
 
     def row(self) -> widgets.HBox:
-        "The label, the input and the error message, side by side."
+        "The label, the input and the error message, side by side (wrapping under each other on a narrow screen)."
         if self.error is None: self.error = html_text(cls="besm-error", layout="error")
         label = f'<b style="display:inline-block;line-height:1.25">{escape(self.label)}</b>'
-        return widgets.HBox([html_text(label, layout="label"), self.widget, self.error],
-                            layout=_shared().plain)
+        row = widgets.HBox([html_text(label, cls="besm-label", layout="label"), self.widget, self.error], layout=_shared().plain)
+        row.add_class("besm-row")
+        return row
 
 
 def int_field(name: str,  # parameter name
@@ -70,7 +87,7 @@ def int_field(name: str,  # parameter name
               hi: int,  # largest allowed
              ) -> Field:
     "A whole-number input labelled with its range; out-of-range values reach the rule and get its message."
-    return Field(name, widgets.IntText(value=value, layout=widgets.Layout(width="8em")), f"{label} ({lo} to {hi})")
+    return Field(name, widgets.IntText(value=value, layout=widgets.Layout(width="8em")), f"{label} ({lo} to {hi})", title=label)
 
 
 def text_field(name: str,  # parameter name
@@ -91,6 +108,97 @@ def choice_field(name: str,  # parameter name
     w = widgets.Dropdown(options=options, layout=widgets.Layout(width="16em"))
     if value is not None: w.value = value
     return Field(name, w, label)
+
+
+class TickPicker(widgets.VBox):
+    "Several choices by touch: tick boxes under their group headings, a box that filters them as you type, and what is ticked."
+    value = traitlets.Tuple()  # the values ticked, in the order offered
+
+    def __init__(self,
+                 groups: Mapping[str, Sequence] | Sequence,  # {heading: [(label, value), …]}, or one list of (label, value) pairs or names
+                 value: Sequence = (),  # the values ticked at first
+                 filter_from: int = 10,  # offer the filter box from this many choices
+                ):
+        super().__init__(layout=widgets.Layout(width="100%", max_width="40em"))
+        self.filter = widgets.Text(placeholder="type to filter", layout=widgets.Layout(width="14em"))
+        self.filter.add_class("besm-filter")
+        self.ticked = html_text(cls="besm-ticked")
+        self.box = widgets.VBox(layout=widgets.Layout(max_height="22em", overflow_y="auto", border="1px solid #ccc",
+                                                      padding="2px 6px", width="100%"))
+        self._filter_from = filter_from
+        self.filter.observe(lambda _: self._show(), names="value")
+        self.observe(lambda ch: self._set(ch["new"]), names="value")
+        self.set_options(groups, value)
+
+    def set_options(self, groups: Mapping[str, Sequence] | Sequence,  # as in the constructor
+                    value: Sequence | None = None,  # what to tick (default: keep what is ticked and still offered)
+                   ) -> None:
+        "Offer new choices."
+        if not isinstance(groups, Mapping): groups = {"": groups}
+        pairs = lambda opts: [o if isinstance(o, tuple) else (str(o), o) for o in opts]
+        self._groups = {h: pairs(opts) for h, opts in groups.items()}
+        keep = self.value if value is None else tuple(value)
+        self._boxes, children = {}, []
+        for heading, opts in self._groups.items():
+            if heading: children.append(html_text(f"<b>{escape(heading)}</b>", cls="besm-group"))
+            for label, v in opts:
+                b = widgets.Checkbox(value=v in keep, description=label, indent=False, layout=widgets.Layout(width="auto"))
+                b.observe(lambda _: self._sync(), names="value")
+                self._boxes[v] = (b, label.lower(), heading)
+                children.append(b)
+        self.box.children = children
+        many = len(self._boxes) >= self._filter_from
+        self.children = ([self.filter] if many else []) + [self.box, self.ticked]
+        self._sync()
+        self._show()
+
+    @property
+    def options(self) -> list:
+        "Every value offered, in order."
+        return list(self._boxes)
+
+    @property
+    def boxes(self) -> list[widgets.Checkbox]:
+        "The tick boxes, in the order offered."
+        return [b for b, _, _ in self._boxes.values()]
+
+    def _sync(self) -> None:
+        if getattr(self, "_setting", False): return
+        ticked = tuple(v for v, (b, _, _) in self._boxes.items() if b.value)
+        self.ticked.value = ("<small>Ticked: " + escape(", ".join(str(l) for v, (b, l, _) in self._boxes.items() if b.value))
+                             + "</small>") if ticked else "<small>None ticked.</small>"
+        if ticked != self.value: self.value = ticked
+
+    def _set(self, value: tuple) -> None:
+        "Tick what the code sets; values not offered are refused."
+        unknown = [v for v in value if v not in self._boxes]
+        if unknown: raise ValueError(f"not among the choices offered: {unknown}")
+        self._setting = True
+        try:
+            for v, (b, _, _) in self._boxes.items(): b.value = v in value
+        finally: self._setting = False
+        self._sync()
+
+    def _show(self) -> None:
+        "Show only the choices matching the filter (and the headings of groups that still have some)."
+        words = self.filter.value.lower().split()
+        shown_in = set()
+        for v, (b, label, heading) in self._boxes.items():
+            show = all(w in label or w in heading.lower() for w in words)
+            b.layout.display = None if show else "none"
+            if show: shown_in.add(heading)
+        for c in self.box.children:
+            if "besm-group" in c._dom_classes:
+                c.layout.display = None if any(c.value == f"<b>{escape(h)}</b>" for h in shown_in) else "none"
+
+
+def tick_field(name: str,  # parameter name
+               label: str,  # what the user sees
+               groups: Mapping[str, Sequence] | Sequence,  # {heading: [(label, value), …]} or a list of choices
+               value: Sequence = (),  # the values ticked at first
+              ) -> Field:
+    "Several choices, by tick boxes grouped under headings (touch friendly; a filter box for long lists)."
+    return Field(name, TickPicker(groups, value), label)
 
 
 def bool_field(name: str,  # parameter name
@@ -129,6 +237,7 @@ class Calculator(widgets.VBox):
             self._log_lines: list[str] = []
             roll_row = [widgets.HBox([self.roll_button, html_text("<b>&nbsp;seed&nbsp;</b>"), self.seed], layout=_shared().plain),
                         self.roll_log]
+            roll_row[0].add_class("besm-row")
         super().__init__(head + rows + roll_row + [self.message, self.output])
         self.add_class("besm-calculator")
         for f in self.fields:
@@ -145,7 +254,7 @@ class Calculator(widgets.VBox):
     def _show_error(self, err: Exception) -> None:
         param = getattr(err, "param", None)
         target = next((f.error for f in self.fields if f.name == param), self.message)
-        text = str(err) if isinstance(err, ValueError) else f"Something went wrong: {err}"
+        text = message_text(err, {f.name: f.title for f in self.fields})
         target.value = f'<span style="{ERROR_STYLE}">⚠ {escape(text)}</span>'
 
     def _clear_errors(self) -> None:
@@ -174,34 +283,99 @@ class Calculator(widgets.VBox):
             self._show_error(err)
             return None
         self._log_lines = [f"seed {seed}: {line}"] + self._log_lines[:9]
-        self.roll_log.value = "<br>".join(f"<code>{escape(l)}</code>" for l in self._log_lines)
+        self.roll_log.value = "<br>".join(f'<code style="overflow-wrap:anywhere">{escape(l)}</code>' for l in self._log_lines)
         self.seed.value = self._new_seed()
         return line
 
+# %% ../../nbs/core/03_calculators.ipynb #b59bda0a
+def tabs(pages: Mapping[str, widgets.Widget | Callable[[], widgets.Widget]],  # {tab title: a calculator or tracker, or a function making it}
+        ) -> widgets.Tab:
+    "Several calculators on one dashboard, one tab each; a tab given as a function is made when first opened, so the page opens as fast as its first tab."
+    makers, made = list(pages.values()), {}
+
+    def page(i: int) -> widgets.Widget:
+        if i not in made: made[i] = makers[i] if isinstance(makers[i], widgets.Widget) else makers[i]()
+        return made[i]
+
+    t = widgets.Tab(children=[page(0)] + [page(i) if isinstance(m, widgets.Widget) else html_text("<em>Opening…</em>")
+                                          for i, m in enumerate(makers[1:], 1)], titles=tuple(pages), selected_index=0)
+    t.add_class("besm-tabs")
+
+    def opened(change) -> None:
+        i = change["new"]
+        if i is None or i in made: return
+        children = list(t.children)
+        children[i] = page(i)
+        t.children = children
+        t.selected_index = i
+    t.observe(opened, names="selected_index")
+    return t
+
 # %% ../../nbs/core/03_calculators.ipynb #370616e3
 class Panel(widgets.VBox):
-    "A box of buttons whose work runs guarded: a refusal shows in `message`, never as a traceback."
-    message: widgets.HTML  # set by the subclass before any button can be pressed
+    "A box of buttons whose work runs guarded: a refusal shows beside the button that was pressed, never as a traceback."
+    message: widgets.HTML  # set by the subclass before any button can be pressed: where refreshes report
+    labels: dict[str, str] = {}  # parameter names in the rules' messages -> the labels on screen
+    field_errors: dict[str, widgets.HTML] = {}  # parameter names -> the message place beside their own input
 
     _refusal = False  # the message shown is a refresh's refusal
 
     def _guard(self, fn: Callable[[], object],  # the button's work
                quiet: bool = False,  # a refresh: keep the last button's message, clear only a refresh's own refusal
-              ) -> None:
-        "Run a button's work: the message it leaves stays, a refusal shows instead."
-        if not quiet: self.message.value = ""
+               where: widgets.HTML | None = None,  # the message beside the control (default: `message`)
+              ) -> bool:
+        "Run a button's work: the message it leaves stays, a refusal shows instead. True if it succeeded."
+        where = where or self.message
+        if not quiet:
+            for m in self._messages(): m.value = ""
         try:
             fn()
-            if quiet and self._refusal: self.message.value = ""
+            if quiet and self._refusal: where.value = ""
             self._refusal = False
+            return True
         except Exception as err:
-            text = str(err) if isinstance(err, ValueError) else f"Something went wrong: {err}"
-            self.message.value = f'<span style="{ERROR_STYLE}">⚠ {escape(text)}</span>'
+            where = self.field_errors.get(getattr(err, "param", None), where)  # beside the input it is about, if it has one
+            where.value = f'<span style="{ERROR_STYLE}">⚠ {escape(message_text(err, self.labels))}</span>'
             self._refusal = quiet
             self._refused(quiet)
+            return False
 
     def _refused(self, quiet: bool) -> None:
         "What else a refused piece of work clears (nothing here)."
+
+    def _messages(self) -> list[widgets.HTML]:
+        "Every message place of the panel: `message`, one per row, and those beside inputs."
+        return [self.message] + getattr(self, "_row_messages", []) + list(self.field_errors.values())
+
+    def button(self, description: str,  # the label, shown whole
+               fn: Callable[[], object],  # the work
+               cls: str | None = None,  # a CSS class, for tests
+               style: str = "",  # "primary", "danger", …
+              ) -> widgets.Button:
+        "A button whose work runs guarded (through `run`), its message beside it once placed in a `row`."
+        b = widgets.Button(description=description, button_style=style, layout=widgets.Layout(width="auto"))
+        if cls: b.add_class(cls)
+        b.on_click(lambda _: self.run(fn, getattr(b, "_besm_message", None)))
+        return b
+
+    def run(self, fn: Callable[[], object],  # a button's work
+            where: widgets.HTML | None = None,  # its message place
+           ) -> bool:
+        "How a button's work runs: guarded here; trackers add history and autosave."
+        return self._guard(fn, where=where)
+
+    def row(self, *children: widgets.Widget,  # the controls, side by side (wrapping on a narrow screen)
+            cls: str | None = None,  # a CSS class for the message, for tests
+           ) -> widgets.VBox:
+        "Controls side by side with their own message line right under them: what a button there says shows here."
+        msg = html_text(cls="besm-message")
+        if cls: msg.add_class(cls)
+        self._row_messages = getattr(self, "_row_messages", []) + [msg]
+        for c in children:
+            if isinstance(c, widgets.Button): c._besm_message = msg
+        box = widgets.HBox(list(children), layout=_shared().plain)
+        box.add_class("besm-row")
+        return widgets.VBox([box, msg], layout=_shared().plain)
 
     def _once(self, fn: Callable[[], object],  # a refresh that sets input widgets
              ) -> None:
@@ -220,6 +394,8 @@ class Panel(widgets.VBox):
         values = [o[1] if isinstance(o, tuple) else o for o in options]
         if values and w.value not in values: w.value = values[0]
 
-    def _say(self, text: str) -> None:
+    def _say(self, text: str,  # plain text
+             where: widgets.HTML | None = None,  # the message place (default: `message`)
+            ) -> None:
         "Show a plain message."
-        self.message.value = f"<span>{escape(text)}</span>"
+        (where or self.message).value = f"<span>{escape(text)}</span>"

@@ -5,17 +5,31 @@
 # %% ../../nbs/core/00_dice_ui.ipynb #d3c1b997
 from __future__ import annotations
 
-from ..dice import dist, roll, stats
+from fractions import Fraction
+
+from ..dice import TooLargeForOdds, dist, parse, roll, stats
 from ..render import Result
 from .calc import Calculator, text_field
 
 
+def _fraction(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator} ({float(x):.2f})" if x.denominator != 1 else str(x)
+
+
 def dice_result(expr: str,  # a dice expression
                ) -> Result:
-    "The dice box's answer: range, exact mean and the distribution."
-    s = stats(expr)
-    mean = f"{s.mean.numerator}/{s.mean.denominator} ({float(s.mean):.2f})" if s.mean.denominator != 1 else str(s.mean)
-    return Result(f"{expr.strip()}: {s.low} to {s.high}, mean {mean}, spread (sd) {s.sd:.2f}",
+    "The dice box's answer: range, exact mean and the distribution (or, for a pool too large for exact odds, why not)."
+    try:
+        s = stats(expr)
+    except TooLargeForOdds as e:  # still a valid roll: give what needs no enumeration
+        terms = parse(expr, exact=False)
+        ends = [sorted((t.sign * t.multiplier * (t.count if t.is_dice else t.value),
+                        t.sign * t.multiplier * (t.count * t.sides if t.is_dice else t.value))) for t in terms]
+        mean = sum((t.sign * t.multiplier * (Fraction(t.count * (t.sides + 1), 2) if t.is_dice else t.value) for t in terms), Fraction(0))
+        why = str(e).split(": ", 1)[1]
+        return Result(f"{expr.strip()}: {sum(a for a, _ in ends)} to {sum(b for _, b in ends)}, mean {_fraction(mean)}",
+                      note=f"Exact odds are not shown: it {why}. Roll it below.")
+    return Result(f"{expr.strip()}: {s.low} to {s.high}, mean {_fraction(s.mean)}, spread (sd) {s.sd:.2f}",
                   odds=dist(expr), odds_label="total", cumulative=True)
 
 
@@ -23,9 +37,9 @@ def dice_box(expr: str = "2d6",  # the expression shown first
              seed: int | None = None,  # the first seed shown
             ) -> Calculator:
     "A calculator for any dice expression: exact odds, mean, and a seeded roll."
-    return Calculator("Dice box", [text_field("expr", "Dice expression", expr, "e.g. 2d6+3, d20, 1d4x100")],
+    return Calculator("Dice box", [text_field("expr", "Dice expression", expr, "e.g. 2d6+3, d20, d%, 1d4x100")],
                       dice_result, lambda rng, expr: str(roll(expr, rng)), seed=seed,
-                      intro="Any expression the rules use: 2d6, d20+5, 1d3-1, 2d6+1d4, 4d6x10.")
+                      intro="Any expression the rules use: 2d6, d20+5, 1d3-1, 2d6+1d4, 4d6x10, d% (= d100).")
 
 # %% auto #0
 __all__ = ['dice_result', 'dice_box']

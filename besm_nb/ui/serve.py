@@ -6,21 +6,48 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 TEMPLATE = "besm"  # the name voila.json asks for
 HOME = "index.ipynb"
+QUIET = ("is not trusted", "running over TCP without encryption")  # log lines left out unless --verbose
+
+# Every dashboard at 400 px as at 1366 px: nothing runs off the side, nothing is cut short.
+DASHBOARD_CSS = """
+.widget-hbox, .jupyter-widgets.widget-hbox { flex-wrap: wrap; }
+.widget-hbox > *, .widget-vbox > * { max-width: 100%; }
+.widget-inline-hbox { max-width: 100%; }
+.jupyter-button.widget-button { width: auto; min-width: 5em; max-width: 100%; height: auto;
+  min-height: var(--jp-widgets-inline-height); white-space: normal; overflow: visible; text-overflow: clip; }
+.widget-html-content { white-space: normal; overflow-wrap: anywhere; }
+.widget-html-content table { display: block; max-width: 100%; overflow-x: auto; }
+.besm-log .widget-html-content { max-height: 24em; overflow-y: auto; }
+.jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
+.jp-RenderedMarkdown td, .jp-RenderedMarkdown th { text-align: left !important; vertical-align: top; }
+.widget-tab > .lm-TabBar .lm-TabBar-content, .widget-tab > .p-TabBar .p-TabBar-content { flex-wrap: wrap; }
+.widget-tab > .lm-TabBar .lm-TabBar-tab, .widget-tab > .p-TabBar .p-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; }
+.widget-tab > .lm-TabBar, .widget-tab > .p-TabBar { height: auto; min-height: var(--jp-widgets-horizontal-tab-height); }
+@media (max-width: 700px) {
+  #rendered_cells { padding: 0 6px; }
+  .jp-Cell { padding: 2px 0; }
+  .besm-label { width: 100% !important; }
+  .widget-inline-hbox .widget-label { width: auto !important; min-width: 5em; }
+  .widget-text, .widget-dropdown, .widget-select, .widget-select-multiple { width: auto !important; }
+}
+"""
 
 # %% auto #0
-__all__ = ['TEMPLATE', 'HOME', 'write_template', 'main']
+__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'DASHBOARD_CSS', 'write_template', 'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 def write_template(dest: Path,  # a Jupyter data folder to write the template into
                   ) -> Path:
-    "Write the 'besm' Voila template: Voila's lab template without its CDN stylesheet links."
+    "Write the 'besm' Voila template: Voila's lab template without its CDN stylesheet links, with the dashboards' stylesheet."
     from jupyter_core.paths import jupyter_path
     lab = next((Path(p) / "index.html.j2" for p in jupyter_path("voila", "templates", "lab")
                 if (Path(p) / "index.html.j2").exists()), None)
@@ -28,7 +55,10 @@ def write_template(dest: Path,  # a Jupyter data folder to write the template in
     out = dest / "voila" / "templates" / TEMPLATE
     out.mkdir(parents=True, exist_ok=True)
     kept = [line for line in lab.read_text().splitlines(keepends=True) if "cdn.jsdelivr.net" not in line]
-    (out / "index.html.j2").write_text("".join(kept))
+    text = "".join(kept).replace("{{ super() }}\n{%- endblock notebook_css -%}",
+                                 "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n{%- endblock notebook_css -%}", 1)
+    if DASHBOARD_CSS not in text: raise ValueError("Voila's 'lab' template has changed: its notebook_css block was not found")
+    (out / "index.html.j2").write_text(text)
     (out / "conf.json").write_text('{"base_template": "lab"}\n')
     return out
 
@@ -46,19 +76,42 @@ def _app_class():
     return DashboardsApp
 
 
+def quiet_stderr(drop: tuple[str, ...] = QUIET,  # leave out lines containing any of these
+                ) -> None:
+    "Filter this process's standard error (and its kernels', which inherit it), line by line."
+    import threading
+    read, write = os.pipe()
+    original = os.dup(2)
+    os.dup2(write, 2)
+    os.close(write)
+    def pump():
+        with os.fdopen(read, "rb") as src, os.fdopen(original, "wb", buffering=0) as dst:
+            for line in src:
+                if not any(d.encode() in line for d in drop): dst.write(line)
+    threading.Thread(target=pump, daemon=True, name="besm-quiet-stderr").start()
+
+
 def main(argv: list[str] | None = None,  # command-line arguments (default: sys.argv[1:])
         ) -> None:
     "Serve the dashboards folder with Voila, home page at `/`."
     parser = argparse.ArgumentParser(prog="besm-dashboards", description="Serve the besm_nb dashboards with Voila.")
     parser.add_argument("folder", nargs="?", default="nbs/dashboards", help="the dashboards folder (with index.ipynb and voila.json)")
     parser.add_argument("--port", type=int, help="port (default from voila.json: 8866)")
+    parser.add_argument("--lan", action="store_true", help="serve to the local network, not only this machine (see the warning)")
+    parser.add_argument("--verbose", action="store_true", help="keep every log line")
     args, rest = parser.parse_known_args(argv)
     folder = Path(args.folder).resolve()
     if not (folder / HOME).exists():
         sys.exit(f"besm-dashboards: no {HOME} in {folder}; run it from the project folder or name the dashboards folder")
-    data = Path(tempfile.gettempdir()) / "besm_nb-voila"
+    data = Path(tempfile.mkdtemp(prefix="besm_nb-voila-"))  # this server's own: another checkout's server writes its own
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
     write_template(data)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(data), os.environ.get("JUPYTER_PATH", "")) if p)
     os.chdir(folder)  # Voila reads voila.json from the folder it starts in
     extra = [f"--Voila.port={args.port}"] if args.port else []
+    if args.lan:
+        extra.append("--Voila.ip=0.0.0.0")
+        print("besm-dashboards: serving to the local network. Anyone on it can use the dashboards and load or save "
+              "tracker files in the saves folder: do this only on a network you trust. Stop with Ctrl-C.", file=sys.stderr)
+    if not args.verbose: quiet_stderr()
     _app_class().launch_instance([str(folder), *extra, *rest])

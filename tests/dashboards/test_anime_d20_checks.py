@@ -2,13 +2,14 @@
 from fractions import Fraction
 
 import pytest
-from tests.helpers import field
+from tests.helpers import assert_beside, field
 
-from besm_nb.ui.anime_d20.damage import crash_fall_result
+from besm_nb.ui.anime_d20.damage import crash_fall_calculator, crash_fall_result
 from besm_nb.ui.anime_d20.mind import mind_combat_result
 from besm_nb.anime_d20.damage import wound_penalty
 
 pytestmark = pytest.mark.browser
+FEET_LABEL = next(f.title for f in crash_fall_calculator().fields if f.name == "feet")
 
 
 def calculator(page, field_name):
@@ -28,6 +29,10 @@ def headline_becomes(calc, text):
 
 def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
     page.goto(dashboards_url + "/voila/render/anime_d20_checks.ipynb")
+    page.locator(".besm-tabs").first.wait_for(timeout=30_000)
+    # five calculators, one tab each: the page opens on the first
+    assert [t.strip() for t in page.get_by_role("tab").all_inner_texts()] == ["Skill check", "Crash or fall", "Wounds", "Mind combat", "Experience"]
+    page.get_by_role("tab", name="Crash or fall").click()
     page.locator(".besm-field-feet").first.wait_for(timeout=30_000)
 
     # a 30 ft fall, Acrobatics +12, armour 2: the headline is the library's exact mean
@@ -39,12 +44,14 @@ def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
     assert "Acrobatics DC 35" in fall.inner_text()
 
     # a mind attack against a wiser target: the shown chance is the library's
+    page.get_by_role("tab", name="Mind combat").click()
     mind = calculator(page, "target_wisdom")
     set_field(page, "target_wisdom", 16)
     want = mind_combat_result(16, 14, 0, 16, 2, 0, 0, 8, 10, 2, 3)
     headline_becomes(mind, want.headline)
 
     # the wounds tracker: 40 HP, a 12-point hit -> 28 HP, the library's Table 12-9 penalty; undo restores it
+    page.get_by_role("tab", name="Wounds").click()
     wounds = page.locator(".besm-calculator").filter(has=page.locator("button.besm-damage")).first
     wounds.locator(".besm-field-amount input").first.fill("12")
     wounds.locator(".besm-field-amount input").first.press("Tab")
@@ -53,8 +60,11 @@ def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
     wounds.locator("button.besm-undo").click()
     headline_becomes(wounds, "40 / 40 HP: conscious; wound penalty +0")
 
-    # bad input is shown beside the field, not as a traceback
+    # bad input is shown beside the field, named as the screen labels it, not as a traceback
+    page.get_by_role("tab", name="Crash or fall").click()
     set_field(page, "feet", -5)
-    page.locator(".besm-field-feet ~ .besm-error, .besm-error", has_text="feet").first.wait_for(timeout=10_000)
+    err = fall.locator(".besm-error", has_text=f"{FEET_LABEL}: must be").first
+    err.wait_for(timeout=10_000)
+    assert_beside(field(page, "feet"), err)
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors

@@ -4,7 +4,7 @@ import random
 from besm_nb.dice import roll
 
 import pytest
-from tests.helpers import ROOT, field
+from tests.helpers import ROOT, assert_beside, field
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +47,9 @@ def test_dice_and_checks_update_and_show_errors(page, dashboards_url):
         timeout=10_000)
     target.fill("99")
     target.press("Tab")
-    page.locator(".besm-error", has_text="target: must be from 0 to 40, got 99").first.wait_for(timeout=10_000)
+    err = page.locator(".besm-error", has_text="Target (stat, ACV or DCV): must be from 0 to 40, got 99").first
+    err.wait_for(timeout=10_000)  # named as the screen labels it
+    assert_beside(target, err)
 
     # switch the mechanic: the d20 calculator appears with its degree-by-degree odds
     page.get_by_role("button", name="d20 vs DC (Anime d20)").click()

@@ -7,16 +7,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 from html import escape
+from pathlib import Path
 
 import ipywidgets as widgets
 
 from ...checks import D20_BONUS_RANGE, Step
 from ...anime_d20.damage import (ARMOUR_RANGE, HP_RANGE, MAX_CRASH_MPH, MAX_FALL_FEET, Wounds, crash_damage, d20_check_any_dc,
                                 fall_acrobatics_dc, fall_damage, fall_odds, impact_odds, shock_odds, wounds_heal, wounds_hit,
-                                wounds_second_wind, wounds_start, wounds_status, wounds_undo)
+                                wounds_second_wind, wounds_start, wounds_status)
 from ...dice import fmt_odds, require_int, roll
 from ...render import Result
-from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, html_text, int_field
+from ..calc import Calculator, bool_field, choice_field, html_text, int_field
+from ..tracker import Tracker
 
 BEYOND_200_CHOICES = [("+3d6 once: 23d6 (literal)", "once"), ("20d6 at most", "cap"), ("+1d6 per 10 ft", "per_10ft")]
 BELOW_CHOICES = [("no damage", "none"), ("1d6", "first_row")]
@@ -44,6 +46,10 @@ def crash_fall_result(mode: str,  # "crash" (by speed) or "fall" (by height)
         working = list(d.working) + [Step("Acrobatics DC", f"15 + {max(0, dc - 15)} = {dc}", "002 · Falling")]
         if break_fall: working.append(Step(f"Acrobatics {acrobatics:+d} vs DC {dc}", f"halves the damage {fmt_odds(p)}", "002 · Falling"))
         note = f"A fall of {feet:,} ft: Acrobatics DC {dc} to break it (success halves the damage)."
+    if not d.dice:  # below the table (every input checked above): say so, and quote no check that cannot apply
+        what = f"A crash at {speed_mph:,} mph" if mode == "crash" else f"A fall of {feet:,} ft"
+        return Result(f"{what} does no damage", list(d.working),
+                      note="It is below Table 12-8's first row (10 mph / 10 ft), so there is nothing to roll or to break.")
     if armour: working.append(Step("Armour / force field", f"−{armour}", "002 · Crashing" if mode == "crash" else "002 · Falling"))
     mean = sum((k * q for k, q in odds.items()), Fraction(0))
     return Result(f"{d.expr}: mean {float(mean):.2f} Hit Points lost", working, odds, "damage", cumulative=True, note=note)
@@ -91,13 +97,31 @@ def crash_fall_calculator(seed: int | None = None,  # the first seed shown
 __all__ = ['BEYOND_200_CHOICES', 'BELOW_CHOICES', 'crash_fall_result', 'crash_fall_calculator', 'WoundsTracker', 'wounds_tracker']
 
 # %% ../../../nbs/anime_d20/25_damage_ui.ipynb #8c898217
-_ALIASES = {"damage": "amount", "second_wind": None, "undo": None}
+_ALIASES = {"damage": "amount"}  # a rule's parameter -> the field it comes from
+_RECORD = ("max_hp", "hp", "last_damage", "critical_injuries", "second_wind_hp", "change")
 
 
-class WoundsTracker(widgets.VBox):
-    "A Hit Point tracker: damage, healing, second wind and undo, with state, wound penalty and shock save always shown."
+def _record(data: object) -> Wounds:
+    "A wounds record from saved data, every field checked (never coerced)."
+    if not isinstance(data, dict) or set(data) != set(_RECORD):
+        raise ValueError(f"wounds: a record has exactly the fields {', '.join(_RECORD)}")
+    max_hp = require_int(data["max_hp"], "max_hp", *HP_RANGE)
+    hp = require_int(data["hp"], "hp", -10 * HP_RANGE[1], max_hp)
+    last = require_int(data["last_damage"], "last_damage", 0, 1_000_000)
+    crits = require_int(data["critical_injuries"], "critical_injuries", 0, 10_000)
+    sw = data["second_wind_hp"]
+    if sw is not None: require_int(sw, "second_wind_hp", -10 * HP_RANGE[1], max_hp)
+    if not isinstance(data["change"], str) or len(data["change"]) > 200: raise ValueError("change: must be a short text")
+    return Wounds(max_hp, hp, last, crits, sw, data["change"])
+
+
+class WoundsTracker(Tracker):
+    "A Hit Point tracker: damage, healing and second wind, with state, wound penalty and shock save always shown; undo, autosave, saves."
+    kind, noun = "anime-d20-wounds", "record"
+
     def __init__(self,
                  max_hp: int = 40,  # full Hit Points to start with
+                 saves: str | Path | None = "",  # the saves folder ("": the dashboards' own); None: no files
                 ):
         self.fields = {f.name: f for f in (
             int_field("max_hp", "Full Hit Points", max_hp, *HP_RANGE), int_field("hp", "Current Hit Points at start", max_hp, -10 * HP_RANGE[1], HP_RANGE[1]),
@@ -106,62 +130,67 @@ class WoundsTracker(widgets.VBox):
             int_field("fortitude", "Fortitude save bonus", 2, *D20_BONUS_RANGE),
             bool_field("gritty", "Gritty: death at −10 Hit Points", False),
             choice_field("trigger", "Shock when damage", [("exceeds the Shock Value", "more"), ("reaches the Shock Value", "equal")], "more"))}
+        rows = [f.row() for f in self.fields.values()]  # makes each field's error place
+        self.labels = {f.name: f.title for f in self.fields.values()} | {"damage": self.fields["amount"].title, "name": "File name"}
+        self.field_errors = {f.name: f.error for f in self.fields.values()} | {a: self.fields[f].error for a, f in _ALIASES.items()}
         self.message = html_text(cls="besm-error")
+        self.start_tracker(saves)
         self.status = html_text(cls="besm-output")
         self.log_view = html_text(cls="besm-log")
-        self.buttons = {}
-        for name, act, style in (("Start", self.start, "primary"), ("Damage", self.damage, "danger"), ("Heal", self.heal, "success"),
-                                 ("Second wind", self.second_wind, ""), ("Undo", self.undo, "")):
-            b = widgets.Button(description=name, button_style=style)
-            b.add_class(f"besm-{name.lower().replace(' ', '-')}")
-            b.on_click(lambda _, act=act: self._guard(act))
-            self.buttons[name] = b
-        rows = [f.row() for f in self.fields.values()]
-        super().__init__([html_text("<h3>Wounds tracker (Anime d20)</h3>"), *rows[:2], widgets.HBox([self.buttons["Start"]]), *rows[2:5],
-                          widgets.HBox([self.buttons[n] for n in ("Damage", "Heal", "Second wind", "Undo")]), *rows[5:],
-                          self.message, self.status, self.log_view])
+        self.buttons = {name: self.button(name, act, f"besm-{name.lower().replace(' ', '-')}", style)
+                        for name, act, style in (("Start", self.start, "primary"), ("Damage", self.damage, "danger"),
+                                                 ("Heal", self.heal, "success"), ("Second wind", self.second_wind, ""))}
+        self.wounds: Wounds = wounds_start(max_hp)
+        self.changes: list[str] = []
+        super().__init__([html_text("<h3>Wounds tracker (Anime d20)</h3>"), *rows[:2], self.row(self.buttons["Start"]), *rows[2:5],
+                          self.row(*(self.buttons[n] for n in ("Damage", "Heal", "Second wind"))), *rows[5:],
+                          self.message, self.status, self.history_controls(), html_text("<b>Changes, newest first</b>"),
+                          self.log_view, self.file_controls()])
         self.add_class("besm-calculator")
         for name in ("fortitude", "gritty", "trigger"):
-            self.fields[name].widget.observe(lambda _: self._guard(self.refresh), names="value")
-        self.wounds: Wounds = wounds_start(max_hp)
-        self.refresh()
+            self.fields[name].widget.observe(lambda _: self._guard(self.refresh, quiet=True), names="value")
+        self.resume()
 
     def _value(self, name: str):
         "A field's current value."
         return self.fields[name].widget.value
 
-    def _guard(self, act) -> None:
-        "Run an action; a refusal goes beside its field (or under the buttons), never a traceback."
-        for f in self.fields.values(): f.error.value = ""
-        self.message.value = ""
-        try:
-            act()
-        except Exception as err:
-            param = getattr(err, "param", None)
-            param = _ALIASES.get(param, param)
-            text = f'<span style="{ERROR_STYLE}">⚠ {escape(str(err) if isinstance(err, ValueError) else f"Something went wrong: {err}")}</span>'
-            (self.fields[param].error if param in self.fields else self.message).value = text
+    def _did(self, w: Wounds) -> None:
+        self.wounds = w
+        self.changes.append(f"{w.change} → {w.hp} HP")
 
     def start(self) -> None:
         "Start a new record from the full and current Hit Points fields."
-        self.wounds = wounds_start(self._value("max_hp"), self._value("hp")); self.refresh()
+        self._did(wounds_start(self._value("max_hp"), self._value("hp")))
 
     def damage(self) -> None:
         "Take a hit of the amount shown, less armour."
-        self.wounds = wounds_hit(self.wounds, self._value("amount"), self._value("armour"), self._value("breaks_skin"),
-                                 self._value("trigger")); self.refresh()
+        self._did(wounds_hit(self.wounds, self._value("amount"), self._value("armour"), self._value("breaks_skin"), self._value("trigger")))
 
     def heal(self) -> None:
         "Heal the amount shown."
-        self.wounds = wounds_heal(self.wounds, self._value("amount")); self.refresh()
+        self._did(wounds_heal(self.wounds, self._value("amount")))
 
     def second_wind(self) -> None:
         "Record a successful second-wind save."
-        self.wounds = wounds_second_wind(self.wounds); self.refresh()
+        self._did(wounds_second_wind(self.wounds))
 
-    def undo(self) -> None:
-        "Take back the last change."
-        self.wounds = wounds_undo(self.wounds); self.refresh()
+    # -- the kit's four -------------------------------------------------------------------------------
+    def state(self) -> dict:
+        w = self.wounds
+        return {"wounds": {k: getattr(w, k) for k in _RECORD}, "log": list(self.changes)}
+
+    def blank(self) -> dict:
+        w = wounds_start(self._value("max_hp")) if isinstance(self._value("max_hp"), int) and HP_RANGE[0] <= self._value("max_hp") <= HP_RANGE[1] else wounds_start(40)
+        return {"wounds": {k: getattr(w, k) for k in _RECORD}, "log": []}
+
+    def restore(self, data: dict) -> None:
+        if not isinstance(data, dict) or set(data) != {"wounds", "log"}: raise ValueError("a wounds record has 'wounds' and 'log'")
+        w = _record(data["wounds"])
+        log = data["log"]
+        if not isinstance(log, list) or len(log) > 100_000 or not all(isinstance(l, str) and len(l) <= 200 for l in log):
+            raise ValueError("log: must be a list of short lines")
+        self.wounds, self.changes = w, list(log)
 
     def result(self) -> Result:
         "The current reading of the record."
@@ -178,15 +207,14 @@ class WoundsTracker(widgets.VBox):
         return Result(head, s.working, odds, "incapacitated", note=note, highlight=["saved"])
 
     def refresh(self) -> None:
-        "Redraw the reading and the log of changes."
+        "Redraw the reading and the log of changes, newest first."
         self.status.value = self.result().to_html()
-        changes, w = [], self.wounds
-        while w is not None:
-            changes.append(f"{w.change} → {w.hp} HP"); w = w.previous
-        self.log_view.value = "<br>".join(f"<code>{escape(c)}</code>" for c in reversed(changes[:12]))
+        self.log_view.value = "<br>".join(f"<code>{escape(c)}</code>" for c in reversed(self.changes[-200:])) or "<i>No changes yet.</i>"
 
 
 def wounds_tracker(max_hp: int = 40,  # full Hit Points to start with
+                   saves: str | Path | None = "",  # the saves folder ("": the dashboards' own); None: no files
                   ) -> WoundsTracker:
-    "Tracker: one character's Hit Points with state, Table 12-9 penalty and shock save, and undo."
-    return WoundsTracker(max_hp)
+    "Tracker: one character's Hit Points with state, Table 12-9 penalty and shock save; undo, autosave and saves."
+    return WoundsTracker(max_hp, saves)
+

@@ -1,0 +1,86 @@
+"""What every tracker dashboard must do in a real browser: survive a reload, undo across rounds, save through the
+browser and by name (inside the saves folder only), and refuse a corrupt upload without losing the game."""
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from tests.helpers import assert_beside
+
+
+def check_tracker_kit(page, url: str,  # the dashboard's address
+                      tracker_selector: str,  # the tracker on the page (several widgets may be there)
+                      step: Callable[[object], None],  # plays one action on the tracker
+                      next_round: Callable[[object], None] | None,  # ends the round (undo must reach across it), if it has rounds
+                      marker: Callable[[object], str],  # the text that shows the tracker's state
+                      kind: str,  # the save document's kind
+                      open_tab: Callable[[object], None] = lambda page: None,  # brings the tracker into view
+                     ) -> None:
+    page.goto(url, timeout=120_000)
+    open_tab(page)
+    t = page.locator(tracker_selector).first
+    t.wait_for(timeout=60_000)
+    message = lambda cls: t.locator(f".{cls}").first
+
+    step(t)
+    if next_round: next_round(t)
+    after = marker(t)
+
+    # a reload carries on where it was
+    page.reload(timeout=120_000)
+    open_tab(page)
+    t = page.locator(tracker_selector).first
+    t.wait_for(timeout=60_000)
+    page.wait_for_function("s => document.querySelector(s) !== null", arg=tracker_selector)
+    t.locator(".besm-history", has_text="steps to undo").first.wait_for(timeout=30_000)
+    assert marker(t) == after, (marker(t), after)
+    assert "Resumed" in message("besm-history-message").inner_text()
+
+    # undo reaches back across the round, and redo comes forward again
+    for _ in range(2 if next_round else 1):
+        t.locator("button.besm-undo").click()
+        page.wait_for_timeout(300)
+    t.locator(".besm-history-message", has_text="Undone").first.wait_for(timeout=10_000)
+    undone = marker(t)
+    assert undone != after, "undo changed nothing"
+    for _ in range(2 if next_round else 1):
+        t.locator("button.besm-redo").click()
+        page.wait_for_timeout(300)
+    page.wait_for_function("([s, want]) => true", arg=[tracker_selector, after])
+    t.locator(".besm-history-message", has_text="Redone").first.wait_for(timeout=10_000)
+    assert marker(t) == after
+
+    # Download, then a corrupt upload (refused beside the control, the game kept), then the download uploaded back
+    with page.expect_download() as dl:
+        t.locator("a.besm-download-link").click()
+    saved = json.loads(open(dl.value.path(), encoding="utf-8").read())
+    assert (saved["format"], saved["kind"]) == ("besm_nb", kind)
+    def upload(name: str, content: bytes) -> None:
+        with page.expect_file_chooser() as chooser:
+            t.locator(".besm-upload").first.click()
+        chooser.value.set_files(files=[{"name": name, "mimeType": "application/json", "buffer": content}])
+    upload("broken.json", b"{not json")
+    err = t.locator(".besm-file-message", has_text="not a readable save file").first
+    err.wait_for(timeout=10_000)
+    assert_beside(t.locator(".besm-upload").first, err)
+    assert marker(t) == after
+    t.locator("button.besm-undo").click()  # something else on screen, so the upload visibly brings the save back
+    t.locator(".besm-history-message", has_text="Undone").first.wait_for(timeout=10_000)
+    upload("mine.json", json.dumps(saved).encode())
+    t.locator(".besm-file-message", has_text="Loaded mine.json").first.wait_for(timeout=10_000)
+    assert marker(t) == after
+
+    # saves by name stay inside the saves folder
+    name = t.locator(".besm-save-name input").first
+    name.fill("../x")
+    t.locator("button.besm-save").click()
+    err = t.locator(".besm-save-message", has_text="File name: use letters").first
+    err.wait_for(timeout=10_000)
+    assert_beside(name, err)
+    name.fill("table one")
+    t.locator("button.besm-save").click()
+    t.locator(".besm-save-message", has_text="Saved as").first.wait_for(timeout=10_000)
+    page.wait_for_timeout(500)
+    offered = [o.replace("\xa0", " ").strip() for o in t.locator(".besm-saved select option").all_inner_texts()]
+    assert "table one.json" in offered, offered
+    assert page.errors == [], page.errors

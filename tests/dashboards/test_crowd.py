@@ -1,0 +1,37 @@
+"""Twenty people at once: every session shows its first widget with no error; idle kernels are culled."""
+import time
+
+import pytest
+
+from tests.conftest import serve_dashboards
+from tests.dashboards.crowd import crowd
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.timeout(600)
+def test_twenty_sessions_at_once(browser, dashboards_server):
+    url, proc = dashboards_server
+    result = crowd(browser, url, proc.pid, sessions=20, timeout_s=300)
+    assert result.errors == [], result.errors
+    assert len(result.loads) == 20
+    print(f"20 sessions: p50 {result.p50:.1f} s, p95 {result.p95:.1f} s, server and kernels {result.rss_mb:.0f} MB")
+
+
+@pytest.mark.timeout(300)
+def test_idle_kernels_are_culled(browser, tmp_path):
+    "A page closed (or left idle and unconnected) has its kernel shut down after the cull timeout."
+    log = tmp_path / "voila.log"
+    with serve_dashboards("--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=2",
+                          "--VoilaConfiguration.preheat_kernel=False", log_path=log) as (url, proc):
+        ctx = browser.new_context()
+        pg = ctx.new_page()
+        pg.goto(url + "/voila/render/dice_and_checks.ipynb")
+        pg.locator(".besm-calculator").first.wait_for(timeout=120_000)
+        ctx.close()  # the tablet went to sleep: the connection is gone, nobody shut the kernel down
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            text = log.read_text()
+            if "Culling 'idle' kernel" in text: break
+            time.sleep(1)
+        assert "Culling 'idle' kernel" in text, text[-2000:]
