@@ -1,5 +1,6 @@
 """The narrative battle tracker in a real browser: a battle played through the page, checked against the engine; undo
-across turns; refusals beside their button; and the page at 400 px wide."""
+across turns; refusals beside their button; what every tracker keeps (reload, undo and redo across turns, Download and
+Upload, save names); and the page at 400 px wide."""
 import random
 
 import pytest
@@ -8,6 +9,7 @@ from besm_nb.besm_d20.battle_odds import turn_odds
 from besm_nb.besm_d20.battles import Battle, BattleRules, army_from_troops, start_battle
 from besm_nb.dice import pct
 from besm_nb.ui.besm_d20.battles import DEFAULT_ARMIES, DEFAULT_TROOPS
+from tests.dashboards.kit import check_tracker_kit
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -77,6 +79,34 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
     text_is(page, ".besm-turn", "2")
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors
+
+
+def test_the_tracker_keeps_everything(page, dashboards_url):
+    "The checks every tracker shares: reload, undo across a turn and redo, Download/Upload, a corrupt upload, save names."
+    war = engine()
+    war.turn(dice=[11, 12, 10, 7]); war.turn(dice=[6, 16, 3, 3])
+    assert (war.state.turn, war.state.over) == (3, False)  # the second turn leaves the battle going
+
+    def step(t):
+        t.locator("button.besm-new").click()
+        t.locator(".besm-battle-status", has_text="Set up both armies").wait_for(timeout=30_000)
+        t.locator("button.besm-start").click()
+        text_is(page, ".besm-turn", "1")
+        typed(page, "11 12 10 7"); t.locator("button.besm-play-turn").click()
+        text_is(page, ".besm-turn", "2"); text_is(page, ".besm-as-A", "5,100")
+
+    def next_turn(t):
+        typed(page, "6 16 3 3"); t.locator("button.besm-play-turn").click()
+        text_is(page, ".besm-turn", "3")
+        text_is(page, ".besm-as-A", f"{war.state.armies[0].strength:,}"); text_is(page, ".besm-as-B", f"{war.state.armies[1].strength:,}")
+        text_is(page, ".besm-aq-B", str(war.state.armies[1].quality))
+
+    def marker(t):
+        return t.locator(".besm-battle-status").inner_text() + "\n" + t.locator(".besm-log").inner_text()
+
+    check_tracker_kit(page, dashboards_url + URL, ".besm-battles", step, next_turn, marker, "besm-battle-tracker",
+                      open_tab=lambda pg: pg.locator(".besm-battles").wait_for(timeout=120_000))
+    assert page.outside == [], page.outside
 
 
 def test_the_page_fits_400_px(page, dashboards_url):

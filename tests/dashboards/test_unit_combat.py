@@ -1,9 +1,11 @@
 """The unit combat tracker in a real browser: a skirmish played through the page, checked against the engine; only
-legal actions offered; undo across a round; refusals beside their button; and the page at 400 px wide."""
+legal actions offered; undo across a round; refusals beside their button; what every tracker keeps (reload, undo and redo
+across rounds, Download and Upload, save names); and the page at 400 px wide."""
 import pytest
 
 from besm_nb.besm_d20.units import Combat, UnitAction, legal_actions, start_combat
 from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
+from tests.dashboards.kit import check_tracker_kit
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -69,6 +71,45 @@ def test_a_skirmish_played_through_the_page(page, dashboards_url):
     counters(page, GOB, "6")
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors
+
+
+def test_the_tracker_keeps_everything(page, dashboards_url):
+    "The checks every tracker shares: reload, undo across a round and redo, Download/Upload, a corrupt upload, save names."
+    war = Combat(start_combat([NISHIHAMA, GOBLINS]))
+    war.do(UnitAction("initiative"), [12, 15])
+    war.do(UnitAction("attack", unit=war.state.current(), target=GOB, option="charge", in_range=8), [14, 9, 7, 5, 9, 4, 11, 6, 8, 10])
+    war.do(UnitAction("pass", unit=GOB), [])
+    assert war.state.morale_due(GOB)  # the charge cost the goblins a third of their counters: a check is owed
+
+    def step(t):
+        t.locator("button.besm-new").click()
+        t.locator(".besm-unit-status", has_text="Add the units").wait_for(timeout=30_000)
+        t.locator("button.besm-start").click()
+        typed(page, "12 15"); t.locator("button.besm-initiative").click()
+        t.locator(".besm-round-head", has_text="Warriors of Nishihama acts").wait_for(timeout=30_000)
+        t.locator(".besm-action select").select_option(label="Charge")
+        t.locator(".besm-target select").select_option(label=GOB)
+        box = t.get_by_label("In reach (0: all)")
+        box.fill("8"); box.press("Tab")
+        typed(page, "14 9 7 5 9 4 11 6 8 10"); t.locator("button.besm-act").click()
+        counters(page, GOB, str(war.state.get(GOB).counters))
+        t.locator(".besm-round-head", has_text="Goblin raiders acts").wait_for(timeout=30_000)
+        t.locator(".besm-action select").select_option(label=ACTION_LABELS["pass"]); page.wait_for_timeout(300)
+        t.locator("button.besm-act").click()
+        t.locator(".besm-round-head", has_text="every unit has acted").wait_for(timeout=30_000)
+        typed(page, "9"); t.locator("button.besm-morale").click()
+        t.locator(".besm-unit-status", has_text="shaken").wait_for(timeout=30_000)
+
+    def next_round(t):
+        t.locator("button.besm-next-round").click()
+        page.wait_for_function("document.querySelector('.besm-round')?.innerText === '2'", timeout=30_000)
+
+    def marker(t):
+        return t.locator(".besm-unit-status").inner_text() + "\n" + t.locator(".besm-log").inner_text()
+
+    check_tracker_kit(page, dashboards_url + URL, ".besm-units", step, next_round, marker, "besm-unit-tracker",
+                      open_tab=lambda pg: pg.locator(".besm-units").wait_for(timeout=120_000))
+    assert page.outside == [], page.outside
 
 
 def test_the_page_fits_400_px(page, dashboards_url):

@@ -16,7 +16,7 @@ from ...besm_d20.battles import (EXACT_MULTIPLE_READINGS, LARGEST_READINGS, PSB_
                                       battle_from_dict, battle_to_dict, creditable, describe_fight, encounter_refusal, narrate,
                                       start_battle, troops_from_dict, troops_to_dict)
 from ...besm_d20.battle_odds import battle_odds, turn_odds
-from ...dice import pct
+from ...dice import InputError, pct
 from ...render import working_table
 from ...tristat.round import DiceFeed
 from ..calc import html_text
@@ -57,13 +57,13 @@ DEFAULT_TROOPS = {
     "B": [Troops("Raiders on foot", 4000, 1), Troops("Raiders on light horses", 1000, 1, "cavalry", mount_hd=3)],
 }
 DEFAULT_ARMIES = {"A": ("Samurai", General("Kenshin", 14, 8, 2, 5)), "B": ("Raiders", General("Toghrul", 12, 6))}
-LABELS = {"name": "Name", "count": "Soldiers", "level": "Level or HD", "kind": "Fights", "mount_hd": "Mount HD",
+LABELS = {"name": "File name", "count": "Soldiers", "level": "Level or HD", "kind": "Fights", "mount_hd": "Mount HD",
           "big_mecha": "Own A Big Mecha", "intelligence": "Intelligence", "military_science": "Military Science ranks",
           "aura_of_command": "Aura of Command", "area_ranks": "Knowledge (Area) ranks", "circumstance": "Circumstances",
           "glory": "Glory", "totals": "Typed dice", "party_size": "Characters", "party_level": "Their average Level",
           "participants": "Soldiers in the battle", "turn_minutes": "Turn (minutes)", "strength": "AS change", "quality": "AQ change",
           "turns": "Turns ahead", "n": "Battles to simulate", "seed": "Odds seed", "fight": "Fight", "encounter": "Roll encounter",
-          "turn": "Play turn", "note": "Note"}
+          "turn": "Play turn", "note": "Note"}  # "name" is the save's; the Army, General and Troops boxes name themselves (`told`)
 
 
 class _ArmyForm:
@@ -89,12 +89,22 @@ class _ArmyForm:
         self.remove = tracker.button("Remove last", lambda: tracker.remove_troops(side), f"besm-remove-troops-{side}")
         self.table = html_text(cls=f"besm-troops-{side}")
 
+    def told(self, err: InputError,  # a rule's refusal about this army's form
+             name: str,  # the box its `name` is: "Army", "General" or "Troops" (the save's name is "File name")
+             whose: bool = True,  # say which army (the message shows beside Start battle, away from the army's own box)
+            ) -> ValueError:
+        "The refusal told with the label of the box it is about."
+        label = {**LABELS, "name": name}.get(err.param, err.param)
+        return ValueError(f"{label}{f' (army {self.side})' if whose else ''}: {str(err)[len(err.param) + 2:]}")
+
     def general_record(self) -> General:
-        return General(self.general.value, self.intelligence.value, self.military.value, self.aura.value, self.area.value)
+        try: return General(self.general.value, self.intelligence.value, self.military.value, self.aura.value, self.area.value)
+        except InputError as err: raise self.told(err, "General") from None
 
     def troops_record(self) -> Troops:
-        return Troops(self.t_name.value, self.t_count.value, self.t_level.value, self.t_kind.value, self.t_mount.value,
-                      self.t_war.value, self.t_obm.value)
+        try: return Troops(self.t_name.value, self.t_count.value, self.t_level.value, self.t_kind.value, self.t_mount.value,
+                           self.t_war.value, self.t_obm.value)
+        except InputError as err: raise self.told(err, "Troops", whose=False) from None  # shown in the army's own box
 
     def box(self, tracker: "BattleTracker") -> widgets.VBox:
         return widgets.VBox([html_text(f"<h4>Army {self.side}</h4>"), tracker.row(self.name, self.general),
@@ -319,7 +329,8 @@ class BattleTracker(Tracker):
         for s in SIDES:
             fm = self.forms[s]
             if not self.troops[s]: raise ValueError(f"Start battle: army {s} has no troops yet")
-            armies.append(army_from_troops(fm.name.value, fm.general_record(), self.troops[s]))
+            try: armies.append(army_from_troops(fm.name.value, fm.general_record(), self.troops[s]))
+            except InputError as err: raise fm.told(err, "Army") from None
         rules = BattleRules(self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value, self.turn_minutes.value)
         state = start_battle(*armies, rules, self.participants.value, self.characters.value, self.party_size.value, self.party_level.value)
         self.battle = Battle(state)

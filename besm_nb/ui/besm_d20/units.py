@@ -16,11 +16,11 @@ from ...besm_d20.units import (CAVALRY_READINGS, CRIT_READINGS, HELPLESS_READING
                                     TABLE_A14, THIRD_READINGS, UNIT_TYPES, Combat, Unit, UnitAction, UnitRules, attack_outlook,
                                     cavalry_counter_hp, combat_from_dict, combat_to_dict, counter_hp, legal_actions, legal_targets,
                                     narrate, start_combat, unit_from_dict, unit_to_dict)
-from ...dice import pct
+from ...dice import InputError, pct
 from ...render import working_table
 from ...tristat.round import DiceFeed
 from .battles import NARROW_CSS, field_widget, typed_totals
-from ..calc import html_text
+from ..calc import html_text, message_text
 from ..tracker import Tracker
 
 GOBLINS = Unit("Goblin raiders", "B", 10, 10, initiative=1, attack=(1,), damage="1d6", ac=1, armour=2, standing="mercenary")
@@ -42,7 +42,7 @@ __all__ = ['GOBLINS', 'ACTION_LABELS', 'UNIT_LABELS', 'UnitTracker']
 class UnitTracker(Tracker):
     "Big Combats, Small Counters at the table: rosters, Initiative, turns in order with odds, magic, morale; undo, autosave, saves."
     kind, version, noun = "besm-unit-tracker", 1, "battle"
-    labels = UNIT_LABELS
+    labels = UNIT_LABELS | {"name": "File name"}  # a unit's name is refused in `_unit`, told as its Unit box; elsewhere "name" is the save's
 
     def __init__(self,
                  saves: str | Path | None = "",  # the saves folder ("": the kit's, `saves` beside the dashboards); None: no files
@@ -262,9 +262,10 @@ class UnitTracker(Tracker):
     def _unit(self) -> Unit:
         try: attack = tuple(int(x) for x in self.u_attack.value.replace(",", " ").split())
         except ValueError: raise ValueError("Attack bonuses: whole numbers separated by spaces, e.g. 6 1") from None
-        return Unit(self.u_name.value, self.u_side.value, self.u_counters.value, self.u_hp.value, self.u_per.value, self.u_type.value, 1,
-                    self.u_init.value, attack, self.u_damage.value.strip(), self.u_ac.value, self.u_armour.value,
-                    *(self.u_saves[s].value for s in SAVES), self.u_cha.value, self.u_aura.value, self.u_elite.value, self.u_standing.value)
+        try: return Unit(self.u_name.value, self.u_side.value, self.u_counters.value, self.u_hp.value, self.u_per.value, self.u_type.value, 1,
+                         self.u_init.value, attack, self.u_damage.value.strip(), self.u_ac.value, self.u_armour.value,
+                         *(self.u_saves[s].value for s in SAVES), self.u_cha.value, self.u_aura.value, self.u_elite.value, self.u_standing.value)
+        except InputError as err: raise ValueError(message_text(err, UNIT_LABELS)) from None  # the roster form's boxes
 
     def add_unit(self) -> None:
         if self.combat is not None: raise ValueError("Add unit: the battle has started; press New battle to set up another")
