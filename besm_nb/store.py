@@ -5,9 +5,12 @@
 # %% ../nbs/core/05_store.ipynb #3d7de0ec
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
+import types
+import typing
 from pathlib import Path
 from typing import Sequence
 
@@ -108,7 +111,7 @@ def load_json(path: str | os.PathLike,  # the file to read
 
 # %% auto #0
 __all__ = ['FORMAT', 'MAX_BYTES', 'MAX_NUMBER', 'MAX_DEPTH', 'save_json', 'parse_json', 'load_json', 'fields', 'whole', 'flag',
-           'text', 'items']
+           'text', 'items', 'check_kind', 'from_fields']
 
 # %% ../nbs/core/05_store.ipynb #38f73dcc
 def fields(value: object,  # what the file holds here
@@ -148,3 +151,58 @@ def items(value: object, where: str, max_len: int = 100_000) -> tuple:
     "A saved list (never text read as a list of its letters)."
     return require_items(value, where, max_len)
 
+
+# %% ../nbs/core/05_store.ipynb #3556413d
+def check_kind(data: object,  # a saved record that names its own kind and version
+               kind: str,  # the kind expected, e.g. "besm-d20-fate-ledger"
+               version: int,  # the newest version this code reads
+              ) -> dict:
+    "A saved record's kind and version checked; the record."
+    if not isinstance(data, dict): raise InputError("data", f"a saved record is a JSON object, got {shown(data)}")
+    if data.get("kind") != kind: raise InputError("kind", f"this holds a {shown(data.get('kind'))}, not a {kind!r}")
+    v = data.get("version")
+    if type(v) is not int or not 1 <= v <= version: raise InputError("version", f"is {shown(v)}; this reads versions 1 to {version}")
+    return data
+
+
+def _typed(value: object, hint, where: str) -> object:
+    "One saved value checked against a field's type: int, bool, str, their unions with None, and tuples or lists of them."
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args: return None
+        kinds = [a for a in args if a is not type(None)]
+        if len(kinds) != 1: raise InputError(where, f"cannot be read (type {hint!r})")
+        return _typed(value, kinds[0], where)
+    if origin in (tuple, list):
+        value = items(value, where)
+        if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):  # a fixed-length tuple, e.g. (name, ranks)
+            if len(value) != len(args): raise InputError(where, f"must be a list of {len(args)} items, got {len(value)}")
+            return tuple(_typed(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
+        return tuple(_typed(v, args[0], f"{where}[{i}]") for i, v in enumerate(value)) if args else value
+    if hint is bool:
+        if not isinstance(value, bool): raise InputError(where, f"must be true or false, got {shown(value)}")
+    elif hint is int:
+        if isinstance(value, bool) or not isinstance(value, int): raise InputError(where, f"must be a whole number, got {shown(value)}")
+        if abs(value) > MAX_NUMBER: raise InputError(where, f"{shown(value)} is too large for a saved tracker")
+    elif hint is str:
+        if not isinstance(value, str): raise InputError(where, f"must be text, got {shown(value)}")
+    else: raise InputError(where, f"cannot be read (type {hint!r})")
+    return value
+
+
+def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switches, text, or lists of them
+                data: object,  # its fields as saved
+                where: str,  # where it sits, for messages, e.g. "events[2]"
+               ):
+    "A dataclass built from saved fields, each checked for its type; unknown fields are refused, missing ones take their defaults."
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)): raise InputError("cls", f"must be a dataclass, got {shown(cls)}")
+    if not isinstance(data, dict): raise InputError(where, f"must be an object with fields, got {shown(data)}")
+    init = [f for f in dataclasses.fields(cls) if f.init]
+    extra = [k for k in data if k not in {f.name for f in init}]
+    if extra: raise InputError(f"{where}.{extra[0]}", f"is not a field of {cls.__name__}")
+    missing = [f.name for f in init if f.name not in data and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    if missing: raise InputError(where, f"is incomplete: missing {', '.join(missing)}")
+    hints = typing.get_type_hints(cls)
+    values = {k: _typed(v, hints[k], f"{where}.{k}") for k, v in data.items()}
+    try: return cls(**values)
+    except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None

@@ -10,16 +10,18 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import Step
-from ..dice import InputError, require_int
-from .damage_saves import check_kind, from_fields, require_bool, require_choice
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_text, shown
+from ..store import check_kind, flag, from_fields, items, text, whole
 
 RULE = "000 · Making BESM d20 Classless"
 MIN_CP = 40  # at least, for a player character
 CP_PER_ECL = 10
 ECL_READINGS = ("example", "additional")
 CP_RANGE = (MIN_CP, 100_000)
+NAME_LENGTH = 100  # the longest name of a character or a purchase
 
 
+@checked
 def ecl(cp: int,  # the Character Points the character was made with (and has gained since)
         ecl_reading: str = "example",  # "example": 90 CP is ECL 5; "additional": 40 CP is ECL 1
        ) -> int:
@@ -29,10 +31,10 @@ def ecl(cp: int,  # the Character Points the character was made with (and has ga
     return (cp - MIN_CP) // CP_PER_ECL + (1 if ecl_reading == "additional" else 0)
 
 # %% auto #0
-__all__ = ['RULE', 'MIN_CP', 'CP_PER_ECL', 'ECL_READINGS', 'CP_RANGE', 'ABILITY_COST', 'SKILL_TIERS', 'SKILL_POINT_COST',
-           'HIT_DIE_COST', 'SAVE_COST', 'ABILITIES', 'SAVES', 'INT_RANGE', 'BUILD_KIND', 'BUILD_VERSION', 'BUY_KINDS',
-           'SESSION_CP', 'EXTRA_CP', 'COUNT_RANGE', 'COST_RANGE', 'BUILD_EVENTS', 'ecl', 'skill_points', 'Buy',
-           'Session', 'price', 'ClasslessBuild']
+__all__ = ['RULE', 'MIN_CP', 'CP_PER_ECL', 'ECL_READINGS', 'CP_RANGE', 'NAME_LENGTH', 'ABILITY_COST', 'SKILL_TIERS',
+           'SKILL_POINT_COST', 'HIT_DIE_COST', 'SAVE_COST', 'ABILITIES', 'SAVES', 'INT_RANGE', 'BUILD_KIND',
+           'BUILD_VERSION', 'BUY_KINDS', 'SESSION_CP', 'EXTRA_CP', 'COUNT_RANGE', 'COST_RANGE', 'BUILD_EVENTS', 'ecl',
+           'skill_points', 'Buy', 'Session', 'price', 'ClasslessBuild']
 
 # %% ../../nbs/besm_d20/45_classless.ipynb #b8025756
 ABILITY_COST = Fraction(1, 2)  # +1 to an ability score
@@ -45,6 +47,7 @@ SAVES = ("Fortitude", "Reflex", "Will")
 INT_RANGE = (-5, 20)
 
 
+@checked
 def skill_points(cp: Fraction | int,  # the points spent: 0.5, 1, 1.5 or 2
                  int_mod: int = 0,  # the Intelligence modifier
                  at_least_one: bool = True,  # a purchase gives at least 1 skill point
@@ -64,13 +67,13 @@ COUNT_RANGE = (1, 100)
 COST_RANGE = (Fraction(1, 2), Fraction(1000))
 
 
-def _points(text: object, name: str) -> Fraction:
+def _points(points: object, name: str) -> Fraction:
     "A number of Character Points given as text ('3', '1.5', '1/2'): whole or half, within range."
-    if not isinstance(text, str): raise InputError(name, f"must be a number of points such as '2' or '1.5', got {text!r}")
-    try: value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError): raise InputError(name, f"must be a number of points such as '2' or '1.5', got {text!r}") from None
-    if value.denominator not in (1, 2): raise InputError(name, f"must be a whole or half point, got {text!r}")
-    if not COST_RANGE[0] <= value <= COST_RANGE[1]: raise InputError(name, f"must be from 0.5 to {COST_RANGE[1]}, got {text!r}")
+    require_text(points, name, 20)
+    try: value = Fraction(points.strip())
+    except (ValueError, ZeroDivisionError): raise InputError(name, f"must be a number of points such as '2' or '1.5', got {shown(points)}") from None
+    if value.denominator not in (1, 2): raise InputError(name, f"must be a whole or half point, got {shown(points)}")
+    if not COST_RANGE[0] <= value <= COST_RANGE[1]: raise InputError(name, f"must be from 0.5 to {COST_RANGE[1]}, got {shown(points)}")
     return value
 
 
@@ -79,15 +82,39 @@ def _cp(x: Fraction) -> str:
     return f"{float(x):g}"
 
 
+@checked
 @dataclass(frozen=True)
 class Buy:
-    "A purchase."
+    "A purchase, refused when it is not something the rules sell."
     kind: str  # "ability", "skills", "hit die", "save", "attribute" or "feat"
     name: str  # the ability, the save, the die ("d8"), the Attribute or Feat; for skills, what they are for
     count: int = 1  # +1s bought (ability, save) or ranks (attribute)
     cost: str = ""  # skills: the tier ("0.5" … "2"); attributes and feats: their cost in CP; otherwise set by the rules
     int_mod: int = 0  # skills: the Intelligence modifier
     KIND = "buy"
+
+    def __post_init__(self):
+        if self.kind in ("attack", "attack bonus", "base attack bonus"):
+            raise InputError("kind", "a base attack bonus is not for sale: take the Attack Combat Mastery Attribute")
+        require_choice(self.kind, "kind", BUY_KINDS)
+        require_int(self.count, "count", *COUNT_RANGE)
+        require_text(self.name, "name", NAME_LENGTH)
+        require_int(self.int_mod, "int_mod", *INT_RANGE)
+        if self.kind != "skills" and self.int_mod: raise InputError("int_mod", "only a skills purchase uses the Intelligence modifier")
+        if self.kind in ("ability", "save", "hit die") and self.cost:
+            raise InputError("cost", f"the rules set what {'an' if self.kind[0] in 'a' else 'a'} {self.kind} costs: leave cost empty")
+        if self.kind == "ability": require_choice(self.name, "name", ABILITIES)
+        elif self.kind == "save": require_choice(self.name, "name", SAVES)
+        elif self.kind == "hit die": require_choice(self.name, "name", tuple(HIT_DIE_COST))
+        elif self.kind == "skills":
+            if self.count != 1: raise InputError("count", "skill points are bought one purchase at a time")
+            if _points(self.cost, "cost") not in SKILL_TIERS:
+                raise InputError("cost", f"a skills purchase costs 0.5, 1, 1.5 or 2 CP, got {shown(self.cost)}")
+        else:
+            if not self.name.strip(): raise InputError("name", f"name the {self.kind}")
+            _points(self.cost, "cost")
+            if self.name.strip().casefold() == "attack combat mastery" and self.kind != "attribute":
+                raise InputError("kind", "Attack Combat Mastery is an Attribute")
 
 
 @dataclass(frozen=True)
@@ -100,51 +127,32 @@ class Session:
 BUILD_EVENTS: dict[str, type] = {e.KIND: e for e in (Buy, Session)}
 
 
-def price(b: Buy,  # the purchase
+@checked
+def price(b: Buy,  # the purchase (a Buy refuses what the rules do not sell)
           at_least_one: bool = True,  # see `skill_points`
          ) -> tuple[Fraction, str]:
-    "What a purchase costs and what it gives, in words; refuses what the rules do not sell."
-    if not isinstance(b, Buy): raise InputError("buy", f"must be a Buy, got {b!r}")
-    if b.kind in ("attack", "attack bonus", "base attack bonus"):
-        raise InputError("kind", "a base attack bonus is not for sale: take the Attack Combat Mastery Attribute")
-    require_choice(b.kind, "kind", BUY_KINDS)
-    require_int(b.count, "count", *COUNT_RANGE)
-    if not isinstance(b.name, str): raise InputError("name", f"must be text, got {b.name!r}")
-    require_int(b.int_mod, "int_mod", *INT_RANGE)
-    if b.kind != "skills" and b.int_mod: raise InputError("int_mod", "only a skills purchase uses the Intelligence modifier")
-    if b.kind in ("ability", "save", "hit die") and b.cost:
-        raise InputError("cost", f"the rules set what {'an' if b.kind[0] in 'a' else 'a'} {b.kind} costs: leave cost empty")
-    if b.kind == "ability":
-        require_choice(b.name, "name", ABILITIES)
-        return ABILITY_COST * b.count, f"{b.name} +{b.count}"
-    if b.kind == "save":
-        require_choice(b.name, "name", SAVES)
-        return SAVE_COST * b.count, f"{b.name} save +{b.count}"
-    if b.kind == "hit die":
-        require_choice(b.name, "name", tuple(HIT_DIE_COST))
-        return HIT_DIE_COST[b.name] * b.count, f"{b.count} × {b.name} Hit Die"
+    "What a purchase costs and what it gives, in words."
+    require_bool(at_least_one, "at_least_one")
+    if b.kind == "ability": return ABILITY_COST * b.count, f"{b.name} +{b.count}"
+    if b.kind == "save": return SAVE_COST * b.count, f"{b.name} save +{b.count}"
+    if b.kind == "hit die": return HIT_DIE_COST[b.name] * b.count, f"{b.count} × {b.name} Hit Die"
     if b.kind == "skills":
-        if b.count != 1: raise InputError("count", "skill points are bought one purchase at a time")
         tier = _points(b.cost, "cost")
-        if tier not in SKILL_TIERS: raise InputError("cost", f"a skills purchase costs 0.5, 1, 1.5 or 2 CP, got {b.cost!r}")
         sp = skill_points(tier, b.int_mod, at_least_one)
         return tier, f"{sp} skill points" + (f" ({b.name.strip()})" if b.name.strip() else "")
-    if not b.name.strip(): raise InputError("name", f"name the {b.kind}")
-    cost = _points(b.cost, "cost")
-    if b.name.strip().casefold() == "attack combat mastery" and b.kind != "attribute":
-        raise InputError("kind", "Attack Combat Mastery is an Attribute")
-    return cost, f"{b.name.strip()}" + (f" rank {b.count}" if b.kind == "attribute" else "") + f" ({b.kind})"
+    return _points(b.cost, "cost"), f"{b.name.strip()}" + (f" rank {b.count}" if b.kind == "attribute" else "") + f" ({b.kind})"
 
 
+@checked
 class ClasslessBuild:
     "A classless character's points: the start, every purchase and award, spent, left and ECL; undo and JSON."
     def __init__(self, name: str = "Character",  # the character
                  start: int = 90,  # Character Points at creation (at least 40)
                  ecl_reading: str = "example",  # see `ecl`
                  at_least_one: bool = True,  # see `skill_points`
-                 entries: Sequence = (),  # entries already made, replayed in order
+                 entries: Sequence[Buy | Session] = (),  # entries already made, replayed in order
                 ):
-        if not isinstance(name, str) or not name.strip(): raise InputError("name", "needs a name")
+        require_text(name, "name", NAME_LENGTH, empty=False)
         self.name, self.start = name.strip(), require_int(start, "start", *CP_RANGE)
         self.ecl_reading, self.at_least_one = require_choice(ecl_reading, "ecl_reading", ECL_READINGS), require_bool(at_least_one, "at_least_one")
         self.entries: list = []
@@ -166,7 +174,9 @@ class ClasslessBuild:
         "ECL from the points at creation, plus 1 for every 10 gained since (spent or not)."
         return ecl(self.start, self.ecl_reading) + self.gained // CP_PER_ECL
 
-    def push(self, entry) -> str:
+    @checked
+    def push(self, entry: Buy | Session,  # the entry, e.g. Buy("save", "Will", 2)
+            ) -> str:
         "Record one entry; its line. A refused entry changes nothing."
         if isinstance(entry, Session):
             require_bool(entry.extra, "extra")
@@ -174,16 +184,18 @@ class ClasslessBuild:
             line = f"Session: +{n} CP" + (" (1 for exceptional role-playing)" if entry.extra else "")
             cost = Fraction(0)
         else:
-            cost, what = price(entry, self.at_least_one)
+            cost, what = price(entry, self.at_least_one)  # a Buy, checked when it was made
             if cost > self.left: raise InputError("cost", f"{what} costs {_cp(cost)} CP; only {_cp(self.left)} left")
             line = f"{what}: {_cp(cost)} CP"
         self.entries.append(entry); self.costs.append(cost)
         self.lines.append(line + f" ({_cp(self.left)} left, ECL {self.ecl}).")
         return self.lines[-1]
 
+    @checked
     def buy(self, kind: str, name: str, count: int = 1, cost: str = "", int_mod: int = 0) -> str:
         return self.push(Buy(kind, name, count, cost, int_mod))
 
+    @checked
     def session(self, extra: bool = False) -> str: return self.push(Session(extra))
 
     def undo(self):
@@ -214,14 +226,10 @@ class ClasslessBuild:
                  ) -> ClasslessBuild:
         "A build from saved data, checked field by field and replayed: raises ValueError naming what is wrong."
         check_kind(data, BUILD_KIND, BUILD_VERSION)
-        for key, kind in (("name", str), ("ecl_reading", str)):
-            if not isinstance(data.get(key), kind): raise InputError(key, f"must be text, got {data.get(key)!r}")
-        start = data.get("start")
-        if isinstance(start, bool) or not isinstance(start, int): raise InputError("start", f"must be a whole number, got {start!r}")
-        if not isinstance(data.get("at_least_one", True), bool): raise InputError("at_least_one", "must be true or false")
-        if not isinstance(data.get("entries", []), list): raise InputError("entries", "must be a list")
-        build = cls(data["name"], start, data["ecl_reading"], data.get("at_least_one", True))
-        for i, raw in enumerate(data.get("entries", [])):
+        entries = items(data.get("entries", []), "entries")
+        build = cls(text(data.get("name"), "name", max_len=NAME_LENGTH), whole(data.get("start"), "start", *CP_RANGE),
+                    text(data.get("ecl_reading"), "ecl_reading", ECL_READINGS), flag(data.get("at_least_one", True), "at_least_one"))
+        for i, raw in enumerate(entries):
             if not isinstance(raw, dict) or raw.get("entry") not in BUILD_EVENTS:
                 raise InputError(f"entries[{i}]", "must be a 'buy' or a 'session'")
             e = from_fields(BUILD_EVENTS[raw["entry"]], {k: v for k, v in raw.items() if k != "entry"}, f"entries[{i}]")

@@ -6,47 +6,29 @@
 from __future__ import annotations
 
 import random
-import types
-import typing
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from typing import Sequence
 
 from ..checks import D20_BONUS_RANGE, D20_DC_RANGE, Step, d20_check, d20_success_odds
-from ..dice import InputError, require_int, roll
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_text, roll
+from ..store import check_kind, from_fields
 
 RULE = "000 · Damage Saves"
+NAME_LENGTH = 100  # the longest name a target may have
 
 # %% auto #0
-__all__ = ['RULE', 'DC_BASE', 'SPECIAL_EXTRA_D8', 'CRITICAL_BONUS', 'MIGHTY_BLOW_BONUS', 'SNEAK_ATTACK_DC', 'ATTACKS',
-           'STRENGTH_RANGE', 'MASSIVE_RANGE', 'SPECIAL_D8_RANGE', 'OTHER_RANGE', 'SNEAK_FEATS_RANGE', 'TABLE_A3',
-           'ATTACK_SOURCES', 'CON_RANGE', 'ARMOUR_RANGE', 'RANKS_RANGE', 'SAVE_BONUS_RANGE', 'HITS_RANGE', 'TABLE_A4',
-           'STUNNED_MARGIN', 'OUT_MARGIN', 'DEAD', 'MAX_EFFECTS', 'MOOK_LEVELS', 'LEVEL_RANGE', 'CONDITIONS',
-           'STUNNED_ATTACK_BONUS', 'DYING_DC', 'STABLE_MARGIN', 'MEDICAL_DC', 'ROUNDS_PER_MINUTE', 'ROUNDS_PER_HOUR',
-           'ROUNDS_PER_DAY', 'WAKE_DC', 'DISABLED_DC', 'MEDICAL_CARE', 'FORT_RANGE', 'FATE_RANGE', 'TRACK_KIND',
-           'TRACK_VERSION', 'EVENTS', 'ACTIONS', 'require_bool', 'require_choice', 'DamageBonus', 'damage_bonus',
+__all__ = ['RULE', 'NAME_LENGTH', 'DC_BASE', 'SPECIAL_EXTRA_D8', 'CRITICAL_BONUS', 'MIGHTY_BLOW_BONUS', 'SNEAK_ATTACK_DC',
+           'ATTACKS', 'STRENGTH_RANGE', 'MASSIVE_RANGE', 'SPECIAL_D8_RANGE', 'OTHER_RANGE', 'SNEAK_FEATS_RANGE',
+           'TABLE_A3', 'ATTACK_SOURCES', 'CON_RANGE', 'ARMOUR_RANGE', 'RANKS_RANGE', 'SAVE_BONUS_RANGE', 'HITS_RANGE',
+           'TABLE_A4', 'STUNNED_MARGIN', 'OUT_MARGIN', 'DEAD', 'MAX_EFFECTS', 'MOOK_LEVELS', 'LEVEL_RANGE',
+           'CONDITIONS', 'STUNNED_ATTACK_BONUS', 'DYING_DC', 'STABLE_MARGIN', 'MEDICAL_DC', 'ROUNDS_PER_MINUTE',
+           'ROUNDS_PER_HOUR', 'ROUNDS_PER_DAY', 'WAKE_DC', 'DISABLED_DC', 'MEDICAL_CARE', 'FORT_RANGE', 'FATE_RANGE',
+           'TRACK_KIND', 'TRACK_VERSION', 'EVENTS', 'Event', 'ACTIONS', 'DamageBonus', 'damage_bonus',
            'damage_save_bonus', 'damage_save_dc', 'outcome_names', 'hit_penalty', 'DamageSave', 'is_mook',
            'damage_save', 'damage_save_odds', 'recovery_rate', 'wake_odds', 'disabled_recovery_odds', 'dying_save_dc',
            'dying_odds', 'lower_result', 'Target', 'DamageRules', 'HitRecord', 'Attack', 'FatePoint', 'EndRound',
-           'Wait', 'Wake', 'Recover', 'Strenuous', 'DyingSave', 'Stabilise', 'DamageTrack', 'check_kind', 'from_fields']
-
-# %% ../../nbs/besm_d20/40_damage_saves.ipynb #b9019457
-def require_bool(value: object,  # the value to check
-                 name: str,  # the parameter's name, used in the message
-                ) -> bool:
-    "Return `value` if it is True or False (not 1, 0 or the text 'False'), else raise `InputError`."
-    if not isinstance(value, bool): raise InputError(name, f"must be True or False, got {value!r}")
-    return value
-
-
-def require_choice(value: object,  # the value to check
-                   name: str,  # the parameter's name, used in the message
-                   choices: Sequence[str],  # the names allowed
-                  ) -> str:
-    "Return `value` if it is one of `choices`, else raise `InputError` listing them."
-    if not isinstance(value, str) or value not in choices:
-        raise InputError(name, f"must be one of {', '.join(repr(c) for c in choices)}, got {value!r}")
-    return value
+           'Wait', 'Wake', 'Recover', 'Strenuous', 'DyingSave', 'Stabilise', 'DamageTrack']
 
 # %% ../../nbs/besm_d20/40_damage_saves.ipynb #74722e06
 DC_BASE = 15  # the Damage Save DC is 15 + the Damage Bonus
@@ -84,6 +66,7 @@ class DamageBonus:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def damage_bonus(source: str,  # "melee", "muscle-powered", "ranged" or "special"
                  strength: int = 0,  # the attacker's Strength bonus (melee and muscle-powered attacks)
                  weapon: str = "",  # a Table A-3 heavy weapon (ranged attacks only), or ""
@@ -145,6 +128,7 @@ STUNNED_MARGIN, OUT_MARGIN = 5, 10  # failing by more than these
 DEAD = "Dead"  # a mook's lethal failure: not on Table A-4
 
 
+@checked
 def damage_save_bonus(con: int,  # the Constitution bonus
                       armour: int = 0,  # the Armour Value
                       damn_healthy: int = 0,  # ranks of Damn Healthy!
@@ -156,6 +140,7 @@ def damage_save_bonus(con: int,  # the Constitution bonus
     return con + armour + damn_healthy
 
 
+@checked
 def damage_save_dc(bonus: int,  # the attack's Damage Bonus
                    sneak_attack_feats: int = 0,  # Sneak Attack feats, if this is a sneak attack
                   ) -> int:
@@ -165,6 +150,7 @@ def damage_save_dc(bonus: int,  # the attack's Damage Bonus
     return DC_BASE + bonus + SNEAK_ATTACK_DC * sneak_attack_feats
 
 
+@checked
 def outcome_names(attack: str = "lethal",  # "stun" or "lethal"
                   mook: bool = False,  # the target is a mook (a lethal failure kills)
                  ) -> tuple[str, ...]:
@@ -175,6 +161,7 @@ def outcome_names(attack: str = "lethal",  # "stun" or "lethal"
     return names + ((DEAD,) if mook and attack == "lethal" else ())
 
 # %% ../../nbs/besm_d20/40_damage_saves.ipynb #27063e96
+@checked
 def hit_penalty(stun_hits: int,  # stun hits (Bruised) the character carries
                 lethal_hits: int,  # lethal hits (Injured) the character carries
                 attack: str = "lethal",  # the attack now being saved against: "stun" or "lethal"
@@ -208,6 +195,7 @@ class DamageSave:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def is_mook(attacker_level: int,  # the attacker's Level
             target_level: int,  # the target's Level
            ) -> bool:
@@ -264,6 +252,7 @@ def _save_inputs(save_bonus, dc, attack, stun_hits, lethal_hits, mook, max_effec
     return hit_penalty(stun_hits, lethal_hits, attack), _cap(max_effect, maximum_force)
 
 
+@checked
 def damage_save(save_bonus: int,  # Constitution bonus + Armour Value + Damn Healthy! ranks
                 dc: int,  # the Damage Save DC (15 + Damage Bonus, + 3 per Sneak Attack feat)
                 natural: int,  # the d20 as rolled
@@ -281,6 +270,7 @@ def damage_save(save_bonus: int,  # Constitution bonus + Armour Value + Damn Hea
     return _resolve(save_bonus, dc, natural, attack, pen, mook, cap, natural_1)
 
 
+@checked
 def damage_save_odds(save_bonus: int,  # Constitution bonus + Armour Value + Damn Healthy! ranks
                      dc: int,  # the Damage Save DC
                      attack: str = "lethal",  # "stun" or "lethal"
@@ -321,6 +311,7 @@ DISABLED_DC = 20  # Constitution check to become merely Injured, every day, +1 p
 MEDICAL_CARE = 2  # recovery rates with someone with the Medical skill looking after the character
 
 
+@checked
 def recovery_rate(damn_healthy: int = 0,  # ranks of Damn Healthy!
                   medical: bool = False,  # cared for by someone with the Medical skill
                  ) -> int:
@@ -342,6 +333,7 @@ def _tries_chance(bonus: int, dc: int, tries: int) -> Fraction:
     return 1 - miss
 
 
+@checked
 def wake_odds(con: int,  # the Constitution bonus
               minutes: int,  # minutes since being knocked out
              ) -> Fraction:
@@ -351,6 +343,7 @@ def wake_odds(con: int,  # the Constitution bonus
     return _tries_chance(con, WAKE_DC, minutes)
 
 
+@checked
 def disabled_recovery_odds(con: int,  # the Constitution bonus
                            days: int,  # days since becoming Disabled
                           ) -> Fraction:
@@ -360,6 +353,7 @@ def disabled_recovery_odds(con: int,  # the Constitution bonus
     return _tries_chance(con, DISABLED_DC, days)
 
 
+@checked
 def dying_save_dc(hours: int,  # full hours spent dying
                  ) -> int:
     "The DC of a dying character's Fortitude save: 10 at once, then +1 for each hour."
@@ -367,6 +361,7 @@ def dying_save_dc(hours: int,  # full hours spent dying
     return DYING_DC + hours
 
 
+@checked
 def dying_odds(fortitude: int,  # the Fortitude save bonus
                hours: int = 0,  # hours of saves to follow after the first
                medical: int | None = None,  # a helper's Medical bonus, one try each hour before the save; None: no help
@@ -389,6 +384,7 @@ def dying_odds(fortitude: int,  # the Fortitude save bonus
     return {"dead": dead, "stable": stable, "still dying": dying}
 
 # %% ../../nbs/besm_d20/40_damage_saves.ipynb #385a17ea
+@checked
 def lower_result(level: int,  # a result's level: 1 a hit … 4 dead
                  attack: str = "lethal",  # "stun" or "lethal"
                 ) -> tuple[int, str]:
@@ -403,6 +399,7 @@ FATE_RANGE = (0, 100)
 TRACK_KIND, TRACK_VERSION = "besm-d20-damage-track", 1
 
 
+@checked
 @dataclass(frozen=True)
 class Target:
     "The character whose record is kept: what the saves and checks use."
@@ -415,7 +412,7 @@ class Target:
     fate_points: int = 0  # Fate Points at the start (0 if the game has none)
 
     def __post_init__(self):
-        if not isinstance(self.name, str) or not self.name.strip(): raise InputError("name", "needs a name")
+        require_text(self.name, "name", NAME_LENGTH, empty=False)
         damage_save_bonus(self.con, self.armour, self.damn_healthy)
         require_int(self.fortitude, "fortitude", *FORT_RANGE)
         require_int(self.level, "level", *LEVEL_RANGE)
@@ -425,6 +422,7 @@ class Target:
     def save_bonus(self) -> int: return self.con + self.armour + self.damn_healthy
 
 
+@checked
 @dataclass(frozen=True)
 class DamageRules:
     "The table's readings."
@@ -543,6 +541,7 @@ class Stabilise:
 
 
 EVENTS: dict[str, type] = {e.KIND: e for e in (Attack, FatePoint, EndRound, Wait, Wake, Recover, Strenuous, DyingSave, Stabilise)}
+Event = Attack | FatePoint | EndRound | Wait | Wake | Recover | Strenuous | DyingSave | Stabilise  # any one of them
 ACTIONS = tuple(EVENTS)
 _PROBES = {"attack": Attack(15, "lethal", 10), "fate point": FatePoint(), "end round": EndRound(), "wait": Wait(ROUNDS_PER_DAY * 1000),
            "wake": Wake(10), "recover": Recover(10), "strenuous": Strenuous(), "dying save": DyingSave(10),
@@ -683,14 +682,13 @@ def _d20(natural: int | None, rng: random.Random | None) -> int:
     return roll("1d20", rng or random.Random()).total
 
 
+@checked
 class DamageTrack:
     "One target's record under Damage Saves: every event in order, the record after each, undo, and JSON."
     def __init__(self, target: Target,  # the character
                  rules: DamageRules = DamageRules(),  # the table's readings
-                 events: Sequence = (),  # events already played, replayed in order
+                 events: Sequence[Event] = (),  # events already played, replayed in order
                 ):
-        if not isinstance(target, Target): raise InputError("target", "must be a Target")
-        if not isinstance(rules, DamageRules): raise InputError("rules", "must be DamageRules")
         self.target, self.rules = target, rules
         self.events: list = []
         self.records: list[HitRecord] = [HitRecord(fate_points=target.fate_points)]
@@ -700,13 +698,16 @@ class DamageTrack:
     @property
     def record(self) -> HitRecord: return self.records[-1]
 
-    def push(self, event) -> str:
+    def push(self, event: Event,  # the event, e.g. Attack(19, "lethal", 4)
+            ) -> str:
         "Play one event; its log line. A refused event changes nothing."
-        if type(event) not in EVENTS.values(): raise InputError("event", f"must be one of the events ({', '.join(EVENTS)})")
+        if type(event) not in EVENTS.values():  # checked here rather than by @checked, to name the events by their kinds
+            raise InputError("event", f"must be one of the events ({', '.join(EVENTS)})")
         after, line = _apply(self.records, self.events, event, self.target, self.rules)
         self.events.append(event); self.records.append(after); self.log.append(line)
         return line
 
+    @checked
     def require(self, kind: str,  # an event kind, e.g. "wake"
                ) -> None:
         "Raise the rules' refusal if an event of this kind is not allowed now (the die does not matter)."
@@ -722,6 +723,7 @@ class DamageTrack:
             out.append(kind)
         return tuple(out)
 
+    @checked
     def attack(self, dc: int, attack: str = "lethal", natural: int | None = None, rng: random.Random | None = None,
                attacker_level: int = -1, max_effect: str = "none", maximum_force: bool = False) -> str:
         "A Damage Save against an attack (typed d20, or rolled from `rng`)."
@@ -731,6 +733,7 @@ class DamageTrack:
     def fate_point(self) -> str: return self.push(FatePoint())
     def end_round(self) -> str: return self.push(EndRound())
 
+    @checked
     def wait(self, rounds: int = 0, minutes: int = 0, hours: int = 0, days: int = 0, resting: bool = False, medical: bool = False) -> str:
         "Let time pass."
         for v, n in ((rounds, "rounds"), (minutes, "minutes"), (hours, "hours"), (days, "days")): require_int(v, n, 0, 100_000)
@@ -738,11 +741,15 @@ class DamageTrack:
         if not total: raise InputError("rounds", "let at least one round pass")
         return self.push(Wait(total, resting, medical))
 
+    @checked
     def wake(self, natural: int | None = None, rng: random.Random | None = None) -> str: return self.push(Wake(_d20(natural, rng)))
+    @checked
     def recover(self, natural: int | None = None, rng: random.Random | None = None) -> str: return self.push(Recover(_d20(natural, rng)))
     def strenuous(self) -> str: return self.push(Strenuous())
+    @checked
     def dying_save(self, natural: int | None = None, rng: random.Random | None = None) -> str: return self.push(DyingSave(_d20(natural, rng)))
 
+    @checked
     def stabilise(self, medical: int, natural: int | None = None, rng: random.Random | None = None) -> str:
         return self.push(Stabilise(medical, _d20(natural, rng)))
 
@@ -752,6 +759,7 @@ class DamageTrack:
         self.records.pop(); self.log.pop()
         return self.events.pop()
 
+    @checked
     def odds(self, dc: int, attack: str = "lethal", attacker_level: int = -1, max_effect: str = "none",
              maximum_force: bool = False) -> dict[str, Fraction]:
         "The exact chance of each result of the next attack, with the hits and conditions the target has now."
@@ -784,51 +792,3 @@ class DamageTrack:
             try: track.push(e)
             except InputError as err: raise InputError(f"events[{i}]", str(err)) from None
         return track
-
-# %% ../../nbs/besm_d20/40_damage_saves.ipynb #7d21e0d5
-def check_kind(data: object,  # the saved data
-               kind: str,  # the kind expected
-               version: int,  # the newest version this code reads
-              ) -> dict:
-    "Check a saved document's kind and version; return it."
-    if not isinstance(data, dict): raise InputError("data", "a saved record is a JSON object")
-    if data.get("kind") != kind: raise InputError("kind", f"this holds a {data.get('kind')!r}, not a {kind!r}")
-    v = data.get("version")
-    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= version:
-        raise InputError("version", f"is {v!r}; this reads versions 1 to {version}")
-    return data
-
-
-def _typed(value: object, hint, where: str) -> object:
-    "Check one value against a type hint (int, bool, str, their unions with None, tuples and lists of them)."
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
-    if origin in (typing.Union, types.UnionType):
-        if value is None and type(None) in args: return None
-        return _typed(value, next(a for a in args if a is not type(None)), where)
-    if origin in (tuple, list):
-        if not isinstance(value, (list, tuple)): raise InputError(where, f"must be a list, got {value!r}")
-        return tuple(_typed(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
-    if hint is bool:
-        if not isinstance(value, bool): raise InputError(where, f"must be true or false, got {value!r}")
-    elif hint is int:
-        if isinstance(value, bool) or not isinstance(value, int): raise InputError(where, f"must be a whole number, got {value!r}")
-    elif hint is str:
-        if not isinstance(value, str): raise InputError(where, f"must be text, got {value!r}")
-    else: raise InputError(where, f"cannot be read (type {hint!r})")
-    return value
-
-
-def from_fields(cls: type,  # a dataclass whose fields are ints, bools, text, or lists of them
-                data: object,  # its fields as saved
-                where: str,  # what it is, for messages, e.g. "target"
-               ):
-    "Build a dataclass from saved fields, each checked for its type; unknown fields are refused, missing ones take their defaults."
-    if not isinstance(data, dict): raise InputError(where, f"must be an object with fields, got {data!r}")
-    hints = typing.get_type_hints(cls)
-    known = {f.name for f in fields(cls)}
-    extra = sorted(set(data) - known)
-    if extra: raise InputError(f"{where}.{extra[0]}", f"is not a field of {cls.__name__}")
-    values = {k: _typed(v, hints[k], f"{where}.{k}") for k, v in data.items()}
-    try: return cls(**values)
-    except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None
-    except TypeError as err: raise InputError(where, f"is incomplete ({err})") from None

@@ -10,8 +10,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import Step
-from ..dice import InputError, require_int
-from .damage_saves import require_choice
+from ..dice import InputError, checked, require_choice, require_int, require_items
 from .classless import HIT_DIE_COST, SKILL_POINT_COST
 
 RULE = "000 · Epic Level Characters"
@@ -24,6 +23,7 @@ TABLE_A10: tuple[tuple[int, int, int], ...] = (
 )
 
 
+@checked
 def epic_save_bonus(level: int,  # the character Level
                    ) -> int:
     "The epic bonus on all saves: +1 at each even Level past 20th."
@@ -31,6 +31,7 @@ def epic_save_bonus(level: int,  # the character Level
     return max(0, (level - 20) // 2)
 
 
+@checked
 def epic_attack_bonus(level: int,  # the character Level
                      ) -> int:
     "The epic bonus on all attacks: +1 at each odd Level past 20th."
@@ -38,6 +39,7 @@ def epic_attack_bonus(level: int,  # the character Level
     return max(0, (level - 19) // 2)
 
 
+@checked
 def base_with_epic(base: int,  # the base attack or base save bonus (frozen at 20th Level)
                    level: int,  # the character Level
                    kind: str = "attack",  # "attack" or "save"
@@ -49,11 +51,12 @@ def base_with_epic(base: int,  # the base attack or base save bonus (frozen at 2
 
 # %% auto #0
 __all__ = ['RULE', 'EPIC_FROM', 'LEVEL_RANGE', 'TABLE_A10', 'EPIC_LEVEL_CP', 'EPIC_BONUS_CP', 'READINGS', 'TABLE_A11', 'CLASSES',
-           'LOW_HD_GAP', 'ATTACKS_RANGE', 'epic_save_bonus', 'epic_attack_bonus', 'base_with_epic', 'epic_feat_levels',
-           'epic_ability_levels', 'epic_cp_formula', 'alternation', 'A11Row', 'epic_cp', 'epic_cp_total',
-           'single_class_cp', 'epic_levels', 'low_hd_limit', 'foes_per_round']
+           'LOW_HD_GAP', 'ATTACKS_RANGE', 'MAX_FOES', 'epic_save_bonus', 'epic_attack_bonus', 'base_with_epic',
+           'epic_feat_levels', 'epic_ability_levels', 'epic_cp_formula', 'alternation', 'A11Row', 'epic_cp',
+           'epic_cp_total', 'single_class_cp', 'epic_levels', 'low_hd_limit', 'foes_per_round']
 
 # %% ../../nbs/besm_d20/44_epic.ipynb #7ca4129d
+@checked
 def epic_feat_levels(level: int,  # the character Level
                     ) -> tuple[int, ...]:
     "The epic Levels up to `level` that bring a bonus Feat: 21, 24, 27, …"
@@ -61,6 +64,7 @@ def epic_feat_levels(level: int,  # the character Level
     return tuple(l for l in range(EPIC_FROM, level + 1) if l % 3 == 0)
 
 
+@checked
 def epic_ability_levels(level: int,  # the character Level
                        ) -> tuple[int, ...]:
     "The epic Levels up to `level` that bring +1 to an ability score: 24, 28, 32, …"
@@ -72,6 +76,7 @@ EPIC_LEVEL_CP = 10  # what each Level is assumed to be worth
 EPIC_BONUS_CP = 3  # the epic save or attack bonus a Level brings
 
 
+@checked
 def epic_cp_formula(hit_die: int,  # the class's Hit Die: 4, 6, 8, 10 or 12
                     skill_points: int,  # skill points per Level, before Intelligence
                     class_skill_bonus: Fraction = Fraction(0),  # a class skill bonus kept each Level (the Wizard's 0.5)
@@ -84,10 +89,12 @@ def epic_cp_formula(hit_die: int,  # the class's Hit Die: 4, 6, 8, 10 or 12
     return EPIC_LEVEL_CP - EPIC_BONUS_CP - HIT_DIE_COST[f"d{hit_die}"] - SKILL_POINT_COST * skill_points - class_skill_bonus
 
 
+@checked
 def alternation(cp: Fraction,  # CP per Level, possibly ending in a half
                ) -> tuple[int, int]:
     "A per-Level CP as (odd class Level, even class Level): a half splits into the lower and the higher number."
     if cp.denominator not in (1, 2): raise InputError("cp", f"must be whole or a half, got {cp}")
+    if not -EPIC_LEVEL_CP <= cp <= EPIC_LEVEL_CP: raise InputError("cp", f"must be from {-EPIC_LEVEL_CP} to {EPIC_LEVEL_CP} a Level, got {cp}")
     lo = int(cp - Fraction(1, 2)) if cp.denominator == 2 else int(cp)
     return (lo, lo + 1) if cp.denominator == 2 else (lo, lo)
 
@@ -129,6 +136,7 @@ TABLE_A11: dict[str, A11Row] = {r.name: r for r in (
 CLASSES = tuple(TABLE_A11)
 
 
+@checked
 def epic_cp(character_class: str,  # a class of Table A-11
             class_level: int,  # the class Level the new Level is taken at (its parity picks a/b)
             reading: str = "A",  # "A" (used here) or "C" for the uncertain anime rows
@@ -141,10 +149,13 @@ def epic_cp(character_class: str,  # a class of Table A-11
     return odd if class_level % 2 else even
 
 
+@checked
 def epic_cp_total(levels: Sequence[tuple[str, int]],  # each epic Level gained: (class, the class Level it is taken at)
                   reading: str = "A",  # see `epic_cp`
                  ) -> tuple[int, tuple[Step, ...]]:
     "The bonus CP of several epic Levels, each by its class and class Level, with the working."
+    require_items(levels, "levels", LEVEL_RANGE[1])
+    require_choice(reading, "reading", READINGS)
     total, steps = 0, []
     for cls, lvl in levels:
         cp = epic_cp(cls, lvl, reading)
@@ -153,19 +164,24 @@ def epic_cp_total(levels: Sequence[tuple[str, int]],  # each epic Level gained: 
     return total, tuple(steps)
 
 
+@checked
 def single_class_cp(character_class: str,  # a class of Table A-11
                     level: int,  # the character Level reached (the class Level too, for one class all along)
                     reading: str = "A",  # see `epic_cp`
                    ) -> int:
     "The bonus CP gained over every epic Level up to `level` by a character of one class."
+    require_choice(character_class, "character_class", CLASSES)
     require_int(level, "level", *LEVEL_RANGE)
+    require_choice(reading, "reading", READINGS)
     return epic_cp_total([(character_class, l) for l in range(EPIC_FROM, level + 1)], reading)[0]
 
 # %% ../../nbs/besm_d20/44_epic.ipynb #05ec08a1
 LOW_HD_GAP = 20  # a low-HD foe is at least this many HD or Levels below the attacker
 ATTACKS_RANGE = (1, 20)
+MAX_FOES = 20_000  # more foes than the highest Level's sweep with every attack
 
 
+@checked
 def epic_levels(level: int,  # the character Level
                ) -> int:
     "Epic Levels: Levels past 20th."
@@ -173,6 +189,7 @@ def epic_levels(level: int,  # the character Level
     return max(0, level - 20)
 
 
+@checked
 def low_hd_limit(level: int,  # the epic attacker's Level
                 ) -> int:
     "The highest Level or Hit Dice a low-HD foe may have against this attacker."
@@ -180,6 +197,7 @@ def low_hd_limit(level: int,  # the epic attacker's Level
     return level - LOW_HD_GAP
 
 
+@checked
 def foes_per_round(level: int,  # the epic attacker's Level
                    attacks: int,  # the attacks he or she makes in the round
                    foes: Sequence[int] = (),  # the Level or HD of each foe attacked; all must be low-HD
@@ -187,7 +205,7 @@ def foes_per_round(level: int,  # the epic attacker's Level
     "How many low-HD foes an epic character can kill in a round: one per epic Level per attack."
     limit = low_hd_limit(level)
     require_int(attacks, "attacks", *ATTACKS_RANGE)
-    for f in foes:
+    for f in require_items(foes, "foes", MAX_FOES):
         require_int(f, "foes", 0, LEVEL_RANGE[1])
         if f > limit: raise InputError("foes", f"a foe of Level or HD {f} is not low-HD (at most {limit}): "
                                               "against tougher foes the usual action rules apply")

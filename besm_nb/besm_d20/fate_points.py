@@ -11,9 +11,10 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..checks import D20_BONUS_RANGE, Step, d20_check, d20_success_odds
-from ..dice import InputError, dist, parse_param, require_int, roll, stats
-from .damage_saves import (MIGHTY_BLOW_BONUS, check_kind, from_fields, lower_result, require_bool,
-                                           require_choice)
+from ..dice import (InputError, checked, dist, parse_param, require_bool, require_choice, require_int, require_text, roll,
+                          stats)
+from ..store import check_kind, from_fields, items, text, whole
+from .damage_saves import MIGHTY_BLOW_BONUS, lower_result
 
 RULE = "000 · Fate Points"
 START = 3  # Fate Points at character creation
@@ -21,13 +22,14 @@ GOAL_GAIN = (1, 2)  # Fate Points for each major goal reached, as the GM decides
 USES = ("Left For Dead", "Mighty Blow", "Pushing It", "Raw Power", "Destiny")  # the five standard uses
 DAMAGE_SAVE_USE = "Lower a Damage Save result"  # with Damage Saves, GM agreeing
 OTHER_USE = "Other (GM's leave)"
+NAME_LENGTH = 100  # the longest name of a character or an Attribute
 
 # %% auto #0
-__all__ = ['RULE', 'START', 'GOAL_GAIN', 'USES', 'DAMAGE_SAVE_USE', 'OTHER_USE', 'LEFT_FOR_DEAD_DC', 'LEFT_FOR_DEAD_HP',
-           'HP_RANGE', 'WEAPON_BREAKS', 'SNAP_DIE', 'PUSH_VETOED', 'RANKS_RANGE', 'LEVEL_RANGE', 'ENERGY_RANGE',
-           'LEDGER_KIND', 'LEDGER_VERSION', 'SPEND_USES', 'NOTE_LENGTH', 'LEDGER_EVENTS', 'left_for_dead_applies',
-           'left_for_dead', 'left_for_dead_odds', 'MightyBlow', 'mighty_blow', 'push_it', 'raw_power_expr', 'raw_power',
-           'Spend', 'Gain', 'FateLedger', 'roll_die']
+__all__ = ['RULE', 'START', 'GOAL_GAIN', 'USES', 'DAMAGE_SAVE_USE', 'OTHER_USE', 'NAME_LENGTH', 'LEFT_FOR_DEAD_DC',
+           'LEFT_FOR_DEAD_HP', 'HP_RANGE', 'WEAPON_BREAKS', 'SNAP_DIE', 'PUSH_VETOED', 'RANKS_RANGE', 'LEVEL_RANGE',
+           'ENERGY_RANGE', 'LEDGER_KIND', 'LEDGER_VERSION', 'SPEND_USES', 'NOTE_LENGTH', 'LEDGER_EVENTS',
+           'left_for_dead_applies', 'left_for_dead', 'left_for_dead_odds', 'MightyBlow', 'mighty_blow', 'push_it',
+           'raw_power_expr', 'raw_power', 'Spend', 'Gain', 'FateLedger', 'roll_die']
 
 # %% ../../nbs/besm_d20/41_fate_points.ipynb #997c6852
 LEFT_FOR_DEAD_DC = 20  # Fortitude, after an hour unhealed
@@ -35,6 +37,7 @@ LEFT_FOR_DEAD_HP = -1  # where a saved character stands
 HP_RANGE = (1, 100_000)
 
 
+@checked
 def left_for_dead_applies(hp: int,  # current Hit Points (negative when badly hurt)
                           max_hp: int,  # full Hit Points
                          ) -> bool:
@@ -44,6 +47,7 @@ def left_for_dead_applies(hp: int,  # current Hit Points (negative when badly hu
     return hp <= -max_hp
 
 
+@checked
 def left_for_dead(fortitude: int,  # the Fortitude save bonus
                   healed_in_time: bool,  # at least 1 point healed within the hour
                   natural: int | None = None,  # the d20 of the save after the hour (unhealed only)
@@ -51,6 +55,7 @@ def left_for_dead(fortitude: int,  # the Fortitude save bonus
     "The end of being left for dead: 'stable at -1 HP' or 'dead', with its working."
     require_int(fortitude, "fortitude", *D20_BONUS_RANGE)
     require_bool(healed_in_time, "healed_in_time")
+    if natural is not None: require_int(natural, "natural", 1, 20)
     rule = f"{RULE} · Left For Dead"
     if healed_in_time: return "stable at -1 HP", (Step("Healed within the hour", "stable at −1 Hit Points", rule),)
     if natural is None: raise InputError("natural", "unhealed after an hour: the Fortitude save's d20 is needed")
@@ -60,6 +65,7 @@ def left_for_dead(fortitude: int,  # the Fortitude save bonus
     return ("stable at -1 HP" if c.success else "dead"), steps
 
 
+@checked
 def left_for_dead_odds(fortitude: int,  # the Fortitude save bonus
                        healed: Fraction | int = 0,  # the chance someone heals a point within the hour
                       ) -> Fraction:
@@ -88,6 +94,7 @@ class MightyBlow:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def mighty_blow(damage: str = "",  # the attack's full damage, bonus dice included, e.g. "2d8+3+2d6" (Hit Points games)
                 weapon: str = "none",  # "none", "bought", "personal gear" or "item of power"
                 damage_saves: bool = False,  # the game uses Damage Saves (+5 Damage Bonus instead)
@@ -115,12 +122,13 @@ PUSH_VETOED = ("Own a Big Mecha", "Item of Power", "Armour")  # usually vetoed: 
 RANKS_RANGE = (1, 60)
 
 
+@checked
 def push_it(attribute: str,  # the Attribute pushed, e.g. "Super Strength"
             ranks: int,  # its ranks now
             gm_allows: bool = False,  # the GM allows one of the usually vetoed Attributes
            ) -> int:
     "The Attribute's ranks for the round after Pushing It: doubled."
-    if not isinstance(attribute, str) or not attribute.strip(): raise InputError("attribute", "name the Attribute pushed")
+    require_text(attribute, "attribute", NAME_LENGTH, empty=False)
     require_int(ranks, "ranks", *RANKS_RANGE)
     require_bool(gm_allows, "gm_allows")
     if not gm_allows and attribute.strip().casefold() in {v.casefold() for v in PUSH_VETOED}:
@@ -132,6 +140,7 @@ LEVEL_RANGE = (1, 200)
 ENERGY_RANGE = (0, 100_000)
 
 
+@checked
 def raw_power_expr(level: int,  # the character's Level
                   ) -> str:
     "The Energy regained by Raw Power: 1d6 + the character's Level."
@@ -139,6 +148,7 @@ def raw_power_expr(level: int,  # the character's Level
     return f"1d6+{level}"
 
 
+@checked
 def raw_power(level: int,  # the character's Level
               energy: int,  # Energy Points now
               max_energy: int,  # the most Energy Points the character can have
@@ -185,10 +195,7 @@ class Gain:
 LEDGER_EVENTS: dict[str, type] = {e.KIND: e for e in (Spend, Gain)}
 
 
-def _note(text: object) -> str:
-    if not isinstance(text, str): raise InputError("note", f"must be text, got {text!r}")
-    if len(text) > NOTE_LENGTH: raise InputError("note", f"at most {NOTE_LENGTH} characters")
-    return text.strip()
+def _note(note: object) -> str: return require_text(note, "note", NOTE_LENGTH).strip()
 
 
 def _entry(balance: int, e) -> tuple[int, str]:
@@ -220,13 +227,14 @@ def _entry(balance: int, e) -> tuple[int, str]:
     return after, line + f" ({after} left)."
 
 
+@checked
 class FateLedger:
     "One character's Fate Points: every entry in order, the balance after each, undo, and JSON."
     def __init__(self, name: str = "Character",  # whose points
                  start: int = START,  # Fate Points at creation (the rule: 3)
-                 entries: Sequence = (),  # entries already made, replayed in order
+                 entries: Sequence[Spend | Gain] = (),  # entries already made, replayed in order
                 ):
-        if not isinstance(name, str) or not name.strip(): raise InputError("name", "needs a name")
+        require_text(name, "name", NAME_LENGTH, empty=False)
         self.name, self.start = name.strip(), require_int(start, "start", 0, 100)
         self.entries: list = []
         self.balances: list[int] = [self.start]
@@ -242,12 +250,15 @@ class FateLedger:
     @property
     def gained(self) -> int: return sum(e.points for e in self.entries if isinstance(e, Gain))
 
-    def push(self, entry) -> str:
+    @checked
+    def push(self, entry: Spend | Gain,  # the entry, e.g. Gain(1, "saved the city")
+            ) -> str:
         "Record one entry; its line. A refused entry changes nothing."
         after, line = _entry(self.balance, entry)
         self.entries.append(entry); self.balances.append(after); self.lines.append(line)
         return line
 
+    @checked
     def spend(self, use: str, points: int = 1, note: str = "", level: int = 0, weapon: str = "none",
               roll: int | None = None, rng: random.Random | None = None) -> str:
         "Spend Fate Points; Raw Power rolls its d6 and a Personal Gear Mighty Blow its d2 (typed, or from `rng`)."
@@ -255,8 +266,10 @@ class FateLedger:
         die = "1d6" if use == "Raw Power" else SNAP_DIE if use == "Mighty Blow" and weapon == "personal gear" else None
         value = 0
         if die: value = roll_die(die, roll, rng)
+        elif roll is not None: raise InputError("roll", "only Raw Power and a Personal Gear Mighty Blow roll a die")
         return self.push(Spend(use, points, note, level, value, weapon))
 
+    @checked
     def gain(self, points: int, note: str = "") -> str: return self.push(Gain(points, note))
 
     def undo(self):
@@ -274,12 +287,9 @@ class FateLedger:
                  ) -> FateLedger:
         "A ledger from saved data, checked field by field and replayed: raises ValueError naming what is wrong."
         check_kind(data, LEDGER_KIND, LEDGER_VERSION)
-        if not isinstance(data.get("entries", []), list): raise InputError("entries", "must be a list")
-        if not isinstance(data.get("name"), str): raise InputError("name", f"must be text, got {data.get('name')!r}")
-        start = data.get("start", START)
-        if isinstance(start, bool) or not isinstance(start, int): raise InputError("start", f"must be a whole number, got {start!r}")
-        led = cls(data["name"], start)
-        for i, raw in enumerate(data.get("entries", [])):
+        entries = items(data.get("entries", []), "entries")
+        led = cls(text(data.get("name"), "name", max_len=NAME_LENGTH), whole(data.get("start", START), "start", 0, 100))
+        for i, raw in enumerate(entries):
             if not isinstance(raw, dict) or raw.get("entry") not in LEDGER_EVENTS:
                 raise InputError(f"entries[{i}]", "must be a 'spend' or a 'gain'")
             e = from_fields(LEDGER_EVENTS[raw["entry"]], {k: v for k, v in raw.items() if k != "entry"}, f"entries[{i}]")
@@ -288,6 +298,7 @@ class FateLedger:
         return led
 
 
+@checked
 def roll_die(expr: str,  # the die, e.g. "1d6"
              typed: int | None = None,  # the face rolled at the table
              rng: random.Random | None = None,  # else rolled from here

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import D20_BONUS_RANGE, Step, d20_check, d20_success_odds
-from ..dice import InputError, dist, parse_param, require_int, roll, stats
-from .damage_saves import require_bool, require_choice
+from ..dice import InputError, checked, dist, parse_param, require_bool, require_choice, require_int, roll, stats
 
 RULE = "000 · Hit Locations"
 LOCATION_DIE = "1d12"
@@ -24,6 +23,7 @@ LOCATIONS = tuple(name for _, _, name in TABLE_A5)
 PARTS: dict[str, str] = {"Left Leg": "leg", "Right Leg": "leg", "Left Arm": "arm", "Right Arm": "arm", "Torso": "torso", "Head": "head"}
 
 
+@checked
 def location(d12: int,  # the location die
             ) -> str:
     "The location a d12 strikes, from Table A-5."
@@ -31,6 +31,7 @@ def location(d12: int,  # the location die
     return next(name for lo, hi, name in TABLE_A5 if lo <= d12 <= hi)
 
 
+@checked
 def location_odds() -> dict[str, Fraction]:
     "The exact chance of striking each location."
     return {name: Fraction(hi - lo + 1, 12) for lo, hi, name in TABLE_A5}
@@ -60,6 +61,7 @@ class LocationHit:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def location_hit(where: str,  # a location of Table A-5, e.g. "Left Arm"
                  damage: int,  # the damage the attack deals before the location's change
                  strapped: bool = False,  # an arm hit: what that hand holds is strapped on (a shield)
@@ -88,6 +90,7 @@ def location_hit(where: str,  # a location of Table A-5, e.g. "Left Arm"
 NO_EFFECT = "no extra effect"
 
 
+@checked
 def effect_chance(where: str,  # a location of Table A-5
                   damage: int,  # the damage before the location's change
                   fortitude: int,  # the target's Fortitude save bonus
@@ -102,6 +105,7 @@ def effect_chance(where: str,  # a location of Table A-5
     return 1 - d20_success_odds(max(D20_BONUS_RANGE[0], fortitude - shift), dc - shift)
 
 
+@checked
 def hit_location_odds(damage: int | str,  # the damage before the location's change: a number, or dice such as "2d6+3"
                       fortitude: int,  # the target's Fortitude save bonus
                       strapped: bool = False,  # what the struck arm's hand holds is strapped on
@@ -123,6 +127,7 @@ def hit_location_odds(damage: int | str,  # the damage before the location's cha
     return out
 
 # %% ../../nbs/besm_d20/42_hit_locations.ipynb #ccdad2c5
+@checked
 def roll_location_hit(damage: str,  # the attack's damage dice, e.g. "2d6+3"
                       fortitude: int,  # the target's Fortitude save bonus
                       strapped: bool = False,  # what the struck arm's hand holds is strapped on
@@ -133,6 +138,8 @@ def roll_location_hit(damage: str,  # the attack's damage dice, e.g. "2d6+3"
                      ) -> tuple[LocationHit, bool | None, str]:
     "Roll where a blow lands, its damage, and the save: (the hit, whether the effect happens (None: no save), a line)."
     require_int(fortitude, "fortitude", *D20_BONUS_RANGE)
+    require_bool(strapped, "strapped")
+    if d20 is not None: require_int(d20, "d20", 1, 20)  # checked even when the blow calls no save
     parse_param(damage, "damage")
     rng = rng or random.Random()
     lo, hi = stats(damage).low, stats(damage).high
@@ -150,6 +157,7 @@ def roll_location_hit(damage: str,  # the attack's damage dice, e.g. "2d6+3"
 CALLED_SHOT: dict[str, int] = {"torso": -4, "leg": -6, "arm": -6, "head": -8}  # attack penalty by part
 
 
+@checked
 def called_shot_penalty(where: str,  # a location of Table A-5
                        ) -> int:
     "The attack penalty for a called shot at a location: torso −4, a limb −6, the head −8."

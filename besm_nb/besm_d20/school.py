@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..checks import Step
-from ..dice import InputError, require_int
-from .damage_saves import require_bool, require_choice
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text, shown
 
 RULE = "000 · School Campaigns"
+NAME_LENGTH = 100  # the longest name of a character, class, Attribute or Feat
+MAX_ENTRIES = 200  # Attributes or Feats on one record
 CHILD_STRENGTH = -2
 SCHOOL_CLASSES = ("Magical Girl", "Pet Monster Trainer", "Sentai Member", "Shapechanger", "Student")
 SIZES = ("Fine", "Diminutive", "Tiny", "Small", "Medium", "Large", "Huge", "Gargantuan", "Colossal")  # smallest first
@@ -39,10 +40,11 @@ ORIGINS: dict[str, Origin] = {o.name: o for o in (
 STRENGTH_RANGE = (1, 60)
 
 # %% auto #0
-__all__ = ['RULE', 'CHILD_STRENGTH', 'SCHOOL_CLASSES', 'SIZES', 'ORIGINS', 'STRENGTH_RANGE', 'Origin', 'Character', 'ChildBuild',
-           'make_child', 'school_origins']
+__all__ = ['RULE', 'NAME_LENGTH', 'MAX_ENTRIES', 'CHILD_STRENGTH', 'SCHOOL_CLASSES', 'SIZES', 'ORIGINS', 'STRENGTH_RANGE',
+           'Origin', 'Character', 'ChildBuild', 'make_child', 'school_origins']
 
 # %% ../../nbs/besm_d20/43_school.ipynb #b2a1448c
+@checked
 @dataclass(frozen=True)
 class Character:
     "A character record, as far as these rules touch it."
@@ -50,26 +52,33 @@ class Character:
     character_class: str  # e.g. "Magical Girl"
     strength: int = 10  # the Strength score
     size: str = "Medium"  # the size category
-    attributes: tuple[tuple[str, int], ...] = ()  # (Attribute, ranks)
+    attributes: tuple[tuple, ...] = ()  # (Attribute, ranks) pairs, each checked below
     feats: tuple[str, ...] = ()
     child: bool = False  # built under the school campaign rules
     origin: str = ""  # the child's origin
 
     def __post_init__(self):
-        if not isinstance(self.name, str) or not self.name.strip(): raise InputError("name", "needs a name")
-        if not isinstance(self.character_class, str) or not self.character_class.strip():
-            raise InputError("character_class", "needs a class")
+        require_text(self.name, "name", NAME_LENGTH, empty=False)
+        require_text(self.character_class, "character_class", NAME_LENGTH, empty=False)
         require_int(self.strength, "strength", *STRENGTH_RANGE)
         require_choice(self.size, "size", SIZES)
-        for a in self.attributes:
-            if not (isinstance(a, tuple) and len(a) == 2 and isinstance(a[0], str) and a[0].strip()):
-                raise InputError("attributes", f"each is an (Attribute, ranks) pair, got {a!r}")
-            require_int(a[1], "attributes", 1, 100)
+        for a in require_items(self.attributes, "attributes", MAX_ENTRIES):
+            if not (isinstance(a, (tuple, list)) and len(a) == 2 and isinstance(a[0], str) and a[0].strip()):
+                raise InputError("attributes", f"each is an (Attribute, ranks) pair, got {shown(a)}")
+            require_text(a[0], "attributes", NAME_LENGTH); require_int(a[1], "attributes", 1, 100)
         if len({a for a, _ in self.attributes}) != len(self.attributes): raise InputError("attributes", "an Attribute is listed twice")
-        for f in self.feats:
-            if not isinstance(f, str) or not f.strip(): raise InputError("feats", f"each Feat is a name, got {f!r}")
+        for f in require_items(self.feats, "feats", MAX_ENTRIES):
+            if not isinstance(f, str) or not f.strip(): raise InputError("feats", f"each Feat is a name, got {shown(f)}")
+            require_text(f, "feats", NAME_LENGTH)
+        require_bool(self.child, "child")
+        require_choice(self.origin, "origin", ("",) + tuple(ORIGINS))
+        if self.origin and not self.child: raise InputError("origin", "only a child built under the school rules has an origin")
+        object.__setattr__(self, "attributes", tuple((a, r) for a, r in self.attributes))  # lists read from a form or a file
+        object.__setattr__(self, "feats", tuple(self.feats))
 
-    def ranks(self, attribute: str) -> int:
+    @checked
+    def ranks(self, attribute: str,  # an Attribute's name
+             ) -> int:
         "Ranks in an Attribute (0 without it)."
         return dict(self.attributes).get(attribute, 0)
 
@@ -81,13 +90,13 @@ class ChildBuild:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def make_child(c: Character,  # the character as an adult would be built
                origin: str,  # one of the five origins
                gm_permits_class: bool = False,  # the GM allows a class outside the five
                divine_relationship_cap: int | None = None,  # the GM's cap on Divine Relationship ranks (None: no cap)
               ) -> ChildBuild:
     "Apply the school campaign rules to a character: Strength, size, class, origin."
-    if not isinstance(c, Character): raise InputError("c", "must be a Character")
     if c.child: raise InputError("c", f"{c.name} is already built as a child")
     require_choice(origin, "origin", tuple(ORIGINS))
     require_bool(gm_permits_class, "gm_permits_class")
@@ -120,6 +129,7 @@ def make_child(c: Character,  # the character as an adult would be built
     return ChildBuild(child, tuple(steps))
 
 
+@checked
 def school_origins(c: Character,  # the character before the school rules
                    divine_relationship_cap: int | None = None,  # the GM's cap on Divine Relationship (None: no cap)
                   ) -> tuple[str, ...]:

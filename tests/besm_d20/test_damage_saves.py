@@ -156,7 +156,7 @@ BAD = [
     (lambda: disabled_recovery_odds("1", 2), "con: must be a whole number"),
     (lambda: dying_odds(2, 91), "hours: must be from 0 to 90"),
     (lambda: Target("X", damn_healthy=True), "damn_healthy: must be a whole number"),
-    (lambda: Target(""), "name: needs a name"),
+    (lambda: Target(""), "name: must not be empty"),
     (lambda: DamageRules(natural_1="False"), "natural_1: must be True or False"),
     (lambda: DamageTrack(Target("X")).attack(15, "lethal", natural=10, attacker_level=2.0), "attacker_level: must be a whole number"),
     (lambda: DamageTrack(Target("X")).wait(hours=-1), "hours: must be from 0"),

@@ -100,8 +100,8 @@ BAD = [
     (lambda: epic_cp("Bard", 21, "a"), "reading: must be one of 'A', 'C'"),
     (lambda: epic_cp("bard", 21), "character_class: must be one of"),
     (lambda: epic_cp("Bard", 21.0), "class_level: must be a whole number"),
-    (lambda: epic_cp_formula(True, 2), "hit_die: must be one of"),
-    (lambda: foes_per_round(25, 4, [5.0]), "foes: must be a whole number"),
+    (lambda: epic_cp_formula(True, 2), "hit_die: must be a whole number, got True"),
+    (lambda: foes_per_round(25, 4, [5.0]), "foes: must be a list of whole numbers"),
     (lambda: foes_per_round(25, 4, [9]), "foes: a foe of Level or HD 9 is not low-HD"),
     (lambda: base_with_epic(10, 25, "Attack"), "kind: must be one of"),
 ]

@@ -77,7 +77,7 @@ BAD = [
     (lambda: left_for_dead_applies(float("nan"), 10), "hp: must be a whole number"),
     (lambda: mighty_blow("2d6", damage_saves="False"), "damage_saves: must be True or False"),
     (lambda: mighty_blow("2d6", weapon="stolen"), "weapon: must be one of"),
-    (lambda: push_it("", 2), "attribute: name the Attribute"),
+    (lambda: push_it("", 2), "attribute: must not be empty"),
     (lambda: push_it("Flight", "2"), "ranks: must be a whole number"),
     (lambda: raw_power(3, 1, 10, 3, cap="no"), "cap: must be True or False"),
     (lambda: FateLedger("P").spend("Destiny", 1.0), "points: must be a whole number"),

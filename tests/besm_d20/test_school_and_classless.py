@@ -108,7 +108,7 @@ def test_the_ledger_never_overspends_and_undoes(start, script):
 
 CLASSLESS_BAD = [
     (lambda: ecl(float("nan")), "cp: must be a whole number"),
-    (lambda: ecl(90, ecl_reading=None), "ecl_reading: must be one of"),
+    (lambda: ecl(90, ecl_reading=None), "ecl_reading: must be text, got None"),
     (lambda: skill_points(Fraction(1, 2), int_mod="1"), "int_mod: must be a whole number"),
     (lambda: skill_points(Fraction(1, 2), at_least_one="False"), "at_least_one: must be True or False"),
     (lambda: ClasslessBuild("P", 90).buy("attack bonus", "BAB"), "kind: a base attack bonus is not for sale"),

@@ -62,6 +62,7 @@ class FateLedgerPanel(Tracker):
         self.gain_button = self.button("Gain for a major goal", lambda: self.ledger.gain(self.gain_points.value, self.goal.value), "besm-fp-gain")
         self.hint, self.status, self.log_view = html_text(cls="besm-fp-hint"), html_text(cls="besm-fp-status"), html_text(cls="besm-log")
         self.use.observe(lambda _: self.refresh(), names="value")
+        self.weapon.observe(lambda _: self.refresh(), names="value")  # only a Personal Gear weapon rolls its d2
         super().__init__([html_text("<h3>Fate Points</h3>"), _row(self.name, self.start_with), self.status,
                           _row(self.use, self.points), self.hint, _row(self.note), _row(self.level, self.weapon), _row(self.die, self.seed),
                           self.row(self.spend_button, cls="besm-fp-message"), _row(self.goal, self.gain_points),
@@ -81,16 +82,20 @@ class FateLedgerPanel(Tracker):
         "A new ledger for the name and starting points on screen."
         return FateLedger(self.name.value, self.start_with.value).to_dict()
 
+    def _rolls(self) -> bool:
+        "Whether the use chosen rolls a die: Raw Power its d6, a Personal Gear Mighty Blow its d2."
+        return self.use.value == "Raw Power" or (self.use.value == "Mighty Blow" and self.weapon.value == "personal gear")
+
     def spend(self) -> None:
         use = self.use.value
-        typed = self.die.value.strip()
+        typed = self.die.value.strip() if self._rolls() else ""  # a hidden box's leftover is not a roll
         roll = None
         if typed:
             try: roll = int(typed)
             except ValueError: raise InputError("roll", f"a whole number, or blank to roll; got {typed!r}") from None
         self.ledger.spend(use, self.points.value, self.note.value, level=self.level.value if use == "Raw Power" else 0,
                           weapon=self.weapon.value if use == "Mighty Blow" else "none", roll=roll, rng=random.Random(self.seed.value))
-        if not typed and (use == "Raw Power" or (use == "Mighty Blow" and self.weapon.value == "personal gear")):
+        if not typed and self._rolls():
             self.seed.value = self._seeds.randrange(1, 1_000_000)
         self.die.value, self.note.value = "", ""
 
@@ -98,7 +103,7 @@ class FateLedgerPanel(Tracker):
         use = self.use.value
         self.level.layout.display = None if use == "Raw Power" else "none"
         self.weapon.layout.display = None if use == "Mighty Blow" else "none"
-        self.die.layout.display = self.seed.layout.display = (None if use == "Raw Power" or use == "Mighty Blow" else "none")
+        self.die.layout.display = self.seed.layout.display = None if self._rolls() else "none"
         self.points.disabled = use not in ("Destiny", OTHER_USE)
         if self.points.disabled: self.points.value = 1
         extra = f" ({raw_power_expr(self.level.value)})" if use == "Raw Power" and 1 <= self.level.value <= 200 else ""
