@@ -224,7 +224,7 @@ def turn_step(strength: tuple[int, int],  # both armies' AS
     require_choice(exact_multiple, "exact_multiple", EXACT_MULTIPLE_READINGS)
     require_choice(zero_strength, "zero_strength", ZERO_STRENGTH_READINGS)
     feed = as_dice(dice)
-    return _turn_step(strength, quality, bonus, d20, lambda e: feed(e, f"an Army Strength loss ({e})"), scale, exact_multiple, zero_strength)
+    return _turn_step(strength, quality, bonus, d20, lambda e: feed(e, "an Army Strength loss"), scale, exact_multiple, zero_strength)
 
 
 def _turn_step(strength: tuple[int, int], quality: tuple[int, int], bonus: tuple[int, int], d20: tuple[int, int],

@@ -14,8 +14,7 @@ from typing import Iterable, Sequence
 
 from ..anime_d20.checks import RANK_RANGE, SCORE_RANGE, check_bonus
 from ..checks import Step
-from ..dice import (InputError, checked, require_bool, require_choice, require_int, require_items, require_text,
-                          shown)
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text, shown
 from ..store import fields, flag, items, load_json, save_json, whole
 from ..tristat.round import DiceFeed
 
@@ -558,8 +557,9 @@ class BattleState:
         if len(broken) != 2: raise InputError("broken", f"needs two values, for A and B, got {shown(self.broken)}")
         for b in broken: require_bool(b, "broken")
         require_text(self.reason, "reason", 1000)
-        history = require_items(self.history, "history", MAX_TURNS * 2)
-        for h in history: require_text(h, "history", 1000)
+        history = require_items(self.history, "history", 10 * MAX_TURNS)
+        if not all(isinstance(h, str) and len(h) <= 1000 for h in history):  # quick: every action re-checks the whole history
+            raise InputError("history", "must be a list of lines of text (at most 1,000 characters each)")
         for k, v in (pairs | {"fights": fights, "credited": credited, "broken": broken, "history": history}).items():
             object.__setattr__(self, k, tuple(v))
         if self.participants == 0:

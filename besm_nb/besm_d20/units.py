@@ -20,8 +20,8 @@ from ..anime_d20.damage import damage_odds
 from ..anime_d20.situations import add_to_damage
 from .battles import NAME_LENGTH, SIDES, _read, as_dice
 from ..checks import Step, d20_check, d20_success_odds
-from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_items, require_text,
-                          shown, stats)
+from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_items,
+                          require_text, shown, stats)
 from ..store import fields, items, load_json, save_json, whole
 from ..tristat.round import DiceFeed
 
