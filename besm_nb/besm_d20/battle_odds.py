@@ -11,16 +11,19 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Sequence
 
-from .battles import (MODIFIER_RANGE, SIDES, TABLE_A8, A8Row, BattleState, _pair, a8_row, breaks, check_bonuses,
+from .battles import (EXACT_MULTIPLE_READINGS, MODIFIER_RANGE, QUALITY_RANGE, SCALES, SIDES, STRENGTH_RANGE, TABLE_A8,
+                                      ZERO_STRENGTH_READINGS, A8Row, BattleState, _pair, a8_row, as_dice, breaks, check_bonuses,
                                       general_bonus, opposed_battle_check, outnumber_bonus, strength_loss, turn_losses)
 from .chase_odds import wilson
-from ..dice import InputError, dist, require_int, stats
+from ..dice import InputError, checked, dist, require_choice, require_int, shown, stats
+from ..tristat.round import DiceFeed
 
 RESULTS = ("Tied",) + tuple(f"{s} {r.label.lower()}" for s in SIDES for r in TABLE_A8[1:])
 
 
+@checked
 def margin_odds(bonus_a: int,  # army A's Battle Check bonus
                 bonus_b: int,  # army B's
                ) -> dict[int, Fraction]:
@@ -29,6 +32,7 @@ def margin_odds(bonus_a: int,  # army A's Battle Check bonus
     return {k + bonus_a - bonus_b: Fraction(20 - abs(k), 400) for k in range(-19, 20)}
 
 
+@checked
 def result_odds(bonus_a: int,  # army A's Battle Check bonus
                 bonus_b: int,  # army B's
                ) -> dict[tuple[str, A8Row], Fraction]:
@@ -63,6 +67,7 @@ class TurnOdds:
         return tuple(sum((k * p for k, p in d.items()), Fraction(0)) for d in self.strength_loss)
 
 
+@checked
 def turn_odds(state: BattleState,  # the battle at the start of the turn
               circumstance: tuple[int, int] = (0, 0),  # the GM's modifiers this turn, A and B
              ) -> TurnOdds:
@@ -117,7 +122,7 @@ class BattleOdds:
                  turn: int | None = None,  # 1 to `turns` (default: the last)
                 ) -> tuple[float, float]:
         "The 95% interval of the chance that this army has broken by that turn (the exact value twice, when exact)."
-        i = SIDES.index(side)
+        i = SIDES.index(require_choice(side, "side", SIDES))
         turn = self.turns if turn is None else require_int(turn, "turn", 1, self.turns)
         p = self.broken[i][turn - 1]
         if self.exact: return (float(p), float(p))
@@ -126,7 +131,7 @@ class BattleOdds:
     def loss_interval(self, side: str,  # "A" or "B"
                      ) -> tuple[float, float]:
         "The 95% interval of the average AS lost (the exact value twice, when exact)."
-        i = SIDES.index(side)
+        i = SIDES.index(require_choice(side, "side", SIDES))
         m = float(self.mean_lost[i])
         if self.exact: return (m, m)
         half = 1.96 * self.lost_sd[i] / math.sqrt(self.n)
@@ -138,6 +143,7 @@ def _max_loss(scale: Fraction) -> int:
     return max(strength_loss(stats(e).high, t, scale) for r in TABLE_A8 for e, t in ((r.winner_dice, r.winner_times), (r.loser_dice, r.loser_times)) if e)
 
 
+@checked
 def strength_cannot_matter(state: BattleState,  # the battle now
                            turns: int,  # how many turns ahead
                           ) -> bool:
@@ -201,16 +207,31 @@ def _sampler(expr: str) -> tuple[list[float], list[int]]:
     return cum, totals
 
 
+@checked
 def turn_step(strength: tuple[int, int],  # both armies' AS
               quality: tuple[int, int],  # both armies' AQ
-              bonus: tuple[int, int],  # everything on each Battle Check except AQ and the outnumber bonus
               d20: tuple[int, int],  # both generals' d20s
-              draw: Callable[[str], int],  # dice expression -> its total, called for A's loss, then B's (where a loss is due)
-              scale: Fraction,  # the battle's size scale
+              bonus: tuple[int, int] = (0, 0),  # everything on each Battle Check except AQ and the outnumber bonus
+              dice: DiceFeed | random.Random | Sequence[int] | None = None,  # the AS losses: a seeded RNG, or the totals rolled (A's first)
+              scale: Fraction = Fraction(1),  # the battle's size scale (`size_scale`)
               exact_multiple: str = "higher band",  # Table A-6 reading
               zero_strength: str = "breaks",  # the AS 0 reading
              ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[bool, bool]]:
     "One turn as bare numbers, by the same rules as `resolve_turn`: (AS, AQ, the bonus each carries into the next check, broken)."
+    strength, quality = _pair(strength, "strength", *STRENGTH_RANGE), _pair(quality, "quality", *QUALITY_RANGE)
+    d20, bonus = _pair(d20, "d20", 1, 20), _pair(bonus, "bonus", -150, 150)
+    if scale not in SCALES: raise InputError("scale", f"must be one of {', '.join(map(str, SCALES))} (`size_scale`), got {shown(scale)}")
+    require_choice(exact_multiple, "exact_multiple", EXACT_MULTIPLE_READINGS)
+    require_choice(zero_strength, "zero_strength", ZERO_STRENGTH_READINGS)
+    feed = as_dice(dice)
+    return _turn_step(strength, quality, bonus, d20, lambda e: feed(e, "an Army Strength loss"), scale, exact_multiple, zero_strength)
+
+
+def _turn_step(strength: tuple[int, int], quality: tuple[int, int], bonus: tuple[int, int], d20: tuple[int, int],
+               draw: Callable[[str], int],  # dice expression -> its total, called for A's loss, then B's (where a loss is due)
+               scale: Fraction, exact_multiple: str, zero_strength: str,
+              ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[bool, bool]]:
+    "`turn_step` on numbers already checked, with a fast draw: the simulation's inner loop."
     (sa, sb), (qa, qb) = strength, quality
     ta = d20[0] + bonus[0] + qa + outnumber_bonus(sa, sb, exact_multiple)
     tb = d20[1] + bonus[1] + qb + outnumber_bonus(sb, sa, exact_multiple)
@@ -224,7 +245,7 @@ def turn_step(strength: tuple[int, int],  # both armies' AS
 
 
 def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: int, seed: int) -> BattleOdds:
-    "`n` battles played with `turn_step` and a seeded RNG."
+    "`n` battles played with `_turn_step` and a seeded RNG."
     rng = random.Random(seed)
     a, b = state.armies
     base = (general_bonus(a.general)[0], general_bonus(b.general)[0])
@@ -239,7 +260,7 @@ def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: 
         s, q, extra = (a.strength, b.strength), (a.quality, b.quality), first
         for t in range(turns):
             d20 = (rng.randint(1, 20), rng.randint(1, 20))
-            s, q, extra, out = turn_step(s, q, (base[0] + extra[0], base[1] + extra[1]), d20, draw, scale, em, zr)
+            s, q, extra, out = _turn_step(s, q, (base[0] + extra[0], base[1] + extra[1]), d20, draw, scale, em, zr)
             if any(out):
                 for i in (0, 1):
                     if out[i]: broken_at[i][t] += 1
@@ -254,6 +275,7 @@ def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: 
     return BattleOdds("simulated", turns, (cum(broken_at[0]), cum(broken_at[1])), cum(ended_at), mean, sd, n, seed)
 
 
+@checked
 def battle_odds(state: BattleState,  # the battle now
                 turns: int = 16,  # how many turns ahead
                 method: str = "auto",  # "auto", "exact" (refused unless exact) or "simulate"
@@ -263,7 +285,7 @@ def battle_odds(state: BattleState,  # the battle now
                ) -> BattleOdds:
     "The chance each army has broken by each of the next `turns` turns, and the AS each loses: exact where it can be, else simulated."
     require_int(turns, "turns", *TURNS_RANGE)
-    if method not in METHODS: raise InputError("method", f"must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    require_choice(method, "method", METHODS)
     require_int(n, "n", *SIMULATIONS_RANGE); require_int(seed, "seed", 0, 2**63)
     circumstance = _pair(circumstance, "circumstance", *MODIFIER_RANGE)
     if state.over: raise InputError("turn", f"the battle is over ({state.reason})")

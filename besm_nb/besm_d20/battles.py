@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -13,13 +14,13 @@ from typing import Iterable, Sequence
 
 from ..anime_d20.checks import RANK_RANGE, SCORE_RANGE, check_bonus
 from ..checks import Step
-from ..dice import InputError, require_int
-from ..store import load_json, save_json
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text, shown
+from ..store import fields, flag, items, load_json, save_json, whole
 from ..tristat.round import DiceFeed
 
 RULE = "000 · Narrative Battles"
 SIDES = ("A", "B")  # the two armies, in the order they are given
-COUNT_RANGE = (0, 100_000_000)  # soldiers in one body of troops
+COUNT_RANGE = (1, 100_000_000)  # soldiers in one body of troops
 LEVEL_RANGE = (0, 60)  # a soldier's Level or Hit Dice
 MOUNT_HD_RANGE = (0, 100)
 BIG_MECHA_RANGE = (0, 10)  # ranks of Own A Big Mecha
@@ -32,49 +33,23 @@ NAME_LENGTH = 60
 __all__ = ['RULE', 'SIDES', 'COUNT_RANGE', 'LEVEL_RANGE', 'MOUNT_HD_RANGE', 'BIG_MECHA_RANGE', 'STRENGTH_RANGE', 'QUALITY_RANGE',
            'MODIFIER_RANGE', 'NAME_LENGTH', 'TROOP_KINDS', 'DOUBLE_STRENGTH', 'TABLE_A6', 'EXACT_MULTIPLE_READINGS',
            'RULE_CHECKS', 'AURA_RANGE', 'TABLE_A8', 'LARGEST_READINGS', 'TURN_MINUTES', 'TURN_RANGE',
-           'PARTICIPANTS_RANGE', 'RULE_ENCOUNTERS', 'GLORY_RANGE', 'CHARACTERS_RANGE', 'TROOP_TYPES', 'TABLE_A9',
-           'MAX_FIGHTS', 'ZERO_STRENGTH_READINGS', 'PSB_READINGS', 'BATTLE_KIND', 'BATTLE_VERSION', 'ACTIONS',
-           'ADJUST_RANGE', 'require_bool', 'require_choice', 'require_name', 'Troops', 'half_up', 'army_strength',
-           'army_quality', 'outnumber_bonus', 'General', 'general_bonus', 'battle_check_bonus', 'opposed_battle_check',
-           'A8Row', 'a8_row', 'size_scale', 'strength_loss', 'average_level', 'encounter_modifier', 'EncounterRow',
-           'a9_row', 'Fight', 'as_dice', 'roll_encounter', 'describe_fight', 'BattleRules', 'Army', 'army_from_troops',
+           'PARTICIPANTS_RANGE', 'SCALES', 'RULE_ENCOUNTERS', 'GLORY_RANGE', 'CHARACTERS_RANGE', 'TROOP_TYPES',
+           'TABLE_A9', 'MAX_FIGHTS', 'ZERO_STRENGTH_READINGS', 'PSB_READINGS', 'MAX_TURNS', 'BATTLE_KIND',
+           'BATTLE_VERSION', 'ACTIONS', 'ADJUST_RANGE', 'Troops', 'half_up', 'army_strength', 'army_quality',
+           'outnumber_bonus', 'General', 'general_bonus', 'battle_check_bonus', 'opposed_battle_check', 'A8Row',
+           'a8_row', 'size_scale', 'strength_loss', 'average_level', 'encounter_modifier', 'EncounterRow', 'a9_row',
+           'Fight', 'as_dice', 'roll_encounter', 'describe_fight', 'BattleRules', 'Army', 'army_from_troops',
            'BattleState', 'start_battle', 'check_bonuses', 'turn_losses', 'breaks', 'resolve_turn', 'narrate',
            'BattleAction', 'encounter_refusal', 'creditable', 'encounter', 'credit', 'adjust', 'Battle',
-           'troops_to_dict', 'troops_from_dict', 'battle_claims', 'battle_to_dict', 'Fields', 'battle_from_dict',
-           'save_battle', 'load_battle']
-
-# %% ../../nbs/besm_d20/50_battles.ipynb #9076ea0a
-def require_bool(value: object,  # the value to check
-                 name: str,  # the parameter's name, used in the message
-                ) -> bool:
-    "Return `value` if it is `True` or `False` (not 'False', not 0), else raise `InputError`."
-    if not isinstance(value, bool): raise InputError(name, f"must be True or False, got {value!r}")
-    return value
-
-
-def require_choice(value: object,  # the value to check
-                   name: str,  # the parameter's name
-                   choices: Sequence[str],  # the allowed values
-                  ) -> str:
-    "Return `value` if it is one of `choices`, else raise `InputError` listing them."
-    if not isinstance(value, str) or value not in choices:
-        raise InputError(name, f"must be one of {', '.join(map(repr, choices))}, got {value!r}")
-    return value
-
-
-def require_name(value: object,  # the value to check
-                 name: str,  # the parameter's name
-                ) -> str:
-    "Return a name: text that is not blank and not too long."
-    if not isinstance(value, str) or not value.strip(): raise InputError(name, f"needs a name, got {value!r}")
-    if len(value) > NAME_LENGTH: raise InputError(name, f"at most {NAME_LENGTH} characters, got {len(value)}")
-    return value
+           'troops_to_dict', 'troops_from_dict', 'battle_claims', 'battle_to_dict', 'battle_from_dict', 'save_battle',
+           'load_battle']
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #7ac50622
 TROOP_KINDS = ("infantry", "cavalry", "mecha")
 DOUBLE_STRENGTH = ("cavalry", "mecha")  # count twice for Army Strength
 
 
+@checked
 @dataclass(frozen=True)
 class Troops:
     "One body of troops: how many soldiers, their Level (or Hit Dice), and whether they fight on foot, mounted or in mecha."
@@ -87,7 +62,7 @@ class Troops:
     big_mecha: int = 0  # mecha: each pilot's ranks of Own A Big Mecha
 
     def __post_init__(self):
-        require_name(self.name, "name")
+        require_text(self.name, "name", NAME_LENGTH, empty=False)
         require_int(self.count, "count", *COUNT_RANGE)
         require_int(self.level, "level", *LEVEL_RANGE)
         require_choice(self.kind, "kind", TROOP_KINDS)
@@ -112,6 +87,7 @@ class Troops:
         return Fraction(self.level)
 
 
+@checked
 def half_up(x: Fraction,  # an exact value
            ) -> int:
     "Round to the nearest whole number, an exact half upwards."
@@ -124,12 +100,13 @@ def _num(x: Fraction) -> str:
 
 
 def _troops(troops: Sequence[Troops]) -> list[Troops]:
-    troops = list(troops)
+    troops = list(require_items(troops, "troops", 1000))
     if not troops or not all(isinstance(t, Troops) for t in troops):
         raise InputError("troops", "needs at least one body of Troops")
     return troops
 
 
+@checked
 def army_strength(troops: Sequence[Troops],  # every body of troops in the army
                  ) -> tuple[int, tuple[Step, ...]]:
     "Army Strength: every soldier once, cavalry and piloted mecha twice; with the working."
@@ -140,13 +117,13 @@ def army_strength(troops: Sequence[Troops],  # every body of troops in the army
     return total, steps + (Step("Army Strength", f"{total:,}", f"{RULE} · Army Strength"),)
 
 
+@checked
 def army_quality(troops: Sequence[Troops],  # every body of troops in the army
                 ) -> tuple[int, tuple[Step, ...]]:
     "Army Quality: twice the average Level (mounts and mecha included), to the nearest whole number; with the working."
     troops = _troops(troops)
     rule = f"{RULE} · Army Quality"
     soldiers = sum(t.count for t in troops)
-    if soldiers == 0: raise InputError("troops", "the army has no soldiers")
     steps = []
     for t in troops:
         extra = ("" if t.hit_dice == t.level else
@@ -165,6 +142,7 @@ TABLE_A6: tuple[tuple[int, int], ...] = ((1, 1), (2, 2), (3, 3), (4, 4), (5, 5))
 EXACT_MULTIPLE_READINGS = ("higher band", "lower band")
 
 
+@checked
 def outnumber_bonus(strength: int,  # this army's AS
                     other: int,  # the opposing army's AS
                     exact_multiple: str = "higher band",  # an AS exactly 2, 3, 4 or 5 times the other's: "higher band" or "lower band"
@@ -184,6 +162,7 @@ RULE_CHECKS = "000 · Battle Checks"
 AURA_RANGE = (0, 30)
 
 
+@checked
 @dataclass(frozen=True)
 class General:
     "The general in overall command of an army: what the Battle Check is made with."
@@ -194,13 +173,14 @@ class General:
     area_ranks: int = 0  # ranks in Knowledge (Area) for where the battle is fought (5+: synergy +2)
 
     def __post_init__(self):
-        require_name(self.name, "name")
+        require_text(self.name, "name", NAME_LENGTH, empty=False)
         require_int(self.intelligence, "intelligence", *SCORE_RANGE)
         require_int(self.military_science, "military_science", *RANK_RANGE)
         require_int(self.aura_of_command, "aura_of_command", *AURA_RANGE)
         require_int(self.area_ranks, "area_ranks", *RANK_RANGE)
 
 
+@checked
 def general_bonus(general: General,  # the general
                  ) -> tuple[int, tuple[Step, ...]]:
     "The part of a Battle Check that comes from the general alone: the skill check, synergy and Aura of Command."
@@ -215,6 +195,7 @@ def general_bonus(general: General,  # the general
     return total, steps
 
 
+@checked
 def battle_check_bonus(general: General,  # the army's general
                        quality: int,  # the army's AQ now
                        outnumber: int = 0,  # Table A-6 bonus
@@ -235,6 +216,7 @@ def battle_check_bonus(general: General,  # the army's general
     return total, steps + (Step("Battle Check bonus", f"{total:+d}", rule),)
 
 
+@checked
 def opposed_battle_check(total_a: int,  # army A's Battle Check total
                          total_b: int,  # army B's
                         ) -> tuple[str, int]:
@@ -268,6 +250,7 @@ TABLE_A8: tuple[A8Row, ...] = (
 )
 
 
+@checked
 def a8_row(margin: int,  # the winning total minus the losing one (0: a tie)
           ) -> A8Row:
     "The Table A-8 row for a margin."
@@ -279,8 +262,10 @@ LARGEST_READINGS = ("x100", "x10")
 TURN_MINUTES = 30
 TURN_RANGE = (10, 60)
 PARTICIPANTS_RANGE = (1, 2_000_000_000)
+SCALES = (Fraction(1, 10), Fraction(1), Fraction(10), Fraction(100))  # every scale `size_scale` gives
 
 
+@checked
 def size_scale(participants: int,  # soldiers in the battle, both armies together
                largest: str = "x100",  # above 100,000: "x100" (the pattern) or "x10" (as printed)
               ) -> Fraction:
@@ -293,12 +278,15 @@ def size_scale(participants: int,  # soldiers in the battle, both armies togethe
     return Fraction(100 if largest == "x100" else 10)
 
 
+@checked
 def strength_loss(dice_total: int,  # the dice rolled, e.g. 17 on 5d6
                   times: int,  # Table A-8's multiplier (10 or 100)
-                  scale: Fraction,  # from `size_scale`
+                  scale: Fraction = Fraction(1),  # from `size_scale`
                  ) -> int:
     "An AS loss: the dice times Table A-8's multiplier, scaled to the battle (always a whole number)."
     require_int(dice_total, "dice_total", 0, 1000)
+    require_choice(times, "times", (0, 10, 100))
+    if scale not in SCALES: raise InputError("scale", f"must be one of {', '.join(map(str, SCALES))} (`size_scale`), got {shown(scale)}")
     return dice_total * times * scale.numerator // scale.denominator
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #f417ec37
@@ -307,6 +295,7 @@ GLORY_RANGE = (0, 10)
 CHARACTERS_RANGE = (1, 20)
 
 
+@checked
 def average_level(levels: Sequence[int],  # each character's class Level
                  ) -> int:
     "The average class Level of the characters, rounded down."
@@ -316,6 +305,7 @@ def average_level(levels: Sequence[int],  # each character's class Level
     return sum(levels) // len(levels)
 
 
+@checked
 def encounter_modifier(margin: int,  # this turn's Battle Check margin from the characters' side: + if their general won, − if lost
                        party_level: int,  # the average class Level of the characters, rounded down
                        glory: int = 0,  # 0 to 10 taken off by characters hunting for glory
@@ -388,6 +378,7 @@ TABLE_A9: tuple[EncounterRow, ...] = (
 )
 
 
+@checked
 def a9_row(modified: int,  # the modified encounter roll
           ) -> EncounterRow:
     "The Table A-9 row for a modified roll."
@@ -412,6 +403,7 @@ class Fight:
     def entry(self) -> EncounterRow: return TABLE_A9[self.row]
 
 
+@checked
 def as_dice(dice: DiceFeed | random.Random | Iterable[int] | None) -> DiceFeed:
     "A dice feed from a feed, a seeded `random.Random`, a list of totals, or None (unseeded)."
     if isinstance(dice, DiceFeed): return dice
@@ -425,6 +417,7 @@ def _amount(expr: str, feed: DiceFeed, why: str) -> int:
     return int(expr) if expr.isdigit() else feed(expr, why)
 
 
+@checked
 def roll_encounter(modifier: int,  # from `encounter_modifier`
                    characters: int = 1,  # how many characters (opponents are rolled for each)
                    dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
@@ -450,6 +443,7 @@ def roll_encounter(modifier: int,  # from `encounter_modifier`
     return tuple(fights)
 
 
+@checked
 def describe_fight(f: Fight,  # a rolled result
                   ) -> str:
     "A rolled Table A-9 result in one paragraph."
@@ -470,8 +464,10 @@ def describe_fight(f: Fight,  # a rolled result
 # %% ../../nbs/besm_d20/50_battles.ipynb #be232a3b
 ZERO_STRENGTH_READINGS = ("breaks", "fights on")
 PSB_READINGS = ("best", "sum")
+MAX_TURNS = 10_000  # turns in one battle
 
 
+@checked
 @dataclass(frozen=True)
 class BattleRules:
     "The table's readings and settings for a narrative battle."
@@ -491,6 +487,7 @@ class BattleRules:
         require_int(self.turn_minutes, "turn_minutes", *TURN_RANGE)
 
 
+@checked
 @dataclass(frozen=True)
 class Army:
     "One side of a narrative battle as it stands."
@@ -501,13 +498,14 @@ class Army:
     soldiers: int | None = None  # head count (each rider once), for the battle's size; None: take the AS
 
     def __post_init__(self):
-        require_name(self.name, "name")
+        require_text(self.name, "name", NAME_LENGTH, empty=False)
         if not isinstance(self.general, General): raise InputError("general", f"must be a General, got {type(self.general).__name__}")
         require_int(self.strength, "strength", *STRENGTH_RANGE)
         require_int(self.quality, "quality", *QUALITY_RANGE)
         if self.soldiers is not None: require_int(self.soldiers, "soldiers", *STRENGTH_RANGE)
 
 
+@checked
 def army_from_troops(name: str,  # the army's name
                      general: General,  # its general
                      troops: Sequence[Troops],  # its bodies of troops
@@ -516,6 +514,7 @@ def army_from_troops(name: str,  # the army's name
     return Army(name, general, army_strength(troops)[0], army_quality(troops)[0], sum(t.count for t in _troops(troops)))
 
 
+@checked
 @dataclass(frozen=True)
 class BattleState:
     "A narrative battle as it stands at the start of a turn (or as it ended)."
@@ -537,13 +536,32 @@ class BattleState:
     history: tuple[str, ...] = ()  # one line per turn
 
     def __post_init__(self):
-        if not (isinstance(self.armies, tuple) and len(self.armies) == 2 and all(isinstance(a, Army) for a in self.armies)):
+        if not (isinstance(self.armies, (tuple, list)) and len(self.armies) == 2 and all(isinstance(a, Army) for a in self.armies)):
             raise InputError("armies", "needs two Army records, A and B")
+        object.__setattr__(self, "armies", tuple(self.armies))
         if not isinstance(self.rules, BattleRules): raise InputError("rules", "must be BattleRules")
         require_int(self.participants, "participants", 0, PARTICIPANTS_RANGE[1])
         require_choice(self.characters, "characters", ("", *SIDES))
         require_int(self.party_size, "party_size", *CHARACTERS_RANGE)
         require_int(self.party_level, "party_level", *LEVEL_RANGE)
+        require_int(self.turn, "turn", 1, MAX_TURNS)
+        pairs = {"next_bonus": _pair(self.next_bonus, "next_bonus", 0, TABLE_A8[-1].winner_bonus),
+                 "success_bonus": _pair(self.success_bonus, "success_bonus", 0, 50),
+                 "lost": _pair(self.lost, "lost", 0, MAX_TURNS * STRENGTH_RANGE[1])}
+        if self.margin is not None: require_int(self.margin, "margin", -1000, 1000)
+        fights = require_items(self.fights, "fights", MAX_FIGHTS)
+        if not all(isinstance(f, Fight) for f in fights): raise InputError("fights", "must be a list of Fight records")
+        credited = require_items(self.credited, "credited", MAX_FIGHTS)
+        for c in credited: require_int(c, "credited", 0, MAX_FIGHTS - 1)
+        broken = require_items(self.broken, "broken", 2)
+        if len(broken) != 2: raise InputError("broken", f"needs two values, for A and B, got {shown(self.broken)}")
+        for b in broken: require_bool(b, "broken")
+        require_text(self.reason, "reason", 1000)
+        history = require_items(self.history, "history", 10 * MAX_TURNS)
+        if not all(isinstance(h, str) and len(h) <= 1000 for h in history):  # quick: every action re-checks the whole history
+            raise InputError("history", "must be a list of lines of text (at most 1,000 characters each)")
+        for k, v in (pairs | {"fights": fights, "credited": credited, "broken": broken, "history": history}).items():
+            object.__setattr__(self, k, tuple(v))
         if self.participants == 0:
             object.__setattr__(self, "participants", max(1, sum(a.strength if a.soldiers is None else a.soldiers for a in self.armies)))
 
@@ -560,6 +578,7 @@ class BattleState:
         return self.armies[SIDES.index(require_choice(who, "side", SIDES))]
 
 
+@checked
 def start_battle(a: Army,  # army A
                  b: Army,  # army B
                  rules: BattleRules | None = None,  # readings and settings
@@ -577,6 +596,7 @@ def _pair(values: object, name: str, lo: int, hi: int) -> tuple[int, int]:
     return tuple(require_int(v, name, lo, hi) for v in values)
 
 
+@checked
 def check_bonuses(state: BattleState,  # the battle at the start of the turn
                   circumstance: tuple[int, int] = (0, 0),  # the GM's modifiers this turn, A and B
                  ) -> tuple[tuple[int, tuple[Step, ...]], tuple[int, tuple[Step, ...]]]:
@@ -589,10 +609,12 @@ def check_bonuses(state: BattleState,  # the battle at the start of the turn
                  for i, army in enumerate(state.armies))
 
 
+@checked
 def turn_losses(row: A8Row,  # the turn's Table A-8 row
                 winner: str,  # "A", "B" or "" (a tie)
                ) -> tuple[tuple[str, int, int], tuple[str, int, int]]:
     "Each side's (loss dice, multiplier, AQ lost) for a Table A-8 result."
+    require_choice(winner, "winner", ("", *SIDES))
     out = []
     for s in SIDES:
         if not winner or s == winner: out.append((row.winner_dice, row.winner_times, 0))
@@ -600,16 +622,20 @@ def turn_losses(row: A8Row,  # the turn's Table A-8 row
     return tuple(out)
 
 
+@checked
 def breaks(strength: int,  # AS after the turn
            quality: int,  # AQ after the turn
            zero_strength: str = "breaks",  # the AS 0 reading
           ) -> str:
     "Why an army leaves the battle now ('' if it fights on)."
+    require_int(strength, "strength", *STRENGTH_RANGE); require_int(quality, "quality", -1000, 1000)
+    require_choice(zero_strength, "zero_strength", ZERO_STRENGTH_READINGS)
     if quality <= 0: return "fled the field (AQ 0 or below)"
     if strength <= 0 and zero_strength == "breaks": return "broken (no Army Strength left)"
     return ""
 
 
+@checked
 def resolve_turn(state: BattleState,  # the battle at the start of the turn
                  circumstance: tuple[int, int] = (0, 0),  # the GM's modifiers on this turn's checks, A and B
                  dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
@@ -651,6 +677,7 @@ def resolve_turn(state: BattleState,  # the battle at the start of the turn
     return new, log
 
 
+@checked
 def narrate(log: Sequence[Step],  # a turn's log
            ) -> str:
     "A turn as prose, one line per step."
@@ -662,6 +689,7 @@ ACTIONS = ("turn", "encounter", "credit", "adjust")
 ADJUST_RANGE = (-STRENGTH_RANGE[1], STRENGTH_RANGE[1])
 
 
+@checked
 @dataclass(frozen=True)
 class BattleAction:
     "One thing done to a battle: its kind, its inputs and the dice totals it used, in order."
@@ -677,17 +705,18 @@ class BattleAction:
 
     def __post_init__(self):
         require_choice(self.kind, "kind", ACTIONS)
-        _pair(self.circumstance, "circumstance", *MODIFIER_RANGE)
+        object.__setattr__(self, "circumstance", _pair(self.circumstance, "circumstance", *MODIFIER_RANGE))
         require_int(self.glory, "glory", *GLORY_RANGE)
         require_int(self.fight, "fight", 0, MAX_FIGHTS - 1)
         require_choice(self.side, "side", ("", *SIDES))
         require_int(self.strength, "strength", *ADJUST_RANGE)
         require_int(self.quality, "quality", -100, 100)
-        if not isinstance(self.note, str) or len(self.note) > 200: raise InputError("note", "must be text of at most 200 characters")
-        if not isinstance(self.dice, tuple): raise InputError("dice", "must be a tuple of totals")
+        require_text(self.note, "note", 200)
+        object.__setattr__(self, "dice", require_items(self.dice, "dice", 100_000))
         for d in self.dice: require_int(d, "dice", -10_000, 10_000)
 
 
+@checked
 def encounter_refusal(state: BattleState,  # the battle
                      ) -> str:
     "Why the characters cannot roll an encounter now ('' if they can)."
@@ -698,12 +727,14 @@ def encounter_refusal(state: BattleState,  # the battle
     return ""
 
 
+@checked
 def creditable(state: BattleState,  # the battle
               ) -> tuple[int, ...]:
     "This turn's fights whose Player Success Bonus can still be earned (0 = the first)."
     return tuple(i for i, f in enumerate(state.fights) if f.entry.psb and i not in state.credited)
 
 
+@checked
 def encounter(state: BattleState,  # the battle after a turn
               glory: int = 0,  # glory-hunting, 0 to 10
               dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
@@ -719,6 +750,7 @@ def encounter(state: BattleState,  # the battle after a turn
     return replace(state, fights=fights, history=state.history + (line,)), log
 
 
+@checked
 def credit(state: BattleState,  # the battle after an encounter
            fight: int = 0,  # which fight (0 = the first)
           ) -> tuple[BattleState, list[Step]]:
@@ -737,6 +769,7 @@ def credit(state: BattleState,  # the battle after an encounter
             [Step(f"Fight {fight + 1} won ({e.psb_when})", f"Player Success Bonus +{e.psb}; next check +{new}", f"{RULE} · Player Success Bonus")])
 
 
+@checked
 def adjust(state: BattleState,  # the battle
            side: str,  # "A" or "B"
            strength: int = 0,  # AS added (negative: lost); AS never goes below 0
@@ -746,6 +779,7 @@ def adjust(state: BattleState,  # the battle
     "A change the GM makes outside the tables; the army may break as it would after a turn."
     require_choice(side, "side", SIDES)
     require_int(strength, "strength", *ADJUST_RANGE); require_int(quality, "quality", -100, 100)
+    require_text(note, "note", 200)
     if state.over: raise InputError("adjust", f"the battle is over ({state.reason})")
     if not strength and not quality: raise InputError("strength", "give a change of AS or AQ")
     i = SIDES.index(side)
@@ -763,6 +797,7 @@ def adjust(state: BattleState,  # the battle
         history=state.history + (text + (f"; {reason}" if reason else ""),)), log
 
 
+@checked
 class Battle:
     "A narrative battle in progress: the start, every action with its dice, the state now, with undo across turns."
     def __init__(self, start: BattleState,  # the battle before its first turn
@@ -792,23 +827,27 @@ class Battle:
         self.states.append(new); self.logs.append(log)
         return log
 
+    @checked
     def turn(self, circumstance: tuple[int, int] = (0, 0),  # the GM's modifiers, A and B
              dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
             ) -> list[Step]:
         "Play the next turn; its log. A refused turn changes nothing."
         return self._do(BattleAction("turn", circumstance=tuple(circumstance) if isinstance(circumstance, list) else circumstance), as_dice(dice))
 
+    @checked
     def encounter(self, glory: int = 0,  # glory-hunting, 0 to 10
                   dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
                  ) -> list[Step]:
         "The characters' encounter roll for the turn just played."
         return self._do(BattleAction("encounter", glory=glory), as_dice(dice))
 
+    @checked
     def credit(self, fight: int = 0,  # which fight of this turn (0 = the first)
               ) -> list[Step]:
         "The characters won that fight: its Player Success Bonus counts."
         return self._do(BattleAction("credit", fight=fight), DiceFeed(totals=[]))
 
+    @checked
     def adjust(self, side: str,  # "A" or "B"
                strength: int = 0,  # AS added (negative: lost)
                quality: int = 0,  # AQ added (negative: lost)
@@ -829,19 +868,40 @@ class Battle:
     def from_dict(cls, data: dict) -> "Battle": return battle_from_dict(data)
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #b2e32c9b
+@checked
 def troops_to_dict(t: Troops) -> dict:
     "A body of troops as JSON-ready data."
     return {"name": t.name, "count": t.count, "level": t.level, "kind": t.kind, "mount_hd": t.mount_hd, "war_mount": t.war_mount,
             "big_mecha": t.big_mecha}
 
 
+def _read(cls: type,  # the record to build
+          where: str,  # where the saved object sits, e.g. "battle.actions[2]"
+          data: object,  # the saved object
+          keys: Sequence[str],  # the fields it holds, every one of them
+          **given,  # fields already read (a nested record)
+         ):
+    "A record from a saved object with exactly `keys`, each field checked by the record itself; a refusal names where it was read."
+    d = fields(data, where, keys, keys)
+    try: return cls(**(d | given))
+    except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None
+
+
+_TROOP_FIELDS = ("name", "count", "level", "kind", "mount_hd", "war_mount", "big_mecha")
+_GENERAL_FIELDS = ("name", "intelligence", "military_science", "aura_of_command", "area_ranks")
+_ARMY_FIELDS = ("name", "general", "strength", "quality", "soldiers")
+_RULE_FIELDS = ("exact_multiple", "largest", "zero_strength", "psb", "chain", "turn_minutes")
+_START_FIELDS = ("armies", "rules", "participants", "characters", "party_size", "party_level")
+_ACTION_FIELDS = ("kind", "circumstance", "glory", "fight", "side", "strength", "quality", "note", "dice")
+_CLAIM_FIELDS = ("turn", "strength", "quality", "broken", "reason")
+
+
+@checked
 def troops_from_dict(d: object,  # as written by `troops_to_dict`
                      where: str = "troops",  # where it was read, for messages
                     ) -> Troops:
     "A body of troops from saved data, every field checked."
-    f = Fields(d, where, ("name", "count", "level", "kind", "mount_hd", "war_mount", "big_mecha"))
-    return f.make(Troops, f.get("name", str), f.get("count", int), f.get("level", int), f.get("kind", str), f.get("mount_hd", int),
-                  f.get("war_mount", bool), f.get("big_mecha", int))
+    return _read(Troops, require_text(where, "where", 200), d, _TROOP_FIELDS)
 
 
 def _general_dict(g: General) -> dict:
@@ -863,12 +923,14 @@ def _action_dict(a: BattleAction) -> dict:
             "strength": a.strength, "quality": a.quality, "note": a.note, "dice": list(a.dice)}
 
 
+@checked
 def battle_claims(state: BattleState) -> dict:
     "What a saved battle says it has come to: checked against the replay on loading."
     return {"turn": state.turn, "strength": [a.strength for a in state.armies], "quality": [a.quality for a in state.armies],
             "broken": list(state.broken), "reason": state.reason}
 
 
+@checked
 def battle_to_dict(battle: Battle,  # the battle
                   ) -> dict:
     "A battle as JSON-ready data: its kind, version, start, actions, and the state they lead to."
@@ -879,80 +941,40 @@ def battle_to_dict(battle: Battle,  # the battle
             "actions": [_action_dict(a) for a in battle.actions], "claims": battle_claims(battle.state)}
 
 
-class Fields:
-    "Read a saved dict field by field: each of the right type, no field missing, none unknown; errors name the path."
-    def __init__(self, data: object, where: str, keys: Sequence[str], optional: Sequence[str] = ()):
-        if not isinstance(data, dict): raise ValueError(f"{where}: must be a JSON object, got {type(data).__name__}")
-        unknown = sorted(set(data) - set(keys) - set(optional))
-        if unknown: raise ValueError(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}")
-        missing = [k for k in keys if k not in data]
-        if missing: raise ValueError(f"{where}: missing field(s) {', '.join(map(repr, missing))}")
-        self.data, self.where = data, where
-
-    def get(self, key: str, kind: type | tuple, default=None):
-        "The field, refused unless of `kind` (bool is never taken for int; None allowed only if in `kind`)."
-        v = self.data.get(key, default)
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        ok = any(v is None if k is type(None) else isinstance(v, bool) if k is bool else
-                 (isinstance(v, k) and not isinstance(v, bool)) for k in kinds)
-        if not ok:
-            names = " or ".join({int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "an object",
-                                 type(None): "null"}[k] for k in kinds)
-            raise ValueError(f"{self.where}.{key}: must be {names}, got {v!r}")
-        return v
-
-    def ints(self, key: str, n: int | None = None) -> tuple[int, ...]:
-        "A list of whole numbers (of length `n`, if given)."
-        v = self.get(key, list)
-        if n is not None and len(v) != n: raise ValueError(f"{self.where}.{key}: needs {n} values, got {len(v)}")
-        for x in v:
-            if isinstance(x, bool) or not isinstance(x, int): raise ValueError(f"{self.where}.{key}: must hold whole numbers, got {x!r}")
-        return tuple(v)
-
-    def make(self, fn, *args, **kwargs):
-        "Build a record, its own checks' messages prefixed with where it was read."
-        try: return fn(*args, **kwargs)
-        except InputError as err: raise ValueError(f"{self.where}.{err}") from None
-
-
-def _read_general(d: object, where: str) -> General:
-    f = Fields(d, where, ("name", "intelligence", "military_science", "aura_of_command", "area_ranks"))
-    return f.make(General, f.get("name", str), f.get("intelligence", int), f.get("military_science", int),
-                  f.get("aura_of_command", int), f.get("area_ranks", int))
-
-
 def _read_army(d: object, where: str) -> Army:
-    f = Fields(d, where, ("name", "general", "strength", "quality", "soldiers"))
-    return f.make(Army, f.get("name", str), _read_general(f.get("general", dict), f"{where}.general"), f.get("strength", int),
-                  f.get("quality", int), f.get("soldiers", (int, type(None))))
+    d = fields(d, where, _ARMY_FIELDS, _ARMY_FIELDS)
+    return _read(Army, where, d, _ARMY_FIELDS, general=_read(General, f"{where}.general", d["general"], _GENERAL_FIELDS))
 
 
-def _read_action(d: object, where: str) -> BattleAction:
-    f = Fields(d, where, ("kind", "circumstance", "glory", "fight", "side", "strength", "quality", "note", "dice"))
-    return f.make(BattleAction, f.get("kind", str), f.ints("circumstance", 2), f.get("glory", int), f.get("fight", int),
-                  f.get("side", str), f.get("strength", int), f.get("quality", int), f.get("note", str), f.ints("dice"))
+def _read_claims(d: object, where: str) -> dict:
+    "What a save claims its battle has come to, every value of the type the replay gives."
+    d = fields(d, where, _CLAIM_FIELDS, _CLAIM_FIELDS)
+    def pair(k, read):
+        got = items(d[k], f"{where}.{k}", 2)
+        if len(got) != 2: raise InputError(f"{where}.{k}", f"needs two values, for A and B, got {len(got)}")
+        return [read(v, f"{where}.{k}") for v in got]
+    return {"turn": whole(d["turn"], f"{where}.turn", 1, MAX_TURNS),
+            "strength": pair("strength", lambda v, w: whole(v, w, *STRENGTH_RANGE)),
+            "quality": pair("quality", lambda v, w: whole(v, w, -1000, 1000)), "broken": pair("broken", flag),
+            "reason": require_text(d["reason"], f"{where}.reason", 1000)}
 
 
+@checked
 def battle_from_dict(data: object,  # as written by `battle_to_dict`
                     ) -> Battle:
     "A battle from saved data: every field checked, every action replayed, the claimed state confirmed; ValueError says what is wrong."
-    top = Fields(data, "battle", ("kind", "version", "start", "actions", "claims"))
-    if top.get("kind", str) != BATTLE_KIND: raise ValueError(f"this holds a {data['kind']!r}, not a {BATTLE_KIND!r}")
-    version = top.get("version", int)
-    if not 1 <= version <= BATTLE_VERSION: raise ValueError(f"version {version}; this reads versions 1 to {BATTLE_VERSION}")
-    st = Fields(top.get("start", dict), "battle.start", ("armies", "rules", "participants", "characters", "party_size", "party_level"))
-    armies = st.get("armies", list)
-    if len(armies) != 2: raise ValueError(f"battle.start.armies: needs 2 armies, got {len(armies)}")
-    rf = Fields(st.get("rules", dict), "battle.start.rules", ("exact_multiple", "largest", "zero_strength", "psb", "chain", "turn_minutes"))
-    rules = rf.make(BattleRules, rf.get("exact_multiple", str), rf.get("largest", str), rf.get("zero_strength", str), rf.get("psb", str),
-                    rf.get("chain", bool), rf.get("turn_minutes", int))
-    start = st.make(BattleState, tuple(_read_army(a, f"battle.start.armies[{i}]") for i, a in enumerate(armies)), rules,
-                    st.get("participants", int), st.get("characters", str), st.get("party_size", int), st.get("party_level", int))
-    actions = [_read_action(a, f"battle.actions[{i}]") for i, a in enumerate(top.get("actions", list))]
+    top = fields(data, "battle", ("kind", "version", "start", "actions", "claims"), ("kind", "version", "start", "actions", "claims"))
+    if top["kind"] != BATTLE_KIND: raise InputError("battle.kind", f"this holds a {shown(top['kind'])}, not a {BATTLE_KIND!r}")
+    whole(top["version"], "battle.version", 1, BATTLE_VERSION)
+    st = fields(top["start"], "battle.start", _START_FIELDS, _START_FIELDS)
+    armies = items(st["armies"], "battle.start.armies", 2)
+    if len(armies) != 2: raise InputError("battle.start.armies", f"needs 2 armies, got {len(armies)}")
+    rules = _read(BattleRules, "battle.start.rules", st["rules"], _RULE_FIELDS)
+    start = _read(BattleState, "battle.start", st, _START_FIELDS, rules=rules,
+                  armies=tuple(_read_army(a, f"battle.start.armies[{i}]") for i, a in enumerate(armies)))
+    actions = [_read(BattleAction, f"battle.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(top["actions"], "battle.actions"))]
     battle = Battle(start, actions)
-    cf = Fields(top.get("claims", dict), "battle.claims", ("turn", "strength", "quality", "broken", "reason"))
-    claims = {"turn": cf.get("turn", int), "strength": list(cf.ints("strength", 2)), "quality": list(cf.ints("quality", 2)),
-              "broken": cf.get("broken", list), "reason": cf.get("reason", str)}
+    claims = _read_claims(top["claims"], "battle.claims")
     got = battle_claims(battle.state)
     if claims != got:
         diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
@@ -960,14 +982,16 @@ def battle_from_dict(data: object,  # as written by `battle_to_dict`
     return battle
 
 
-def save_battle(path,  # where to save
+@checked
+def save_battle(path: str | os.PathLike,  # where to save
                 battle: Battle,  # the battle
                ):
     "Save a battle atomically (`besm_nb.store`)."
     return save_json(path, BATTLE_KIND, BATTLE_VERSION, battle_to_dict(battle))
 
 
-def load_battle(path,  # the file
+@checked
+def load_battle(path: str | os.PathLike,  # the file
                ) -> Battle:
     "Load, check and replay a saved battle."
     return battle_from_dict(load_json(path, BATTLE_KIND, BATTLE_VERSION))

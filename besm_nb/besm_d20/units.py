@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -17,10 +18,11 @@ from ..anime_d20.checks import SCORE_RANGE, ability_modifier
 from ..anime_d20.combat import attack_odds, critical_damage, defence_penalty
 from ..anime_d20.damage import damage_odds
 from ..anime_d20.situations import add_to_damage
-from .battles import SIDES, Fields, as_dice, require_bool, require_choice, require_name
+from .battles import NAME_LENGTH, SIDES, _read, as_dice
 from ..checks import Step, d20_check, d20_success_odds
-from ..dice import InputError, parse_param, require_int, stats
-from ..store import load_json, save_json
+from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_items,
+                          require_text, shown, stats)
+from ..store import fields, items, load_json, save_json, whole
 from ..tristat.round import DiceFeed
 
 RULE = "000 · Big Combats, Small Counters"
@@ -42,16 +44,17 @@ __all__ = ['RULE', 'MAX_COUNTERS', 'PER_COUNTER', 'PER_COUNTER_RANGE', 'MEMBERS_
            'CHARGE_BONUS', 'CHARGE_AC', 'HINDERED_BONUS', 'TABLE_A12', 'RULE_SAVES', 'SAVE_FLOOR', 'SAVE_CEILING',
            'ROUNDINGS', 'SPELL_EFFECTS', 'HELPLESS_READINGS', 'FEAR_DC', 'RULE_MORALE', 'TABLE_A13',
            'STANDING_MODIFIER', 'ELITE_BONUS', 'RALLY_DC', 'THIRD_READINGS', 'TABLE_A14', 'BALLISTA', 'RULE_DAMAGE',
-           'MORALE_STATES', 'OPTIONS', 'CRIT_READINGS', 'UNIT_KIND', 'UNIT_VERSION', 'ACTION_KINDS', 'majority',
-           'unit_level', 'roster_feats', 'counter_hp', 'cavalry_counter_hp', 'mecha_unit_kind', 'mecha_hit_dice',
-           'allowed_unit_types', 'unit_initiative_bonus', 'Unit', 'unit_attack_result', 'DamageResult',
-           'unit_hit_points', 'apply_damage', 'outmatching', 'spell_dc', 'save_percentage', 'counters_failing',
-           'MassSave', 'mass_save', 'hit_dice_loss', 'majority_affected', 'morale_triggers', 'morale_bonus', 'is_elite',
-           'morale_award', 'WarMachine', 'unit_levels_gained', 'escaped', 'UnitRules', 'UnitState', 'CombatState',
-           'start_combat', 'legal_actions', 'legal_targets', 'roll_initiative', 'attack', 'withdraw', 'pass_turn',
-           'coup_de_grace', 'rally', 'morale_check', 'next_round', 'narrate', 'save_effect', 'hit_dice', 'condition',
-           'award', 'AttackOutlook', 'attack_outlook', 'UnitAction', 'apply_action', 'Combat', 'combat_claims',
-           'combat_to_dict', 'unit_to_dict', 'unit_from_dict', 'combat_from_dict', 'save_combat', 'load_combat']
+           'MORALE_STATES', 'OPTIONS', 'CRIT_READINGS', 'TURN_ACTIONS', 'UNIT_KIND', 'UNIT_VERSION', 'ACTION_KINDS',
+           'majority', 'unit_level', 'roster_feats', 'counter_hp', 'cavalry_counter_hp', 'mecha_unit_kind',
+           'mecha_hit_dice', 'allowed_unit_types', 'unit_initiative_bonus', 'Unit', 'unit_attack_result',
+           'DamageResult', 'unit_hit_points', 'apply_damage', 'outmatching', 'spell_dc', 'save_percentage',
+           'counters_failing', 'MassSave', 'mass_save', 'hit_dice_loss', 'majority_affected', 'morale_triggers',
+           'morale_bonus', 'is_elite', 'morale_award', 'WarMachine', 'unit_levels_gained', 'escaped', 'UnitRules',
+           'UnitState', 'CombatState', 'start_combat', 'legal_actions', 'legal_targets', 'roll_initiative', 'attack',
+           'withdraw', 'pass_turn', 'coup_de_grace', 'rally', 'morale_check', 'next_round', 'narrate', 'save_effect',
+           'hit_dice', 'condition', 'award', 'AttackOutlook', 'attack_outlook', 'UnitAction', 'apply_action', 'Combat',
+           'combat_claims', 'combat_to_dict', 'unit_to_dict', 'unit_from_dict', 'combat_from_dict', 'save_combat',
+           'load_combat']
 
 # %% ../../nbs/besm_d20/52_units.ipynb #e33c1719
 NEVER_LISTED = ("Cleave", "Dodge", "Great Cleave", "Improved Bull Rush", "Improved Disarm", "Improved Sunder", "Improved Trip",
@@ -65,18 +68,21 @@ def _counts(counts: object, what: str) -> dict:
     return dict(counts)
 
 
+@checked
 def majority(counts: Mapping[str, int],  # each value (race, class, weapon …) with how many members have it
              what: str = "counts",  # the parameter's name, for messages
             ) -> str:
     "The value the unit is noted as: the one most members share; a tie is refused (the GM decides)."
+    require_text(what, "what", 40, empty=False)
     counts = _counts(counts, what)
-    for k in counts: require_name(k, what)
+    for k in counts: require_text(k, what, NAME_LENGTH, empty=False)
     top = max(counts.values())
     best = [k for k, n in counts.items() if n == top]
     if len(best) > 1: raise InputError(what, f"a tie between {' and '.join(best)} ({top} each): the GM decides")
     return best[0]
 
 
+@checked
 def unit_level(levels: Mapping[int, int],  # each Level with how many members have it
               ) -> int:
     "The unit's Level: the members' average Level, rounded down."
@@ -85,6 +91,7 @@ def unit_level(levels: Mapping[int, int],  # each Level with how many members ha
     return sum(lv * n for lv, n in levels.items()) // sum(levels.values())
 
 
+@checked
 def roster_feats(feats: Mapping[str, int],  # each Feat, Attribute or class feature with how many members have it
                  members: int,  # members in the unit
                 ) -> tuple[str, ...]:
@@ -92,7 +99,7 @@ def roster_feats(feats: Mapping[str, int],  # each Feat, Attribute or class feat
     require_int(members, "members", 1, MEMBERS_RANGE[1])
     if not isinstance(feats, Mapping): raise InputError("feats", "needs each Feat with its number of members")
     for k, n in feats.items():
-        require_name(k, "feats"); require_int(n, "feats", 0, members)
+        require_text(k, "feats", NAME_LENGTH, empty=False); require_int(n, "feats", 0, members)
     return tuple(sorted(k for k, n in feats.items() if 2 * n > members and k not in NEVER_LISTED))
 
 # %% ../../nbs/besm_d20/52_units.ipynb #2f8d3df2
@@ -109,6 +116,7 @@ def _hd(value: object, name: str) -> Fraction:
     return Fraction(require_int(value, name, *HD_RANGE))
 
 
+@checked
 def counter_hp(hit_dice: int | Fraction,  # the members' average Hit Dice
                per_counter: int = PER_COUNTER,  # creatures per counter
                constitution: int = 10,  # the majority's Constitution score
@@ -118,7 +126,7 @@ def counter_hp(hit_dice: int | Fraction,  # the members' average Hit Dice
     hd = _hd(hit_dice, "hit_dice")
     require_int(per_counter, "per_counter", *PER_COUNTER_RANGE)
     require_bool(tiny, "tiny")
-    mod = ability_modifier(constitution)
+    mod = ability_modifier(require_int(constitution, "constitution", *SCORE_RANGE))
     rule = f"{RULE} · Counter Hit Points"
     value = hd * per_counter * (1 + mod * CON_STEP) * (TINY_FACTOR if tiny else 1)
     steps = [Step(f"Average Hit Dice {hd} × {per_counter} creatures", f"{hd * per_counter}", rule),
@@ -133,6 +141,7 @@ MECHA_UNIT_MAX_POINTS = 400  # Own A Big Mecha rank 1
 SLOW_MECHA_MPH = 30  # below this a mecha unit is infantry
 
 
+@checked
 def cavalry_counter_hp(rider_hd: int | Fraction,  # the riders' average Hit Dice (Level)
                        mount_hd: int | Fraction,  # the mounts' Hit Dice (a mecha suit: `mecha_hit_dice`)
                        per_counter: int = PER_COUNTER,  # creatures (riders) per counter
@@ -146,7 +155,7 @@ def cavalry_counter_hp(rider_hd: int | Fraction,  # the riders' average Hit Dice
     require_int(per_counter, "per_counter", *PER_COUNTER_RANGE)
     require_bool(tiny, "tiny")
     require_choice(cavalry, "cavalry", CAVALRY_READINGS)
-    rm, mm = ability_modifier(rider_con), ability_modifier(mount_con)
+    rm, mm = (ability_modifier(require_int(s, n, *SCORE_RANGE)) for s, n in ((rider_con, "rider_con"), (mount_con, "mount_con")))
     rule = f"{RULE} · Cavalry"
     if mount >= rider: high, mod, low, who, other = mount, mm, rider, "mount", "rider"
     else: high, mod, low, who, other = rider, rm, mount, "rider", "mount"
@@ -163,6 +172,7 @@ def cavalry_counter_hp(rider_hd: int | Fraction,  # the riders' average Hit Dice
     return hp, tuple(steps) + (Step("Counter hit points (rounded down)", hp, rule),)
 
 
+@checked
 def mecha_unit_kind(speed_mph: int,  # the suits' top speed in miles per hour
                    ) -> str:
     "How a mecha unit fights: as cavalry, or as infantry when slow (under 30 mph)."
@@ -170,6 +180,7 @@ def mecha_unit_kind(speed_mph: int,  # the suits' top speed in miles per hour
     return "infantry" if speed_mph < SLOW_MECHA_MPH else "cavalry"
 
 
+@checked
 def mecha_hit_dice(mecha_points: int,  # the suit's cost in Mecha Points
                   ) -> int:
     "A mecha suit's Hit Dice as a unit's mount: 1 per 100 Mecha Points (rounded down, at least 1); over 400 it fights alone."
@@ -185,6 +196,7 @@ SKIRMISH_MAX_COUNTERS = 4
 SKIRMISH_INITIATIVE = 2
 
 
+@checked
 def allowed_unit_types(counters: int,  # Unit Size
                        armour: str = "none",  # the majority's armour: "none", "light", "medium" or "heavy"
                        mounted: bool = False,  # riding mounts (or mecha of 400 Mecha Points or less)
@@ -205,6 +217,7 @@ def allowed_unit_types(counters: int,  # Unit Size
     return (first,) + (("skirmishers",) if skirmish else ())
 
 
+@checked
 def unit_initiative_bonus(initiative: int,  # the roster's Initiative modifier (Dexterity, Improved Initiative …)
                           aura: int = 0,  # the leader's ranks of Aura of Command
                           unit_type: str = "infantry",  # skirmishers add +2
@@ -225,6 +238,7 @@ STANDINGS = ("", "mercenary", "enslaved")
 SAVES = ("fortitude", "reflex", "will")
 
 
+@checked
 @dataclass(frozen=True)
 class Unit:
     "A Unit Roster, as unit combat uses it."
@@ -249,7 +263,7 @@ class Unit:
     standing: str = ""  # "", "mercenary" (morale −1) or "enslaved" (morale −4)
 
     def __post_init__(self):
-        require_name(self.name, "name")
+        require_text(self.name, "name", NAME_LENGTH, empty=False)
         require_choice(self.side, "side", SIDES)
         require_int(self.counters, "counters", 1, MAX_COUNTERS)
         require_int(self.counter_hp, "counter_hp", *COUNTER_HP_RANGE)
@@ -259,8 +273,9 @@ class Unit:
             raise InputError("counters", f"a skirmish unit has at most {SKIRMISH_MAX_COUNTERS} counters, got {self.counters}")
         require_int(self.level, "level", *LEVEL_RANGE)
         require_int(self.initiative, "initiative", *BONUS_RANGE)
-        if not isinstance(self.attack, tuple) or not 1 <= len(self.attack) <= 6:
-            raise InputError("attack", f"needs the bonus of each attack a round (1 to 6 of them), got {self.attack!r}")
+        if not isinstance(self.attack, (tuple, list)) or not 1 <= len(self.attack) <= 6:
+            raise InputError("attack", f"needs the bonus of each attack a round (1 to 6 of them), got {shown(self.attack)}")
+        object.__setattr__(self, "attack", tuple(self.attack))
         for a in self.attack: require_int(a, "attack", *BONUS_RANGE)
         parse_param(self.damage, "damage")
         if stats(self.damage).high < 0: raise InputError("damage", f"{self.damage!r} can never do damage")
@@ -286,6 +301,7 @@ CHARGE_AC = -2
 HINDERED_BONUS = 2
 
 
+@checked
 def unit_attack_result(total: int,  # the attack roll's total (d20 + bonus)
                        natural: int,  # the attack d20
                        ac: int,  # the target's AC now
@@ -293,7 +309,11 @@ def unit_attack_result(total: int,  # the attack roll's total (d20 + bonus)
                        defence_natural: int | None = None,  # the defence d20
                       ) -> str:
     "'miss', 'defended', 'hit' or 'critical', by Anime d20's rules (the same as `attack_odds` counts them)."
-    require_int(natural, "natural", 1, 20)
+    require_int(total, "total", -1000, 1000); require_int(natural, "natural", 1, 20); require_int(ac, "ac", -1000, 1000)
+    if defence is not None:
+        require_int(defence, "defence", -1000, 1000)
+        if defence_natural is None: raise InputError("defence_natural", "give the defence d20 with the defence roll's total")
+    if defence_natural is not None: require_int(defence_natural, "defence_natural", 1, 20)
     if natural == 1: return "miss"
     if natural == 20: return "critical"
     if total < ac: return "miss"
@@ -312,6 +332,7 @@ class DamageResult:
     counters: int  # counters left
 
 
+@checked
 def unit_hit_points(counters: int,  # counters left
                     counter_hp: int,  # hit points of one counter
                     carry: int = 0,  # damage carried on the roster
@@ -322,6 +343,7 @@ def unit_hit_points(counters: int,  # counters left
     return counters * counter_hp - carry
 
 
+@checked
 def apply_damage(counters: int,  # the unit's counters
                  counter_hp: int,  # hit points of one counter
                  carry: int,  # damage already carried on the roster
@@ -347,6 +369,7 @@ TABLE_A12: tuple[tuple[Fraction, int, int], ...] = (
 )
 
 
+@checked
 def outmatching(mine: int,  # this side's size: counters in reach (attack) or the army's size (morale)
                 theirs: int,  # the enemy's
                 kind: str = "attack",  # "attack" or "morale": which column
@@ -367,14 +390,16 @@ SAVE_FLOOR, SAVE_CEILING = 5, 95
 ROUNDINGS = ("nearest", "down", "up")
 
 
+@checked
 def spell_dc(spell_level: int,  # the spell's level
              ability: int,  # the caster's casting ability score (Charisma for a Dynamic Sorcerer)
             ) -> int:
     "A spell's save DC: 10 + the spell's level + the caster's ability modifier."
     require_int(spell_level, "spell_level", 0, 20)
-    return 10 + spell_level + ability_modifier(ability)
+    return 10 + spell_level + ability_modifier(require_int(ability, "ability", *SCORE_RANGE))
 
 
+@checked
 def save_percentage(dc: int,  # the save's DC
                     save: int,  # the unit's save bonus
                    ) -> int:
@@ -383,6 +408,7 @@ def save_percentage(dc: int,  # the save's DC
     return max(SAVE_FLOOR, min(SAVE_CEILING, (dc - save - 1) * 5))
 
 
+@checked
 def counters_failing(counters: int,  # counters in the area
                      percentage: int,  # from `save_percentage`
                      rounding: str = "nearest",  # "nearest" (half up), "down" or "up"
@@ -406,6 +432,7 @@ class MassSave:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def mass_save(counters: int,  # counters in the area of effect
               dc: int,  # the save's DC
               save: int,  # the unit's save bonus
@@ -433,6 +460,7 @@ HELPLESS_READINGS = ("removed", "marked")
 FEAR_DC = 15
 
 
+@checked
 def hit_dice_loss(counters: int,  # the unit's counters
                   counter_hp: int,  # hit points of one counter
                   carry: int,  # damage carried
@@ -444,6 +472,7 @@ def hit_dice_loss(counters: int,  # the unit's counters
     return apply_damage(counters, counter_hp, carry, hit_dice * creatures)
 
 
+@checked
 def majority_affected(affected: int,  # members the spell affects
                       members: int,  # members in the unit
                      ) -> bool:
@@ -467,6 +496,7 @@ RALLY_DC = 20
 THIRD_READINGS = ("by", "to")
 
 
+@checked
 def morale_triggers(start: int,  # counters the unit began the battle with
                     round_start: int,  # counters at the start of this round
                     now: int,  # counters now
@@ -486,6 +516,7 @@ def morale_triggers(start: int,  # counters the unit began the battle with
     return tuple((text, dc) for key, text, dc in TABLE_A13 if hit[key])
 
 
+@checked
 def morale_bonus(leader_cha: int = 0,  # the unit leader's Charisma modifier
                  aura: int = 0,  # the leader's ranks of Aura of Command
                  morale: int = 0,  # morale modifiers from any source (Tables A-12 and A-14, spells)
@@ -502,6 +533,7 @@ def morale_bonus(leader_cha: int = 0,  # the unit leader's Charisma modifier
     return total, steps + (Step("Morale check bonus", f"{total:+d}", f"{RULE_MORALE} (Table A-13)"),)
 
 
+@checked
 def is_elite(base_attack: int,  # the average member's base attack bonus
              years_together: int,  # full years the unit has served together
              professionals: bool,  # every member is a professional, full-time soldier
@@ -509,7 +541,8 @@ def is_elite(base_attack: int,  # the average member's base attack bonus
             ) -> bool:
     "Whether a unit meets all four criteria of an elite unit."
     require_int(base_attack, "base_attack", -10, 60); require_int(years_together, "years_together", 0, 1000)
-    return base_attack >= 4 and years_together >= 1 and require_bool(professionals, "professionals") and require_bool(rationale, "rationale")
+    require_bool(professionals, "professionals"); require_bool(rationale, "rationale")
+    return base_attack >= 4 and years_together >= 1 and professionals and rationale
 
 # %% ../../nbs/besm_d20/52_units.ipynb #4ee1e7e9
 TABLE_A14: dict[str, int] = {
@@ -521,6 +554,7 @@ TABLE_A14: dict[str, int] = {
 }
 
 
+@checked
 def morale_award(deed: str,  # a row of Table A-14
                 ) -> int:
     "The morale bonus a character's deed earns the unit (attack, damage and morale, for the rest of the battle)."
@@ -553,6 +587,7 @@ BALLISTA = WarMachine(
     "Handling −1/−1. Crew 2: an operator and a loader.")
 
 # %% ../../nbs/besm_d20/52_units.ipynb #4e5b0096
+@checked
 def unit_levels_gained(battles: int,  # battles the unit has come through with most of its members alive
                        per_level: int = 5,  # battles for each Level: the GM's choice, 5 to 10
                       ) -> int:
@@ -561,6 +596,7 @@ def unit_levels_gained(battles: int,  # battles the unit has come through with m
     return battles // per_level
 
 
+@checked
 def escaped(members: int,  # members of a beaten unit
             share: int = 50,  # percentage that got away, 50 to 80 (the GM's choice)
            ) -> int:
@@ -575,6 +611,7 @@ OPTIONS = ("charge", "attack", "ranged")
 CRIT_READINGS = ("dice", "total")
 
 
+@checked
 @dataclass(frozen=True)
 class UnitRules:
     "The table's readings for unit combat."
@@ -684,6 +721,7 @@ class CombatState:
         return due
 
 
+@checked
 def start_combat(units: Sequence[Unit],  # every unit on the field, sides A and B
                  rules: UnitRules | None = None,  # the table's readings
                 ) -> CombatState:
@@ -696,12 +734,16 @@ def start_combat(units: Sequence[Unit],  # every unit on the field, sides A and 
     return CombatState(tuple(UnitState(u, u.counters, round_start=u.counters) for u in units), rules or UnitRules())
 
 # %% ../../nbs/besm_d20/52_units.ipynb #e3bc4ba9
+TURN_ACTIONS = ("charge", "attack", "ranged", "withdraw", "coup", "rally", "pass")  # what a unit may do on its turn
+
+
+@checked
 def legal_actions(state: CombatState,  # the battle
                   unit: str,  # a unit
                  ) -> tuple[str, ...]:
     "What the unit may do now, in the engine's words ('charge', 'attack', 'ranged', 'withdraw', 'coup', 'rally', 'pass'); () if it is not its turn."
-    if state.over or state.current() != unit: return ()
     u = state.get(unit)
+    if state.over or state.current() != unit: return ()
     if u.morale == "fleeing": return ("rally", "pass")
     foes = [x for x in state.units if x.unit.side != u.unit.side and x.counters]
     out = []
@@ -714,12 +756,14 @@ def legal_actions(state: CombatState,  # the battle
     return tuple(out) + ("pass",)
 
 
+@checked
 def legal_targets(state: CombatState,  # the battle
                   unit: str,  # the acting unit
                   action: str,  # one of its legal actions
                  ) -> tuple[str, ...]:
     "The enemy units the action may be aimed at."
     u = state.get(unit)
+    require_choice(action, "action", TURN_ACTIONS)
     foes = [x for x in state.units if x.unit.side != u.unit.side and x.counters]
     if action in ("charge", "ranged"): return tuple(x.name for x in foes)
     if action == "attack": return tuple(x.name for x in foes if x.name in u.engaged)
@@ -748,6 +792,7 @@ def _log(state: CombatState, log: list, line: str) -> CombatState:
     return replace(state, history=state.history + (line,))
 
 
+@checked
 def roll_initiative(state: CombatState,  # the battle before its first round
                     dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the d20s rolled, in unit order
                    ) -> tuple[CombatState, list[Step]]:
@@ -808,6 +853,7 @@ def _damage_line(name: str, r: DamageResult, hp: int) -> str:
     return text + (f"; {name} is beaten" if r.counters == 0 else f"; {r.counters} left")
 
 
+@checked
 def attack(state: CombatState,  # the battle
            unit: str,  # the attacking unit (it must be its turn)
            target: str,  # the enemy unit attacked
@@ -885,6 +931,7 @@ def attack(state: CombatState,  # the battle
                 + (f", {t.carry} carried" if t.carry else "") + (" (beaten)" if t.counters == 0 else "")), log
 
 
+@checked
 def withdraw(state: CombatState,  # the battle
              unit: str,  # the unit withdrawing (its turn)
             ) -> tuple[CombatState, list[Step]]:
@@ -897,6 +944,7 @@ def withdraw(state: CombatState,  # the battle
     return _log(state, log, f"Round {state.round}: {unit} withdraws"), log
 
 
+@checked
 def pass_turn(state: CombatState,  # the battle
               unit: str,  # the unit (its turn)
              ) -> tuple[CombatState, list[Step]]:
@@ -907,6 +955,7 @@ def pass_turn(state: CombatState,  # the battle
     return _log(state, [], f"Round {state.round}: {unit} {what}"), [Step(f"{unit}", what, RULE_ROUNDS)]
 
 
+@checked
 def coup_de_grace(state: CombatState,  # the battle
                   unit: str,  # the unit acting (its turn)
                   target: str,  # the enemy unit with helpless counters within reach
@@ -927,6 +976,7 @@ def coup_de_grace(state: CombatState,  # the battle
     return _log(state, log, f"Round {state.round}: {unit} finishes {n} helpless counters of {target}"), log
 
 
+@checked
 def rally(state: CombatState,  # the battle
           unit: str,  # a fleeing unit (its turn)
           situational: int = 0,  # any other morale modifier the GM allows
@@ -954,6 +1004,7 @@ def _morale_roll(state: CombatState, u: UnitState, dc: int, situational: int, fe
     return check.success, log
 
 
+@checked
 def morale_check(state: CombatState,  # the battle
                  unit: str,  # the unit that owes a morale check
                  situational: int = 0,  # any other morale modifier the GM allows
@@ -971,6 +1022,7 @@ def morale_check(state: CombatState,  # the battle
     return _log(state, log, f"Round {state.round}: {unit} morale DC {dc}: " + ("holds" if ok else "breaks (withdraws next turn, then flees)")), log
 
 
+@checked
 def next_round(state: CombatState,  # the battle once every unit has acted and every morale check is made
               ) -> tuple[CombatState, list[Step]]:
     "Start the next round: withdrawals and routs move on, charges end, the round's tallies are cleared."
@@ -997,12 +1049,14 @@ def next_round(state: CombatState,  # the battle once every unit has acted and e
     return _log(state, log, f"Round {rnd} begins"), log
 
 
+@checked
 def narrate(log: Sequence[Step],  # an action's log
            ) -> str:
     "An action as prose, one line per step."
     return "\n".join(f"{s.what}: {s.value}" for s in log)
 
 # %% ../../nbs/besm_d20/52_units.ipynb #2548965f
+@checked
 def save_effect(state: CombatState,  # the battle
                 target: str,  # the unit caught in the area
                 dc: int,  # the save's DC
@@ -1027,6 +1081,7 @@ def save_effect(state: CombatState,  # the battle
                 f"{ms.total} damage; {r.counters} counters left"), log
 
 
+@checked
 def hit_dice(state: CombatState,  # the battle
              target: str,  # the unit that loses the creatures
              hit_dice: int,  # Hit Dice of each creature slain, subdued or turned
@@ -1037,7 +1092,7 @@ def hit_dice(state: CombatState,  # the battle
     _open(state, "target")
     t = state.get(target, "target")
     if t.counters == 0: raise InputError("target", f"{target} is beaten")
-    if not isinstance(why, str) or len(why) > 80: raise InputError("why", "text of at most 80 characters")
+    require_text(why, "why", 80)
     before = t.hit_points
     require_int(hit_dice, "hit_dice", 0, HD_RANGE[1]); require_int(creatures, "creatures", 1, 100_000)
     state, r = _damage(state, target, hit_dice * creatures, None)
@@ -1047,6 +1102,7 @@ def hit_dice(state: CombatState,  # the battle
     return _log(state, log, f"Round {state.round}: {target} loses {hit_dice * creatures} HD ({why}): {before} → {after}"), log
 
 
+@checked
 def condition(state: CombatState,  # the battle
               target: str,  # the unit a spell affects
               effect: str,  # "death", "helpless", "hindered", "fear" or "recover" (hindered counters freed)
@@ -1087,6 +1143,7 @@ def condition(state: CombatState,  # the battle
     return _log(state, log, f"Round {state.round}: {target}: {text}"), log
 
 
+@checked
 def award(state: CombatState,  # the battle
           unit: str,  # the unit whose morale changes
           deed: str = "",  # a row of Table A-14, or "" with `value`
@@ -1138,6 +1195,7 @@ class AttackOutlook:
     removed: dict[int, Fraction]  # counters removed
 
 
+@checked
 def attack_outlook(state: CombatState,  # the battle
                    unit: str,  # the attacker
                    target: str,  # the target
@@ -1197,6 +1255,7 @@ UNIT_KIND, UNIT_VERSION = "besm-unit-combat", 1
 ACTION_KINDS = ("initiative", "attack", "withdraw", "pass", "coup", "rally", "morale", "round", "save", "hit_dice", "condition", "award")
 
 
+@checked
 @dataclass(frozen=True)
 class UnitAction:
     "One thing done in a unit battle: its kind, its inputs and the dice totals it used, in order."
@@ -1223,17 +1282,16 @@ class UnitAction:
 
     def __post_init__(self):
         require_choice(self.kind, "kind", ACTION_KINDS)
-        for f in ("unit", "target", "damage", "why", "effect", "deed", "option", "save"):
-            v = getattr(self, f)
-            if not isinstance(v, str) or len(v) > 120: raise InputError(f, f"must be text of at most 120 characters, got {v!r}")
+        for f in ("unit", "target", "damage", "why", "effect", "deed", "option", "save"): require_text(getattr(self, f), f, 120)
         for f, lo, hi in (("counters", 0, MAX_COUNTERS), ("in_range", 0, MAX_COUNTERS), ("dc", 0, 100), ("area", 0, MAX_COUNTERS),
                           ("hit_dice", 0, HD_RANGE[1]), ("creatures", 1, 100_000), ("value", -10, 10), ("situational", -50, 50)):
             require_int(getattr(self, f), f, lo, hi)
         require_bool(self.at_hindered, "at_hindered"); require_bool(self.armour, "armour")
-        if not isinstance(self.dice, tuple): raise InputError("dice", "must be a tuple of totals")
+        object.__setattr__(self, "dice", require_items(self.dice, "dice", 100_000))
         for d in self.dice: require_int(d, "dice", -10_000, 100_000)
 
 
+@checked
 def apply_action(state: CombatState,  # the battle
                  a: UnitAction,  # what is done
                  feed: DiceFeed,  # where its dice come from
@@ -1254,6 +1312,7 @@ def apply_action(state: CombatState,  # the battle
     return award(state, a.unit, a.deed, a.value)
 
 
+@checked
 class Combat:
     "A unit battle in progress: the start, every action with its dice, the state now, with undo across rounds."
     def __init__(self, start: CombatState,  # the battle before Initiative
@@ -1273,6 +1332,7 @@ class Combat:
     @property
     def state(self) -> CombatState: return self.states[-1]
 
+    @checked
     def do(self, action: UnitAction,  # what to do
            dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
           ) -> list[Step]:
@@ -1301,12 +1361,14 @@ _RULE_FIELDS = ("defence", "rounding", "third", "helpless", "crit", "fear_dc")
 _ACTION_FIELDS = tuple(UnitAction.__dataclass_fields__)
 
 
+@checked
 def combat_claims(state: CombatState) -> dict:
     "What a saved battle says it has come to: checked against the replay on loading."
     return {"round": state.round, "counters": [u.counters for u in state.units], "carry": [u.carry for u in state.units],
             "morale": [u.morale for u in state.units]}
 
 
+@checked
 def combat_to_dict(combat: Combat,  # the battle
                   ) -> dict:
     "A unit battle as JSON-ready data: its kind, version, rosters, readings, actions, and the state they lead to."
@@ -1318,52 +1380,45 @@ def combat_to_dict(combat: Combat,  # the battle
             "claims": combat_claims(combat.state)}
 
 
-_TYPES = {int: int, str: str, bool: bool}
-
-
+@checked
 def unit_to_dict(u: Unit) -> dict:
     "A Unit Roster as JSON-ready data."
     return {f: (list(getattr(u, f)) if f == "attack" else getattr(u, f)) for f in _UNIT_FIELDS}
 
 
+@checked
 def unit_from_dict(d: object,  # as written by `unit_to_dict`
                    where: str = "unit",  # where it was read, for messages
                   ) -> Unit:
     "A Unit Roster from saved data, every field checked."
-    return _read_unit(d, where)
+    return _read(Unit, require_text(where, "where", 200), d, _UNIT_FIELDS)
 
 
-def _read_unit(d: object, where: str) -> Unit:
-    f = Fields(d, where, _UNIT_FIELDS)
-    kinds = {n: (list if n == "attack" else Unit.__dataclass_fields__[n].type) for n in _UNIT_FIELDS}
-    values = {}
-    for n in _UNIT_FIELDS:
-        if n == "attack": values[n] = f.ints("attack")
-        else: values[n] = f.get(n, {"int": int, "str": str, "bool": bool}[kinds[n]])
-    return f.make(Unit, **values)
+def _read_claims(d: object, where: str) -> dict:
+    "What a save claims its battle has come to, every value of the type the replay gives."
+    d = fields(d, where, ("round", "counters", "carry", "morale"), ("round", "counters", "carry", "morale"))
+    listed = lambda k, read: [read(v, f"{where}.{k}") for v in items(d[k], f"{where}.{k}", 200)]
+    return {"round": whole(d["round"], f"{where}.round", 0, 1_000_000),
+            "counters": listed("counters", lambda v, w: whole(v, w, 0, MAX_COUNTERS)),
+            "carry": listed("carry", lambda v, w: whole(v, w, 0, COUNTER_HP_RANGE[1])),
+            "morale": listed("morale", lambda v, w: require_choice(v, w, MORALE_STATES))}
 
 
+@checked
 def combat_from_dict(data: object,  # as written by `combat_to_dict`
                     ) -> Combat:
     "A unit battle from saved data: every field checked, every action replayed, the claimed state confirmed; ValueError says what is wrong."
-    top = Fields(data, "combat", ("kind", "version", "units", "rules", "actions", "claims"))
-    if top.get("kind", str) != UNIT_KIND: raise ValueError(f"this holds a {data['kind']!r}, not a {UNIT_KIND!r}")
-    version = top.get("version", int)
-    if not 1 <= version <= UNIT_VERSION: raise ValueError(f"version {version}; this reads versions 1 to {UNIT_VERSION}")
-    units = [_read_unit(u, f"combat.units[{i}]") for i, u in enumerate(top.get("units", list))]
-    rf = Fields(top.get("rules", dict), "combat.rules", _RULE_FIELDS)
-    rules = rf.make(UnitRules, rf.get("defence", bool), rf.get("rounding", str), rf.get("third", str), rf.get("helpless", str),
-                    rf.get("crit", str), rf.get("fear_dc", int))
-    start = top.make(start_combat, units, rules)
-    actions = []
-    for i, a in enumerate(top.get("actions", list)):
-        f = Fields(a, f"combat.actions[{i}]", _ACTION_FIELDS)
-        vals = {n: (f.ints(n) if n == "dice" else f.get(n, {"int": int, "str": str, "bool": bool}[UnitAction.__dataclass_fields__[n].type]))
-                for n in _ACTION_FIELDS}
-        actions.append(f.make(UnitAction, **vals))
+    keys = ("kind", "version", "units", "rules", "actions", "claims")
+    top = fields(data, "combat", keys, keys)
+    if top["kind"] != UNIT_KIND: raise InputError("combat.kind", f"this holds a {shown(top['kind'])}, not a {UNIT_KIND!r}")
+    whole(top["version"], "combat.version", 1, UNIT_VERSION)
+    units = [_read(Unit, f"combat.units[{i}]", u, _UNIT_FIELDS) for i, u in enumerate(items(top["units"], "combat.units", 200))]
+    rules = _read(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS)
+    try: start = start_combat(units, rules)
+    except InputError as err: raise InputError(f"combat.{err.param}", str(err).split(": ", 1)[1]) from None
+    actions = [_read(UnitAction, f"combat.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(top["actions"], "combat.actions"))]
     combat = Combat(start, actions)
-    cf = Fields(top.get("claims", dict), "combat.claims", ("round", "counters", "carry", "morale"))
-    claims = {"round": cf.get("round", int), "counters": list(cf.ints("counters")), "carry": list(cf.ints("carry")), "morale": cf.get("morale", list)}
+    claims = _read_claims(top["claims"], "combat.claims")
     got = combat_claims(combat.state)
     if claims != got:
         diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
@@ -1371,14 +1426,16 @@ def combat_from_dict(data: object,  # as written by `combat_to_dict`
     return combat
 
 
-def save_combat(path,  # where to save
+@checked
+def save_combat(path: str | os.PathLike,  # where to save
                 combat: Combat,  # the battle
                ):
     "Save a unit battle atomically (`besm_nb.store`)."
     return save_json(path, UNIT_KIND, UNIT_VERSION, combat_to_dict(combat))
 
 
-def load_combat(path,  # the file
+@checked
+def load_combat(path: str | os.PathLike,  # the file
                ) -> Combat:
     "Load, check and replay a saved unit battle."
     return combat_from_dict(load_json(path, UNIT_KIND, UNIT_VERSION))

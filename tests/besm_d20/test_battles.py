@@ -257,7 +257,7 @@ def test_saved_battles_are_checked_field_by_field():
         for k in path[:-1]: node = node[k]
         node[path[-1]] = value
         with pytest.raises(ValueError, match=re.escape(msg)): battle_from_dict(bad)
-    with pytest.raises(ValueError, match="must be a JSON object"): battle_from_dict([1, 2])
+    with pytest.raises(ValueError, match=re.escape("battle: must be an object of fields, got [1, 2]")): battle_from_dict([1, 2])
 
 
 def test_chapter_prose_is_in_our_own_words():

@@ -246,7 +246,9 @@ def test_attack_outlook_against_brute_force():
 
 @pytest.mark.parametrize("call, param", [
     (lambda: counter_hp(float("nan")), "hit_dice"),
-    (lambda: counter_hp(1, 10, "12"), "score"),
+    (lambda: counter_hp(1, 10, "12"), "constitution"),
+    (lambda: counter_hp(1, 10, 100), "constitution"),
+    (lambda: cavalry_counter_hp(1, 2, mount_con=-1), "mount_con"),
     (lambda: counter_hp(1, 10, 12, tiny="False"), "tiny"),
     (lambda: cavalry_counter_hp(2, 4, cavalry="half"), "cavalry"),
     (lambda: apply_damage(8, 10, 0, 1.5), "damage"),
@@ -272,9 +274,9 @@ def test_bad_input_is_refused_naming_the_parameter(call, param):
 
 def test_saved_unit_battles_are_checked_field_by_field():
     good = skirmish().to_dict()
-    for path, value, msg in ((("units", 0, "attack"), [1.0], "attack: must hold whole numbers"),
+    for path, value, msg in ((("units", 0, "attack"), [1.0], "combat.units[0].attack: must be a whole number from -50 to 100, got 1.0"),
                              (("units", 0, "side"), "C", "combat.units[0].side: must be one of"),
-                             (("rules", "defence"), 1, "combat.rules.defence: must be true or false"),
+                             (("rules", "defence"), 1, "combat.rules.defence: must be True or False, got 1"),
                              (("claims", "morale"), ["steady", "fleeing"], "morale ['steady', 'fleeing'] but the replay gives"),
                              (("actions", 1, "unit"), "Ghosts", "action 2 (attack) cannot be replayed")):
         bad = json.loads(json.dumps(good))

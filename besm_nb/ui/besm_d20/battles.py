@@ -12,12 +12,13 @@ from pathlib import Path
 import ipywidgets as widgets
 
 from ...besm_d20.battles import (EXACT_MULTIPLE_READINGS, LARGEST_READINGS, PSB_READINGS, SIDES, TROOP_KINDS, ZERO_STRENGTH_READINGS,
-                                      Battle, BattleRules, Fields, General, Troops, army_from_troops, army_quality, army_strength,
+                                      Battle, BattleRules, General, Troops, army_from_troops, army_quality, army_strength,
                                       battle_from_dict, battle_to_dict, creditable, describe_fight, encounter_refusal, narrate,
                                       start_battle, troops_from_dict, troops_to_dict)
 from ...besm_d20.battle_odds import battle_odds, turn_odds
 from ...dice import InputError, pct
 from ...render import working_table
+from ...store import fields, items, text
 from ...tristat.round import DiceFeed
 from ..calc import html_text
 from ..tracker import Tracker
@@ -201,18 +202,12 @@ class BattleTracker(Tracker):
         return {"troops": {s: [troops_to_dict(t) for t in DEFAULT_TROOPS[s]] for s in SIDES}, "battle": None, "log": []}
 
     def restore(self, data: dict) -> None:
-        f = Fields(data, "tracker", ("troops", "battle", "log"))
-        tf = Fields(f.get("troops", dict), "tracker.troops", SIDES)
-        troops = {}
-        for s in SIDES:
-            rows = tf.get(s, list)
-            if len(rows) > 100: raise ValueError(f"tracker.troops.{s}: at most 100 bodies of troops")
-            troops[s] = [troops_from_dict(t, f"tracker.troops.{s}[{i}]") for i, t in enumerate(rows)]
-        saved = f.get("battle", (dict, type(None)))
-        battle = battle_from_dict(saved) if saved is not None else None
-        log = f.get("log", list)
-        if len(log) > 20_000 or not all(isinstance(x, str) and len(x) <= 5_000 for x in log):
-            raise ValueError("tracker.log: must be a list of lines of text")
+        f = fields(data, "tracker", ("troops", "battle", "log"), ("troops", "battle", "log"))
+        tf = fields(f["troops"], "tracker.troops", SIDES, SIDES)
+        troops = {s: [troops_from_dict(t, f"tracker.troops.{s}[{i}]") for i, t in enumerate(items(tf[s], f"tracker.troops.{s}", 100))]
+                  for s in SIDES}
+        battle = battle_from_dict(f["battle"]) if f["battle"] is not None else None
+        log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
         self.troops, self.battle, self.log_lines = troops, battle, list(log)
         if battle is not None: self._show_setup(battle)
 

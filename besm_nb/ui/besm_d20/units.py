@@ -11,13 +11,14 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ...besm_d20.battles import SIDES, Fields
+from ...besm_d20.battles import SIDES
 from ...besm_d20.units import (CAVALRY_READINGS, CRIT_READINGS, HELPLESS_READINGS, NISHIHAMA, ROUNDINGS, SAVES, SPELL_EFFECTS, STANDINGS,
                                     TABLE_A14, THIRD_READINGS, UNIT_TYPES, Combat, Unit, UnitAction, UnitRules, attack_outlook,
                                     cavalry_counter_hp, combat_from_dict, combat_to_dict, counter_hp, legal_actions, legal_targets,
                                     narrate, start_combat, unit_from_dict, unit_to_dict)
 from ...dice import InputError, pct
 from ...render import working_table
+from ...store import fields, items, text
 from ...tristat.round import DiceFeed
 from .battles import NARROW_CSS, field_widget, typed_totals
 from ..calc import html_text, message_text
@@ -163,16 +164,11 @@ class UnitTracker(Tracker):
         return {"rosters": [unit_to_dict(NISHIHAMA), unit_to_dict(GOBLINS)], "combat": None, "log": []}
 
     def restore(self, data: dict) -> None:
-        f = Fields(data, "tracker", ("rosters", "combat", "log"))
-        rows = f.get("rosters", list)
-        if len(rows) > 60: raise ValueError("tracker.rosters: at most 60 units")
-        rosters = [unit_from_dict(u, f"tracker.rosters[{i}]") for i, u in enumerate(rows)]
+        f = fields(data, "tracker", ("rosters", "combat", "log"), ("rosters", "combat", "log"))
+        rosters = [unit_from_dict(u, f"tracker.rosters[{i}]") for i, u in enumerate(items(f["rosters"], "tracker.rosters", 60))]
         if len({u.name for u in rosters}) != len(rosters): raise ValueError("tracker.rosters: every unit needs its own name")
-        saved = f.get("combat", (dict, type(None)))
-        combat = combat_from_dict(saved) if saved is not None else None
-        log = f.get("log", list)
-        if len(log) > 20_000 or not all(isinstance(x, str) and len(x) <= 5_000 for x in log):
-            raise ValueError("tracker.log: must be a list of lines of text")
+        combat = combat_from_dict(f["combat"]) if f["combat"] is not None else None
+        log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
         self.rosters, self.combat, self.log_lines = rosters, combat, list(log)
         if combat is not None:
             r = combat.start.rules
