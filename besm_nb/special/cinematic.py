@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, dist, parse_param, require_int
-from .rolls import (OUTCOMES, SKILL_RANGE, _3d6_counts, require_bool, require_choice, success_chance, success_odds,
-                                   success_outcome, quick_contest_odds)
+from ..dice import InputError, checked, dist, parse_param, require_choice, require_int
+from .rolls import (CRITICALS, OUTCOMES, SKILL_RANGE, _3d6_counts, quick_contest_odds, success_chance, success_odds,
+                                   success_outcome)
 
 RULE = "003 · Cinematic and super combat"
 SINGLE_RULE = "003 · Single combat"
@@ -21,23 +21,25 @@ def _dice(damage: str) -> int:
     return sum(t.count for t in parse_param(damage, "damage"))
 
 
+@checked
 def extra_effort_bonus(damage: str,  # the blow's damage, e.g. "2d6+1"
                        st: int,  # the fighter's ST
                        rolled: int,  # the 3d6 rolled against ST
                        criticals: str = "basic",  # "basic" or "none"
                       ) -> int:
     "The damage bonus extra effort gives: +1 per die for each point the ST roll is made by."
-    require_int(st, "st", *SKILL_RANGE); require_int(rolled, "rolled", 3, 18)
+    dice = _dice(damage); require_int(st, "st", *SKILL_RANGE); require_int(rolled, "rolled", 3, 18)
     made = success_outcome(st, rolled, criticals) in ("success", "critical success")
-    return _dice(damage) * max(0, st - rolled) if made else 0
+    return dice * max(0, st - rolled) if made else 0
 
 
+@checked
 def extra_effort_odds(damage: str,  # the blow's damage, e.g. "2d6+1"
                       st: int,  # the fighter's ST
                       criticals: str = "basic",  # "basic" or "none"
                      ) -> dict[int, Fraction]:
     "Exact damage of an All-Out Attack with extra effort (the cap at twice the weapon's highest roll applied)."
-    parse_param(damage, "damage"); require_int(st, "st", *SKILL_RANGE); require_choice(criticals, "criticals", ("basic", "none"))
+    parse_param(damage, "damage"); require_int(st, "st", *SKILL_RANGE); require_choice(criticals, "criticals", CRITICALS)
     base, top = dist(damage), 2 * max(dist(damage))
     bonus: dict[int, Fraction] = {}
     for total, n in _3d6_counts():
@@ -56,6 +58,7 @@ __all__ = ['RULE', 'SINGLE_RULE', 'EVASION_COST', 'EVASION_BONUS', 'INTENTS', 'S
            'exchange_odds']
 
 # %% ../../nbs/special/66_cinematic.ipynb #3b584b1f
+@checked
 def acrobatic_dodge_odds(dodge: int,  # the Dodge score
                          skill: int,  # the best of DX, Jumping and Acrobatics
                          pd: int = 0,  # passive defence added to the Dodge
@@ -71,6 +74,7 @@ def acrobatic_dodge_odds(dodge: int,  # the Dodge score
     return {"acrobatics work": works, "defends": works * doubled + (1 - works) * plain, "ordinary dodge defends": plain}
 
 
+@checked
 def acrobatic_attack_penalty(dodges: int,  # acrobatic dodges tried since his last turn
                             ) -> int:
     "The penalty to attack on the next turn."
@@ -81,6 +85,7 @@ EVASION_COST = 4  # movement points
 EVASION_BONUS = 5
 
 
+@checked
 def evasion_odds(jump_skill: int,  # the best of DX, Jumping and Acrobatics
                  evade_skill: int,  # the evader's skill in the Evade contest
                  foe_skill: int,  # the foe's skill in the Evade contest
@@ -99,6 +104,7 @@ INTENTS = ("none", "wait", "prolong", "speed up")  # "wait": the Counter-Attack 
 SPEED_UP = ("both", "either")
 
 
+@checked
 def exchange(a: str,  # the first fighter's wish: "none", "wait", "prolong" or "speed up"
              b: str,  # the second fighter's
              speed_up: str = "both",  # who must want it faster for 1-second turns (see the reading)
@@ -117,6 +123,7 @@ SECONDS = {"1 second": {1: Fraction(1)}, "1d6": {s: Fraction(1, 6) for s in rang
            "doubled": {2 * s: Fraction(1, 6) for s in range(1, 7)}, "halved": {1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 3)}}
 
 
+@checked
 def exchange_odds(a: str,  # the first fighter's wish
                   b: str,  # the second fighter's wish
                   skill_a: int = 12,  # the first fighter's Tactics or weapon skill (for the contest)
@@ -126,6 +133,8 @@ def exchange_odds(a: str,  # the first fighter's wish
                  ) -> dict[int, Fraction]:
     "Exact length of an exchange in seconds."
     how = exchange(a, b, speed_up)
+    require_int(skill_a, "skill_a", *SKILL_RANGE); require_int(skill_b, "skill_b", *SKILL_RANGE)
+    require_choice(criticals, "criticals", CRITICALS)
     if how != "contest": return dict(SECONDS[how])
     c = quick_contest_odds(skill_a, skill_b, criticals)
     fast = c["first wins"] if a == "speed up" else c["second wins"]

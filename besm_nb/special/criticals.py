@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, Roll, parse_param, require_int, roll
-from .rolls import _3d6_counts, require_choice
+from ..dice import InputError, Roll, checked, parse_param, require_choice, require_int, require_items, require_text, roll
+from .rolls import _3d6_counts
 
 RULE = "003 · Vehicle critical hits (3d6)"
 
@@ -52,6 +52,7 @@ def _covers(entry: CriticalEntry) -> range:
     return range(int(lo), int(hi or lo) + 1)
 
 
+@checked
 def vehicle_critical(total: int,  # the 3d6 rolled on the table
                     ) -> CriticalEntry:
     "The entry of the vehicle critical hit table for a 3d6 total."
@@ -59,6 +60,7 @@ def vehicle_critical(total: int,  # the 3d6 rolled on the table
     return next(e for e in VEHICLE_CRITICALS if total in _covers(e))
 
 
+@checked
 def vehicle_critical_odds() -> dict[str, Fraction]:
     "The exact chance of each entry of the table, in table order."
     counts = dict(_3d6_counts())
@@ -69,6 +71,7 @@ __all__ = ['RULE', 'VEHICLE_CRITICALS', 'COMPONENTS', 'CriticalEntry', 'vehicle_
            'critical_damage', 'VehicleCritical', 'roll_vehicle_critical']
 
 # %% ../../nbs/special/64_criticals.ipynb #0bd0bac6
+@checked
 def critical_damage(damage: str,  # the shot's damage, e.g. "6d6+2"
                     total: int,  # the 3d6 rolled on the table
                    ) -> tuple[str, int | None]:
@@ -101,11 +104,12 @@ class VehicleCritical:
 
 
 def _names(value: object, name: str) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, (tuple, list)) or not value or not all(isinstance(v, str) and v.strip() for v in value):
-        raise InputError(name, f"must be a non-empty list of names, got {value!r}")
-    return tuple(v.strip() for v in value)
+    "The names of a list the GM gives (components, occupants, weapons): at least one, none of them blank."
+    if not require_items(value, name, 100): raise InputError(name, "must list at least one name")
+    return tuple(require_text(v, name, 100, empty=False).strip() for v in value)
 
 
+@checked
 def roll_vehicle_critical(rng: random.Random | None = None,  # the random source; seed it to replay
                           vehicle: str = "car",  # "car" or "motorcycle": its components, unless `components` is given
                           components: tuple[str, ...] | None = None,  # the vehicle's components, if the GM lists them

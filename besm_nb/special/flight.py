@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, dist, parse_param, require_int
-from .rolls import (MODIFIER_RANGE, SKILL_RANGE, require_bool, require_choice, require_number, success_chance,
-                                   success_odds)
+from ..dice import InputError, checked, dist, parse_param, require_bool, require_choice, require_int, require_number
+from .rolls import MODIFIER_RANGE, SKILL_RANGE, success_chance, success_odds
 
 RULE = "003 · Flight"
 FLIGHT_KINDS = ("magical", "natural", "technological")
@@ -22,6 +21,7 @@ DIAGONAL_HEXES = Fraction(3, 2)
 MOVE_RANGE = (0, 1000)
 
 
+@checked
 def flight_cost(hexes: int = 0,  # hexes flown level
                 climb: int = 0,  # levels climbed straight up
                 dive: int = 0,  # levels dived straight down
@@ -60,6 +60,7 @@ class FlyingLoad:
     move: int  # the Move left (0 when it cannot fly)
 
 
+@checked
 def flying_encumbrance(st: int,  # the flier's ST
                        load: float,  # what it carries, lb
                        move: int,  # its flying Move unladen
@@ -79,6 +80,7 @@ def flying_encumbrance(st: int,  # the flier's ST
 CEILING_FEET = (10_000, 15_000)  # double Fatigue above the first; oxygen above the second
 
 
+@checked
 def altitude_effect(feet: float,  # the height, in feet, on an Earth-like world, for an unprotected human
                    ) -> str:
     "What the height does to an unprotected human."
@@ -101,6 +103,7 @@ class FlierAttack:
     odds: dict[str, Fraction]
 
 
+@checked
 def flight_penalty(attack: str,  # a key of ATTACKS
                    control_skill: int,  # the flier's flying skill
                    ranged_cap: bool = True,  # skill above 17 gives no bonus with ranged weapons
@@ -113,6 +116,7 @@ def flight_penalty(attack: str,  # a key of ATTACKS
     return 0
 
 
+@checked
 def flier_attack(skill: int,  # the weapon skill (for a dropped weapon: Throwing, Thrown Weapon or Dropped Weapon)
                  attack: str = "ranged weapon",  # a key of ATTACKS
                  control_skill: int = 12,  # the flier's flying skill
@@ -155,6 +159,7 @@ def flier_attack(skill: int,  # the weapon skill (for a dropped weapon: Throwing
 DIVE_CAP = ("total", "bonus")
 
 
+@checked
 def dive_damage_odds(damage: str,  # the weapon's damage, e.g. "1d6+2"
                      speed_hexes: int,  # the flier's speed in the dive, hexes a turn
                      dive_cap: str = "total",  # "total" (roll plus bonus capped) or "bonus" (the bonus capped)
@@ -171,6 +176,7 @@ def dive_damage_odds(damage: str,  # the weapon's damage, e.g. "1d6+2"
     return dict(sorted(out.items()))
 
 # %% ../../nbs/special/65_flight.ipynb #916c81b0
+@checked
 def flier_defences(dodge: int,  # the flier's Dodge on the ground
                    parry: int,  # his Parry (or Block)
                    control_skill: int,  # his flying skill
@@ -185,6 +191,7 @@ def flier_defences(dodge: int,  # the flier's Dodge on the ground
     return {"dodge": dodge + 4, "parry": max(0, parry + (min(0, diff) if parry_cap else diff))}
 
 # %% ../../nbs/special/65_flight.ipynb #104837d9
+@checked
 def ground_fire(skill: int,  # the firer's weapon skill
                 range_speed: int,  # the range and speed modifier (0 or less)
                 size: int = 0,  # the target's size modifier

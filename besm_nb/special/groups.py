@@ -5,13 +5,14 @@
 # %% ../../nbs/special/67_groups.ipynb #4ac00467
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, require_int
-from .rolls import (SKILL_RANGE, SuccessRoll, _3d6_counts, quick_contest, quick_contest_odds, require_bool,
-                                   require_choice, success_chance, success_roll)
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, shown
+from .rolls import (SKILL_RANGE, SuccessRoll, _3d6_counts, quick_contest, quick_contest_odds, success_chance,
+                                   success_roll)
 
 RULE = "003 · Individuals vs. groups"
 TACTICS_RULE = "003 · Group tactics"
@@ -22,15 +23,17 @@ GROUP_PENALTY = -2  # the group rolls its poorest member's skill, less 2
 ROUT_MARGIN = 10  # winning by this much puts the fumbler in front
 
 
-def group_skill(members: list[int] | tuple[int, ...],  # each group member's Tactics (or weapon) skill
+@checked
+def group_skill(members: Sequence[int],  # each group member's Tactics (or weapon) skill
                ) -> int:
     "The skill a group rolls in the contest: its poorest member's, less 2."
-    if isinstance(members, (str, bytes)) or not isinstance(members, (list, tuple)) or len(members) < 2:
-        raise InputError("members", f"must list at least two skills (a group), got {members!r}")
+    if len(require_items(members, "members")) < 2:
+        raise InputError("members", f"must list at least two skills (a group), got {shown(members)}")
     for m in members: require_int(m, "members", *SKILL_RANGE)
     return min(members) + GROUP_PENALTY
 
 
+@checked
 def group_contest(you: SuccessRoll,  # the lone fighter's roll
                   group: SuccessRoll,  # the group's roll
                   tie: str = "lose",  # "lose", "win" or "reroll" (then None: roll again)
@@ -48,6 +51,7 @@ def group_contest(you: SuccessRoll,  # the lone fighter's roll
     return "several fronts"
 
 
+@checked
 def group_contest_odds(skill: int,  # the lone fighter's Tactics or weapon skill
                        group: int,  # the group's skill (see `group_skill`)
                        position: str = "free",  # "free", "lost last turn" (-2) or "surrounded" (-5)
@@ -73,17 +77,18 @@ __all__ = ['RULE', 'TACTICS_RULE', 'GROUP_OUTCOMES', 'TIES', 'POSITIONS', 'GROUP
            'confusion_penalty']
 
 # %% ../../nbs/special/67_groups.ipynb #09eb0075
-def trained_group_skill(tactics: list[int] | tuple[int, ...],  # each member's Tactics skill
+@checked
+def trained_group_skill(tactics: Sequence[int],  # each member's Tactics skill
                         leadership: int | None = None,  # the leader's Leadership skill, if any
                        ) -> int:
     "A trained group's skill for group tactics: the average Tactics (rounded down) or the leader's Leadership, the better."
-    if isinstance(tactics, (str, bytes)) or not isinstance(tactics, (list, tuple)) or not tactics:
-        raise InputError("tactics", f"must list the members' Tactics skills, got {tactics!r}")
+    if not require_items(tactics, "tactics"): raise InputError("tactics", "must list the members' Tactics skills, got none")
     for t in tactics: require_int(t, "tactics", *SKILL_RANGE)
     average = sum(tactics) // len(tactics)
     return average if leadership is None else max(average, require_int(leadership, "leadership", *SKILL_RANGE))
 
 # %% ../../nbs/special/67_groups.ipynb #af72aecb
+@checked
 def sheltering(shield_pd: int,  # the PD of the comrade's shield
                active: bool = False,  # the comrade actively shelters him
                mirrored: bool = False,  # a left-hander on the left, a right-hander on the right
@@ -101,6 +106,7 @@ def sheltering(shield_pd: int,  # the PD of the comrade's shield
 TEAMWORK_DEFENCE = -2  # parrying or blocking for a team-mate
 
 
+@checked
 def teamwork_modifier(modifier: int,  # the modifier as a drilled team has it
                       trained: bool = True,  # the fighters have drilled together
                      ) -> int:
@@ -110,12 +116,12 @@ def teamwork_modifier(modifier: int,  # the modifier as a drilled team has it
     return modifier // 2 if modifier > 0 else 2 * modifier
 
 # %% ../../nbs/special/67_groups.ipynb #ff45516f
-def shield_wall(shield_pds: list[int] | tuple[int, ...],  # the PD of each shieldman's shield
+@checked
+def shield_wall(shield_pds: Sequence[int],  # the PD of each shieldman's shield
                 slowest_move: int,  # the Move of the wall's slowest man
                ) -> dict[str, int]:
     "What a shield wall gives its shieldmen and the spearmen behind them."
-    if isinstance(shield_pds, (str, bytes)) or not isinstance(shield_pds, (list, tuple)) or not shield_pds:
-        raise InputError("shield_pds", f"must list the shields' PD, got {shield_pds!r}")
+    if not require_items(shield_pds, "shield_pds"): raise InputError("shield_pds", "must list the shields' PD, got none")
     for p in shield_pds: require_int(p, "shield_pds", 0, 10)
     require_int(slowest_move, "slowest_move", 0, 100)
     average = Fraction(sum(shield_pds), len(shield_pds))
@@ -123,6 +129,7 @@ def shield_wall(shield_pds: list[int] | tuple[int, ...],  # the PD of each shiel
             "to target the spearmen": -int(average / 2), "reach to hit rear ranks": 2, "move": slowest_move // 2}
 
 
+@checked
 def pike_wall(slowest_move: int,  # the Move of the wall's slowest man
               drilled_march: bool = False,  # the unit has trained to march faster in a pike wall
              ) -> dict[str, int]:
@@ -135,6 +142,7 @@ GRAB_MODIFIER = -4
 ONE_HAND_ST = -5
 
 
+@checked
 def pole_arm_grab_odds(dx: int,  # the grabber's DX
                        st: int,  # the grabber's ST
                        foe_st: int,  # the weapon's owner's ST
@@ -171,6 +179,7 @@ GROUP_MANOEUVRES: tuple[tuple[str, str, str, str], ...] = (
 )
 
 # %% ../../nbs/special/67_groups.ipynb #4a1aa439
+@checked
 def confusion_penalty(turns: int,  # turns in a row (this one included) he has attacked in melee and done nothing else
                       from_first: bool = False,  # the first such turn is already at -1
                      ) -> int:

@@ -5,12 +5,14 @@
 # %% ../../nbs/special/63_impact.ipynb #15bb16e2
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import MAX_DICE, InputError, dist, require_int
-from .rolls import SKILL_RANGE, require_bool, require_choice, require_number, success_odds
+from ..dice import (MAX_DICE, InputError, checked, dist, require_bool, require_choice, require_int, require_items,
+                          require_number, require_text, shown)
+from .rolls import SKILL_RANGE, success_odds
 
 RULE = "003 · Vehicle impact"
 FORMULAS = ("tons_mph", "lbs_yps")
@@ -26,6 +28,7 @@ def _exact(value: float | int | Fraction, name: str, hi: int) -> Fraction:
     return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
 
 
+@checked
 def impact_dice_exact(tons: float,  # the vehicle's mass, in tons of 2,000 lb
                       mph: float,  # the speed of the impact
                       formula: str = "tons_mph",  # "tons_mph" (a) or "lbs_yps" (b)
@@ -47,6 +50,7 @@ class ImpactDice:
     def expr(self) -> str: return f"{self.dice}d6" if self.dice else "0"
 
 
+@checked
 def impact_dice(tons: float,  # the vehicle's mass, in tons of 2,000 lb
                 mph: float,  # the speed of the impact
                 formula: str = "tons_mph",  # "tons_mph" (a) or "lbs_yps" (b)
@@ -73,6 +77,7 @@ class RunDown:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def run_down_odds(dice: int,  # the impact's d6 (from `impact_dice`)
                   dx: int,  # the victim's DX (with any modifiers)
                   had_time: bool = True,  # the victim had time to react (and failed to Dodge)
@@ -123,11 +128,17 @@ COLLISION_TABLE: tuple[tuple[str, str], ...] = (
 )
 
 
+_PRINTED = re.compile(r"(?:(\d+) (?=\d+/))?(\d+)(?:/(\d+))?")  # a whole number, a fraction, or both ("1 1/2")
+
+
+@checked
 def printed_multiplier(text: str,  # as printed: "3/4", "1 1/2", "2"
                       ) -> Fraction:
     "A printed multiplier as an exact fraction."
-    whole, _, part = text.rpartition(" ") if " " in text else ("", "", text)
-    return Fraction(int(whole or 0)) + Fraction(part)
+    m = _PRINTED.fullmatch(require_text(text, "text", 20).strip())
+    if m is None or (m[3] is not None and int(m[3]) == 0):
+        raise InputError("text", f"must be a multiplier as printed, such as '3/4', '1 1/2' or '2', got {shown(text)}")
+    return int(m[1] or 0) + Fraction(int(m[2]), int(m[3] or 1))
 
 
 # The same lines as choices: which way the crash came (one), how the person was held (at most one), and the rest.
@@ -140,6 +151,7 @@ HEAVIER = ("cap", "ratio")
 MULTIPLIER = {line: printed_multiplier(m) for line, m in COLLISION_TABLE}
 
 # %% ../../nbs/special/63_impact.ipynb #fba0a184
+@checked
 def collision_dice(own_tons: float,  # your vehicle's mass, tons
                    other_tons: float,  # the mass of the vehicle that hit you, tons
                    mph: float,  # the closing speed
@@ -154,9 +166,7 @@ def collision_dice(own_tons: float,  # your vehicle's mass, tons
     other = _exact(other_tons, "other_tons", TONS_RANGE[1])
     require_choice(direction, "direction", tuple(DIRECTIONS)); require_choice(restraint, "restraint", tuple(RESTRAINTS))
     require_choice(heavier, "heavier", HEAVIER)
-    if isinstance(conditions, str) or not isinstance(conditions, (tuple, list)):
-        raise InputError("conditions", f"must be a list of conditions, got {conditions!r}")
-    for c in conditions: require_choice(c, "conditions", tuple(CONDITIONS))
+    for c in require_items(conditions, "conditions"): require_choice(c, "conditions", tuple(CONDITIONS))
     if len(set(conditions)) != len(conditions): raise InputError("conditions", "a condition is listed twice")
     if "rear seat, frontal crash" in conditions and direction != "front or rear":
         raise InputError("conditions", "'rear seat, frontal crash' needs a front or rear collision")

@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, Roll, require_int
+from ..dice import InputError, Roll, checked, require_bool, require_choice, require_int, require_number, shown
 from .rolls import (FRIGHT_CAP, MODIFIER_RANGE, REACTION_LEVELS, SKILL_RANGE, WILL_RANGE, fright_check_odds,
-                                   quick_contest_odds, reaction_odds, require_bool, require_choice, require_number, roll_reaction,
-                                   success_chance)
+                                   quick_contest_odds, reaction_odds, roll_reaction, success_chance)
 
 RULE = "003 · Confusion in fire fights"
 STREET_RULE = "003 · Street fighting"
@@ -37,6 +36,7 @@ NOT_FIRING_BACK = -2
 GREEN_PENALTY = -2
 
 
+@checked
 def situation_fright_odds(situation: str,  # a key of FRIGHT_SITUATIONS
                           will: int,  # the character's Will
                           modifier: int = 0,  # anything else: Bravery, Cowardice, a violent death (GM), ...
@@ -52,6 +52,7 @@ def situation_fright_odds(situation: str,  # a key of FRIGHT_SITUATIONS
     return fright_check_odds(will, max(MODIFIER_RANGE[0], min(MODIFIER_RANGE[1], base + modifier)), fright_cap, criticals)
 
 
+@checked
 def stay_exposed_chance(will: int,  # the character's Will
                         firing_or_moving: bool = True,  # he is shooting back or moving
                         modifier: int = 0,  # Bravery, Sense of Duty, Cowardice and the like
@@ -63,6 +64,7 @@ def stay_exposed_chance(will: int,  # the character's Will
     return success_chance(will + modifier + (0 if firing_or_moving else NOT_FIRING_BACK), criticals)
 
 
+@checked
 def green_troops(never_under_fire: bool = True,  # the character has never been under fire
                  immune: bool = False,  # he has Combat Reflexes or Combat Veteran
                  shaken_off: bool = False,  # he has spent a turn concentrating and made his Will roll
@@ -75,9 +77,9 @@ def green_troops(never_under_fire: bool = True,  # the character has never been 
 
 # %% auto #0
 __all__ = ['RULE', 'STREET_RULE', 'FRIGHT_SITUATIONS', 'NOT_FIRING_BACK', 'GREEN_PENALTY', 'MORALE_RESULTS', 'TO_THE_DEATH',
-           'VERY_POOR', 'CHECK_AT', 'STREET_ROLLS', 'situation_fright_odds', 'stay_exposed_chance', 'green_troops',
-           'morale_modifier', 'morale_check_due', 'morale_result', 'morale_odds', 'MoraleCheck', 'roll_morale',
-           'street_roll_odds']
+           'VERY_POOR', 'CHECK_AT', 'STREET_ROLLS', 'STREET_SKILLS', 'situation_fright_odds', 'stay_exposed_chance',
+           'green_troops', 'morale_modifier', 'morale_check_due', 'morale_result', 'morale_odds', 'MoraleCheck',
+           'roll_morale', 'street_roll_odds']
 
 # %% ../../nbs/special/68_morale.ipynb #5fbcded2
 MORALE_RESULTS = ("rout or surrender", "disengage or retreat in order", "fall back, more cautious", "fight on")  # worst to best
@@ -86,6 +88,7 @@ VERY_POOR = ("bad or worse", "very bad or worse")
 CHECK_AT = 10  # % casualties that call for a morale check
 
 
+@checked
 def morale_modifier(casualties: float,  # casualties so far, % of the unit
                     first_10_counts: bool = False,  # the first 10% already gives -1
                    ) -> int:
@@ -95,6 +98,7 @@ def morale_modifier(casualties: float,  # casualties so far, % of the unit
     return -tens if first_10_counts else -max(0, tens - 1)
 
 
+@checked
 def morale_check_due(superior_force: bool = False,  # the unit faces a superior force (the GM's judgement)
                      casualties: float = 0,  # casualties so far, % of the unit
                      leader_down: bool = False,  # its leader has been put out of action
@@ -106,6 +110,7 @@ def morale_check_due(superior_force: bool = False,  # the unit faces a superior 
     return not player_characters and (superior_force or casualties >= CHECK_AT or leader_down)
 
 
+@checked
 def morale_result(level: str,  # a reaction level
                   very_poor: str = "bad or worse",  # which levels count as "Very Poor"
                   fanatic: bool = False,  # the troops never surrender or run
@@ -119,6 +124,7 @@ def morale_result(level: str,  # a reaction level
     return TO_THE_DEATH if fanatic else "rout or surrender"
 
 
+@checked
 def morale_odds(modifier: int = 0,  # every other modifier to the reaction roll (the base game's)
                 casualties: float = 0,  # casualties so far, % of the unit
                 very_poor: str = "bad or worse",  # which levels count as "Very Poor"
@@ -147,6 +153,7 @@ class MoraleCheck:
         return f"{self.dice} {self.modifier:+d} = {self.total}: {self.level} → {self.result}"
 
 
+@checked
 def roll_morale(modifier: int = 0,  # every other modifier
                 casualties: float = 0,  # casualties so far, %
                 rng: random.Random | None = None,  # the random source; seed it to replay
@@ -172,8 +179,10 @@ STREET_ROLLS: dict[str, tuple[str, tuple[str, ...]]] = {
     "tell whether a stranger is hostile, when a fight is in the air": ("roll", ("Body Language", "Psychology", "Streetwise", "Tactics")),
     "defuse a hostile situation": ("roll", ("Psychology", "Fast-Talk", "Diplomacy")),
 }
+STREET_SKILLS = tuple(dict.fromkeys(s for _, allowed in STREET_ROLLS.values() for s in allowed))  # every skill they name
 
 
+@checked
 def street_roll_odds(situation: str,  # a key of STREET_ROLLS
                      skills: dict[str, int],  # the character's levels in the skills (and Will, IQ) he has
                      foe: int | None = None,  # for the sucker punch: the foe's best level in the same list
@@ -181,10 +190,7 @@ def street_roll_odds(situation: str,  # a key of STREET_ROLLS
                     ) -> tuple[str, Fraction]:
     "The best skill the character can use for a street-fighting roll, and his exact chance (of winning, for a contest)."
     kind, allowed = STREET_ROLLS[require_choice(situation, "situation", tuple(STREET_ROLLS))]
-    if not isinstance(skills, dict): raise InputError("skills", f"must map skill names to levels, got {skills!r}")
-    for name, level in skills.items():
-        if not isinstance(name, str): raise InputError("skills", f"skill names must be text, got {name!r}")
-        require_int(level, "skills", *SKILL_RANGE)
+    for name, level in skills.items(): require_int(level, f"skills[{shown(name)}]", *SKILL_RANGE)
     usable = {k: v for k, v in skills.items() if k in allowed}
     if not usable: raise InputError("skills", f"needs one of {', '.join(allowed)}")
     best = max(usable, key=usable.get)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, require_int
-from .rolls import MODIFIER_RANGE, SKILL_RANGE, require_bool, require_choice, success_odds
+from ..dice import InputError, checked, require_bool, require_choice, require_int
+from .rolls import MODIFIER_RANGE, SKILL_RANGE, success_odds
 
 RULE = "003"
 MOUNT_RULE = f"{RULE} · Vehicle weapon mountings"
@@ -41,6 +41,7 @@ PINTLE_COST = Fraction(1, 5)  # of the weapon's cost, mass-produced
 UNFAMILIAR_TURRET = -2
 
 
+@checked
 def gunner_cap(mounting: str,  # a key of MOUNTINGS
                control_skill: int,  # the vehicle control skill of whoever steers
               ) -> int | None:
@@ -75,6 +76,7 @@ class MovingShot:
     odds: dict[str, Fraction]  # the exact 3d6 odds of that roll
 
 
+@checked
 def moving_fire(skill: int,  # the firer's weapon skill (Gunner, Guns, Beam Weapons, a melee skill...)
                 firer: str = "mounted weapon",  # a key of FIRERS
                 ride: str = "a car on a good road",  # a ride of ROUGHNESS

@@ -5,14 +5,13 @@
 # %% ../../nbs/special/60_rolls.ipynb #a3b4b8b7
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
 from ..checks import Step, rank
-from ..dice import InputError, Roll, dist, require_int, roll
+from ..dice import Roll, checked, dist, require_choice, require_int, require_text, roll
 
 RULE = "003"
 ASSUMED = "base game (assumed)"  # the rule a step came from, when the source takes it for granted
@@ -23,42 +22,9 @@ OUTCOMES = ("critical failure", "failure", "success", "critical success")  # wor
 
 # %% auto #0
 __all__ = ['RULE', 'ASSUMED', 'SKILL_RANGE', 'MODIFIER_RANGE', 'CRITICALS', 'OUTCOMES', 'REACTION_TABLE', 'REACTION_LEVELS',
-           'FRIGHT_CAP', 'WILL_RANGE', 'require_bool', 'require_choice', 'require_number', 'SuccessRoll',
-           'success_outcome', 'success_roll', 'roll_success', 'success_odds', 'success_chance', 'quick_contest',
-           'quick_contest_odds', 'reaction_level', 'reaction_odds', 'roll_reaction', 'fright_check_target',
-           'fright_check_odds']
-
-# %% ../../nbs/special/60_rolls.ipynb #673d1221
-def require_bool(value: object,  # the switch's value
-                 name: str,  # the parameter's name, used in the message
-                ) -> bool:
-    "Return `value` if it is `True` or `False`, else raise `InputError` (a string such as 'False' is refused)."
-    if not isinstance(value, bool):
-        raise InputError(name, f"must be True or False, got {value!r}")
-    return value
-
-
-def require_choice(value: object,  # the name given
-                   name: str,  # the parameter's name, used in the message
-                   options: tuple,  # the names allowed
-                  ) -> str:
-    "Return `value` if it is one of `options`, else raise `InputError` listing them."
-    if not isinstance(value, str) or value not in options:
-        raise InputError(name, f"must be one of {', '.join(map(str, options))}; got {value!r}")
-    return value
-
-
-def require_number(value: object,  # the value to check
-                   name: str,  # the parameter's name, used in the message
-                   lo: float,  # smallest allowed
-                   hi: float,  # largest allowed
-                  ) -> float | int:
-    "Return `value` if it is a finite real number (not a bool) from `lo` to `hi`, else raise `InputError`."
-    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)) or (isinstance(value, float) and not math.isfinite(value)):
-        raise InputError(name, f"must be a number from {lo:,} to {hi:,}, got {value!r}")
-    if not lo <= value <= hi:
-        raise InputError(name, f"must be from {lo:,} to {hi:,}, got {value:,}")
-    return value
+           'FRIGHT_CAP', 'WILL_RANGE', 'SuccessRoll', 'success_outcome', 'success_roll', 'roll_success', 'success_odds',
+           'success_chance', 'quick_contest', 'quick_contest_odds', 'reaction_level', 'reaction_odds', 'roll_reaction',
+           'fright_check_target', 'fright_check_odds']
 
 # %% ../../nbs/special/60_rolls.ipynb #46c5fa8f
 @dataclass(frozen=True)
@@ -78,22 +44,25 @@ class SuccessRoll:
     def critical(self) -> bool: return self.outcome.startswith("critical")
 
 
+def _success_inputs(skill: int, criticals: str, name: str = "skill") -> None:
+    require_int(skill, name, *SKILL_RANGE)
+    require_choice(criticals, "criticals", CRITICALS)
+
+
+@checked
 def success_outcome(skill: int,  # the effective skill
                     rolled: int,  # the 3d6 total, 3 to 18
                     criticals: str = "basic",  # "basic" (the base game's thresholds) or "none"
                    ) -> str:
     "The outcome of a 3d6 success roll: critical failure, failure, success or critical success."
+    _success_inputs(skill, criticals); require_int(rolled, "rolled", 3, 18)
     if criticals == "none": return "success" if rolled <= skill else "failure"
     if rolled <= 4 or (rolled == 5 and skill >= 15) or (rolled == 6 and skill >= 16): return "critical success"
     if rolled == 18 or (rolled == 17 and skill <= 15) or rolled >= skill + 10: return "critical failure"
     return "success" if rolled <= skill and rolled < 17 else "failure"
 
 
-def _success_inputs(skill: int, criticals: str, name: str = "skill") -> None:
-    require_int(skill, name, *SKILL_RANGE)
-    require_choice(criticals, "criticals", CRITICALS)
-
-
+@checked
 def success_roll(skill: int,  # the effective skill, every modifier included
                  rolled: int,  # the 3d6 total, 3 to 18
                  criticals: str = "basic",  # "basic" or "none"
@@ -101,13 +70,14 @@ def success_roll(skill: int,  # the effective skill, every modifier included
                 ) -> SuccessRoll:
     "Resolve a 3d6 success roll from the total rolled."
     _success_inputs(skill, criticals)
-    require_int(rolled, "rolled", 3, 18)
+    require_int(rolled, "rolled", 3, 18); require_text(what, "what", 200)
     outcome = success_outcome(skill, rolled, criticals)
     steps = (Step(what, f"3d6 rolled {rolled} against {skill}", ASSUMED),
              Step(f"Margin {skill - rolled:+d}", outcome, ASSUMED + (" · criticals" if outcome.startswith("critical") else "")))
     return SuccessRoll(skill, rolled, skill - rolled, outcome, steps)
 
 
+@checked
 def roll_success(skill: int,  # the effective skill
                  rng: random.Random | None = None,  # the random source; seed it to replay
                  faces: list[int] | None = None,  # the three faces rolled at the table
@@ -115,7 +85,7 @@ def roll_success(skill: int,  # the effective skill
                  what: str = "Success roll",  # what the roll was for
                 ) -> SuccessRoll:
     "Roll 3d6 and resolve a success roll, keeping the faces."
-    _success_inputs(skill, criticals)
+    _success_inputs(skill, criticals); require_text(what, "what", 200)
     dice = roll("3d6", rng, faces)
     return replace(success_roll(skill, dice.total, criticals, what), dice=dice)
 
@@ -134,6 +104,7 @@ def _success_counts(skill: int, criticals: str) -> tuple[int, int, int, int]:
     return tuple(counts[o] for o in OUTCOMES)
 
 
+@checked
 def success_odds(skill: int,  # the effective skill, every modifier included
                  criticals: str = "basic",  # "basic" or "none"
                 ) -> dict[str, Fraction]:
@@ -142,6 +113,7 @@ def success_odds(skill: int,  # the effective skill, every modifier included
     return {o: Fraction(n, 216) for o, n in zip(OUTCOMES, _success_counts(skill, criticals))}
 
 
+@checked
 def success_chance(skill: int,  # the effective skill
                    criticals: str = "basic",  # "basic" or "none"
                   ) -> Fraction:
@@ -155,6 +127,7 @@ def _standing(r: SuccessRoll) -> tuple[bool, int]:
     return (r.success, r.margin)
 
 
+@checked
 def quick_contest(a: SuccessRoll,  # the first side's roll
                   b: SuccessRoll,  # the second side's roll
                  ) -> tuple[str, int]:
@@ -177,6 +150,7 @@ def _contest_counts(skill_a: int, skill_b: int, criticals: str) -> tuple[int, in
     return win, lose, tie
 
 
+@checked
 def quick_contest_odds(skill_a: int,  # the first side's effective skill
                        skill_b: int,  # the second side's effective skill
                        criticals: str = "basic",  # "basic" or "none"
@@ -196,6 +170,7 @@ REACTION_TABLE: tuple[tuple[str, int | None, int | None], ...] = (  # level, low
 REACTION_LEVELS = tuple(name for name, _, _ in REACTION_TABLE)  # worst to best
 
 
+@checked
 def reaction_level(total: int,  # the 3d6 reaction roll plus its modifiers
                   ) -> str:
     "The reaction table's level for a total."
@@ -205,6 +180,7 @@ def reaction_level(total: int,  # the 3d6 reaction roll plus its modifiers
     raise AssertionError("the reaction table covers every total")
 
 
+@checked
 def reaction_odds(modifier: int = 0,  # added to the 3d6 total
                  ) -> dict[str, Fraction]:
     "Exact chance of each reaction level, worst to best."
@@ -214,6 +190,7 @@ def reaction_odds(modifier: int = 0,  # added to the 3d6 total
     return {k: Fraction(n, 216) for k, n in counts.items()}
 
 
+@checked
 def roll_reaction(modifier: int = 0,  # added to the 3d6 total
                   rng: random.Random | None = None,  # the random source
                   faces: list[int] | None = None,  # the three faces rolled at the table
@@ -228,6 +205,7 @@ FRIGHT_CAP = 13  # the highest target a Fright Check can have (the assumption's 
 WILL_RANGE = (1, 30)
 
 
+@checked
 def fright_check_target(will: int,  # the character's Will
                         modifier: int = 0,  # every modifier of the situation
                         fright_cap: int | None = FRIGHT_CAP,  # the highest target allowed; None: no ceiling
@@ -240,6 +218,7 @@ def fright_check_target(will: int,  # the character's Will
     return target if fright_cap is None else min(target, fright_cap)
 
 
+@checked
 def fright_check_odds(will: int,  # the character's Will
                       modifier: int = 0,  # every modifier of the situation
                       fright_cap: int | None = FRIGHT_CAP,  # the highest target allowed; None: no ceiling

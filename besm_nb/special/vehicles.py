@@ -13,8 +13,8 @@ from functools import lru_cache
 from typing import Callable
 
 from ..checks import Step
-from ..dice import InputError, Roll, dist, parse_param, require_int, roll
-from .rolls import require_bool, require_choice, success_outcome
+from ..dice import InputError, Roll, checked, dist, parse_param, require_bool, require_choice, require_int, roll
+from .rolls import CRITICALS, success_outcome
 
 RULE = "003"
 CAR_RULE = f"{RULE} · Automobile hit locations"
@@ -71,6 +71,7 @@ def _rolls(cell: str) -> range:
     return range(int(lo), int(hi or lo) + 1)
 
 
+@checked
 def areas(vehicle: str,  # "car" or "motorcycle"
          ) -> tuple[str, ...]:
     "The areas of a vehicle's hit-location table, in table order."
@@ -78,6 +79,7 @@ def areas(vehicle: str,  # "car" or "motorcycle"
     return tuple(row[0] for row in TABLES[vehicle])
 
 
+@checked
 def hit_location(vehicle: str,  # "car" or "motorcycle"
                  facing: str,  # the side the shot came from: "front", "side" or "rear"
                  total: int,  # the 2d6 roll
@@ -104,6 +106,7 @@ def _location_odds(vehicle: str, facing: str, front_4: str) -> tuple[tuple[str, 
     return tuple((a, Fraction(n, whole)) for a, n in counts.items())
 
 
+@checked
 def location_odds(vehicle: str,  # "car" or "motorcycle"
                   facing: str,  # "front", "side" or "rear"
                   front_4: str = "reroll",  # a motorcycle's front roll of 4 (see the reading below)
@@ -133,10 +136,10 @@ def _dmg(damage: object, name: str = "damage") -> int:
 
 def _made(skill: int, total: int, criticals: str) -> bool:
     "Whether a 3d6 success roll (an HT roll) is made."
-    require_choice(criticals, "criticals", ("basic", "none"))
     return success_outcome(max(-30, skill), total, criticals) in ("success", "critical success")
 
 # %% ../../nbs/special/61_vehicles.ipynb #e2ef0886
+@checked
 def occupant_path(vehicle: str,  # "car" or "motorcycle"
                   facing: str,  # "front", "side" or "rear"
                   d6: int,  # the 1d6 rolled for the way in (ignored when there is only one way)
@@ -149,6 +152,7 @@ def occupant_path(vehicle: str,  # "car" or "motorcycle"
     return ("nothing", 0)
 
 
+@checked
 def occupant_hit(vehicle: str,  # "car" or "motorcycle"
                  facing: str,  # "front", "side" or "rear"
                  seat: str,  # "driver" or "passenger" (cargo in that seat counts as the passenger)
@@ -175,6 +179,7 @@ WINDSHIELD_GONE_DICE, WINDOW_GONE_DICE = 13, 7  # "more than" these many dice
 WIND_MPH = 30  # -1 per this many mph without goggles
 
 
+@checked
 def glass_hit(pane: str,  # "windshield", "rear window" or "window"
               damage: int,  # the damage rolled
               shot_dice: int,  # the dice of damage put into the glass by this shot or burst
@@ -208,6 +213,7 @@ VITAL_PART = ("per turn", "once")
 COMPONENTS = {1: "a vital part", 2: "the controls", 3: "the controls", 4: "cosmetic damage", 5: "cosmetic damage", 6: "nothing"}
 
 
+@checked
 def car_body_hit(damage: int,  # the damage rolled
                  inside: int,  # the 2d6 the inside of the car soaks up
                 ) -> Effect:
@@ -220,6 +226,7 @@ def car_body_hit(damage: int,  # the damage rolled
     return Effect("through both sides", True, through=True, detail=f"{left} left, {left - BODY_DR} past the far panel: it goes on")
 
 
+@checked
 def motorcycle_body_hit(damage: int,  # the damage rolled
                         soak: int,  # the 1d6 the works soak up
                         component: int,  # the 1d6 on the component table
@@ -244,6 +251,7 @@ TANK_MODIFIER_RANGE = (-10, 0)
 FIRE_OVER = 10  # 3d6 over this sets it alight
 
 
+@checked
 def gas_tank_hit(vehicle: str,  # "car" or "motorcycle"
                  damage: int,  # the damage rolled
                  total: int,  # the 3d6 rolled for fire
@@ -279,6 +287,7 @@ def _tyre(vehicle: str, tyre: str) -> int | None:
     return TYRES[vehicle][require_choice(tyre, "tyre", tuple(TYRES[vehicle]))]
 
 
+@checked
 def car_tyre_hit(damage: int,  # the damage rolled
                  total: int,  # the 3d6 rolled for the tyre's HT
                  tyre: str = "standard",  # "standard", "radial", "puncture-resistant" or "solid"
@@ -289,6 +298,7 @@ def car_tyre_hit(damage: int,  # the damage rolled
     "Car note 7: a hit on a tyre."
     ht = _tyre("car", tyre); _dmg(damage); require_int(total, "total", 3, 18)
     require_int(speed_mph, "speed_mph", *SPEED_RANGE); require_choice(flat_tyre, "flat_tyre", FLAT_TYRE)
+    require_choice(criticals, "criticals", CRITICALS)
     if damage <= BODY_DR: return Effect("stopped by its DR", detail=f"{damage} damage does not get past the tyre's DR {BODY_DR}")
     if ht is None: return Effect("solid: cannot go flat", True, detail="solid tyres do not go flat")
     if _made(ht, total, criticals): return Effect("holds", True, detail=f"HT {ht}: rolled {total}, the tyre holds")
@@ -300,6 +310,7 @@ def car_tyre_hit(damage: int,  # the damage rolled
                          f"the car loses 10 mph a turn, {after}")
 
 
+@checked
 def motorcycle_tyre_hit(damage: int,  # the damage rolled
                         table: int,  # the 1d6 on the tyre and axle table
                         total: int | None = None,  # the 3d6 for the tyre's HT (only on a 6)
@@ -309,13 +320,15 @@ def motorcycle_tyre_hit(damage: int,  # the damage rolled
                        ) -> Effect:
     "The motorcycle's tyre note and its tyre and axle table."
     ht = _tyre("motorcycle", tyre); _dmg(damage); require_int(table, "table", 1, 6); require_bool(bike_tyre_dr, "bike_tyre_dr")
+    require_choice(criticals, "criticals", CRITICALS)
+    if total is not None: require_int(total, "total", 3, 18)
     if bike_tyre_dr and damage <= BODY_DR:
         return Effect("stopped by its DR", detail=f"{damage} damage does not get past the tyre's DR {BODY_DR}")
     if table <= 2: return Effect("axle or shock hit", True, control=-4, detail="control roll at −4; all control rolls at −1 until mended")
     if table <= 4: return Effect("spokes, glancing", True, control=0, detail="a control roll; no real harm")
     if table == 5: return Effect("spokes damaged", True, control=0, detail="a control roll; all control rolls at −1 until mended")
     if ht is None: return Effect("tyre hit, solid", True, control=0, detail="a control roll; solid tyres do not go flat")
-    require_int(total, "total", 3, 18)
+    if total is None: raise InputError("total", "a 6 on the tyre and axle table needs the 3d6 rolled for the tyre's HT")
     if _made(ht, total, criticals):
         return Effect("tyre hit, holds", True, control=0, detail=f"a control roll; HT {ht}: rolled {total}, the tyre holds")
     return Effect("tyre hit, goes flat", True, control=0,
@@ -329,6 +342,7 @@ ENGINE_DEFAULTS = {"car": (10, 70), "motorcycle": (9, 30)}  # mid-range HT and H
 FRAME_DR = 5
 
 
+@checked
 def engine_armour(vehicle: str,  # "car" or "motorcycle"
               reading: str = "add",  # a car's frame and engine DR: "add" (13) or "table" (8)
              ) -> int:
@@ -337,6 +351,7 @@ def engine_armour(vehicle: str,  # "car" or "motorcycle"
     return FRAME_DR + ENGINE_DR if vehicle == "car" and reading == "add" else ENGINE_DR
 
 
+@checked
 def engine_hit(vehicle: str,  # "car" or "motorcycle"
                damage: int,  # the damage rolled
                total: int,  # the 3d6 rolled for the engine's HT (ignored when not needed)
@@ -350,6 +365,7 @@ def engine_hit(vehicle: str,  # "car" or "motorcycle"
     dr = engine_armour(vehicle, engine_dr)
     require_int(engine_ht, "engine_ht", *ENGINE_HT[vehicle]); require_int(engine_hp, "engine_hp", *ENGINE_HP[vehicle])
     require_int(engine_taken, "engine_taken", 0, engine_hp); _dmg(damage); require_int(total, "total", 3, 18)
+    require_choice(criticals, "criticals", CRITICALS)
     hurt = damage - dr
     if hurt <= 0: return Effect("stopped by the armour", detail=f"{damage} damage does not get past DR {dr}")
     before, after = engine_taken, engine_taken + hurt
@@ -415,11 +431,12 @@ class VehicleSetup:
         require_int(self.engine_taken, "engine_taken", 0, self.engine_hp)
         for name, options in (("engine_dr", ENGINE_DR_READINGS), ("front_4", FRONT_4), ("flat_tyre", FLAT_TYRE),
                               ("window_rule", WINDOW_RULES), ("gone_windshield", GONE_WINDSHIELD), ("vital_part", VITAL_PART),
-                              ("criticals", ("basic", "none"))):
+                              ("criticals", CRITICALS)):
             require_choice(getattr(self, name), name, options)
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in self.__dataclass_fields__)))
 
 
+@checked
 def vehicle_setup(**options) -> VehicleSetup:
     "A checked `VehicleSetup`; an option it does not know is refused by name."
     known = VehicleSetup.__dataclass_fields__
@@ -501,6 +518,7 @@ def _draw_table(expr: str, exclude: tuple) -> tuple[tuple[int, ...], tuple[int, 
     return tuple(k for k, _ in kept), tuple(n for _, n in kept), sum(n for _, n in kept)
 
 
+@checked
 def exact_outcomes(procedure: Callable[[Draw], object],  # rolls through `draw` and returns a hashable result
                   ) -> dict[object, Fraction]:
     "Every result of a procedure that rolls dice, with its exact probability, by branching on each roll it makes."
@@ -636,6 +654,7 @@ def _shot_dice(s: VehicleSetup, damage: str) -> int:
     return s.shot_dice if s.shot_dice is not None else sum(t.count for t in parse_param(damage, "damage"))
 
 
+@checked
 def vehicle_hit_odds(damage: str,  # the weapon's damage: dice such as "6d6+2", or a total already rolled such as "23"
                      **options,  # any field of `VehicleSetup` (vehicle, facing, location, the notes' inputs, the readings)
                     ) -> VehicleOdds:
@@ -685,6 +704,7 @@ class VehicleHit:
         return f"{dice} → {self.outcome}" + (f" ({self.effect.detail})" if self.effect.detail else "")
 
 
+@checked
 def roll_vehicle_hit(damage: str,  # the weapon's damage, as for `vehicle_hit_odds`
                      rng: random.Random | None = None,  # the random source; seed it to replay
                      **options,  # any field of `VehicleSetup`

@@ -107,7 +107,7 @@ def test_single_combat_exchange_both_readings(a, b, speed_up):
     (lambda: flier_attack(12, trained_aim="False"), "trained_aim: must be True or False"),
     (lambda: ground_fire(12, -3, aa_skill="12"), "aa_skill: must be a whole number"),
     (lambda: dive_damage_odds("1d6", -10), "speed_hexes: must be from 0"),
-    (lambda: extra_effort_odds("2d6", 12, "cinematic"), "criticals: must be one of basic, none"),
+    (lambda: extra_effort_odds("2d6", 12, "cinematic"), "criticals: must be one of 'basic', 'none'"),
     (lambda: exchange_odds("none", "flee"), "b: must be one of"),
     (lambda: acrobatic_dodge_odds(5.0, 12), "dodge: must be a whole number"),
 ])

@@ -123,17 +123,18 @@ def test_street_fighting_against_the_source():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: group_skill("12, 10"), "members: must list at least two skills"),
-    (lambda: group_contest_odds(12, 8, tie="coin"), "tie: must be one of lose, win, reroll"),
+    (lambda: group_skill("12, 10"), "members: must be a list of whole numbers, got '12, 10'"),
+    (lambda: group_skill([12]), "members: must list at least two skills"),
+    (lambda: group_contest_odds(12, 8, tie="coin"), "tie: must be one of 'lose', 'win', 'reroll'"),
     (lambda: group_contest_odds(12.0, 8), "skill: must be a whole number"),
     (lambda: sheltering(3, cumulative="False"), "cumulative: must be True or False"),
     (lambda: teamwork_modifier(float("nan")), "modifier: must be a whole number"),
-    (lambda: shield_wall([3, "2"], 4), "shield_pds: must be a whole number"),
+    (lambda: shield_wall([3, "2"], 4), "shield_pds: must be a list of whole numbers"),
     (lambda: morale_odds(casualties="10%"), "casualties: must be a number"),
     (lambda: morale_odds(fanatic="False"), "fanatic: must be True or False"),
     (lambda: morale_result("Very Poor"), "level: must be one of"),
     (lambda: situation_fright_odds("spiders", 12), "situation: must be one of"),
-    (lambda: street_roll_odds("defuse a hostile situation", ["Diplomacy"]), "skills: must map skill names"),
+    (lambda: street_roll_odds("defuse a hostile situation", ["Diplomacy"]), "skills: must be a mapping of text to a whole number"),
 ])
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(InputError, match=message): call()

@@ -7,8 +7,8 @@ from hypothesis import given, settings, strategies as st
 from besm_nb.dice import InputError, dist
 from besm_nb.special import DICE, SOURCE
 from besm_nb.special.rolls import (CRITICALS, OUTCOMES, REACTION_TABLE, SKILL_RANGE, fright_check_odds, fright_check_target,
-                                   quick_contest, quick_contest_odds, reaction_level, reaction_odds, require_bool, require_choice,
-                                   require_number, roll_success, success_chance, success_odds, success_outcome, success_roll)
+                                   quick_contest, quick_contest_odds, reaction_level, reaction_odds, roll_reaction,
+                                   roll_success, success_chance, success_odds, success_outcome, success_roll)
 
 skills = st.integers(*SKILL_RANGE)
 THREE_D6 = dist("3d6")
@@ -92,14 +92,17 @@ def test_fright_checks_are_capped_at_13_unless_switched_off():
     (lambda: success_odds(12.0), "skill: must be a whole number"),
     (lambda: success_odds("12"), "skill: must be a whole number"),
     (lambda: success_odds(True), "skill: must be a whole number"),
-    (lambda: success_odds(12, "gurps"), "criticals: must be one of basic, none"),
+    (lambda: success_odds(12, "gurps"), "criticals: must be one of 'basic', 'none'"),
     (lambda: quick_contest_odds(12, None), "skill_b: must be a whole number"),
     (lambda: reaction_odds("False"), "modifier: must be a whole number"),
     (lambda: roll_success(12, faces=[1, 2]), "faces: 3d6 rolls 3 dice"),
     (lambda: fright_check_target(12, 0, 2.5), "fright_cap: must be a whole number"),
-    (lambda: require_bool("False", "switch"), "switch: must be True or False"),
-    (lambda: require_choice("x", "name", ("a", "b")), "name: must be one of a, b"),
-    (lambda: require_number(float("nan"), "mph", 0, 10), "mph: must be a number"),
+    (lambda: success_outcome(12, 19), "rolled: must be from 3 to 18"),
+    (lambda: success_outcome(12, 10, "gurps"), "criticals: must be one of 'basic', 'none', got 'gurps'"),
+    (lambda: success_roll(12, 10, what=["Driving"]), "what: must be text"),
+    (lambda: roll_success(12, rng=5), "rng: must be a Random or None, got 5"),
+    (lambda: roll_reaction(0, faces=["6", "6", "5"]), "faces: must be a list of whole numbers or None"),
+    (lambda: quick_contest(success_roll(12, 8), None), "b: must be a SuccessRoll, got None"),
 ])
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(InputError, match=message): call()

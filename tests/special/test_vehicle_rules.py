@@ -137,7 +137,7 @@ def test_random_picks_cover_the_gas_tank():
     (lambda: run_down_odds(2.0, 10), "dice: must be a whole number"),
     (lambda: run_down_odds(2, 10, had_time="True"), "had_time: must be True or False"),
     (lambda: vehicle_critical(19), "total: must be from 3 to 18"),
-    (lambda: roll_vehicle_critical(weapons=()), "weapons: must be a non-empty list"),
+    (lambda: roll_vehicle_critical(weapons=()), "weapons: must list at least one name"),
     (lambda: critical_damage(7, 7), "damage: must be text"),
 ])
 def test_bad_input_is_refused_by_name(call, message):

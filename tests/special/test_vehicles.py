@@ -191,18 +191,18 @@ def test_seeded_rolls_follow_the_odds():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: vehicle_hit_odds("6d6", vehicle="lorry"), "vehicle: must be one of car, motorcycle"),
-    (lambda: vehicle_hit_odds("6d6", facing="under"), "facing: must be one of front, side, rear"),
+    (lambda: vehicle_hit_odds("6d6", vehicle="lorry"), "vehicle: must be one of 'car', 'motorcycle'"),
+    (lambda: vehicle_hit_odds("6d6", facing="under"), "facing: must be one of 'front', 'side', 'rear'"),
     (lambda: vehicle_hit_odds("6d6", location="Window", vehicle="motorcycle"), "location: must be one of"),
     (lambda: vehicle_hit_odds("6d6", speed_mph=float("nan")), "speed_mph: must be a whole number"),
     (lambda: vehicle_hit_odds("6d6", speed_mph=30.5), "speed_mph: must be a whole number"),
     (lambda: vehicle_hit_odds("6d6", speed_mph="30"), "speed_mph: must be a whole number"),
     (lambda: vehicle_hit_odds("6d6", tank_full="False"), "tank_full: must be True or False"),
     (lambda: vehicle_hit_odds("6d6", goggles=1), "goggles: must be True or False"),
-    (lambda: vehicle_hit_odds("6d6", tyre="radial", vehicle="motorcycle"), "tyre: must be one of standard, puncture-resistant, solid"),
+    (lambda: vehicle_hit_odds("6d6", tyre="radial", vehicle="motorcycle"), "tyre: must be one of 'standard', 'puncture-resistant', 'solid'"),
     (lambda: vehicle_hit_odds("6d6", engine_ht=13), "engine_ht: must be from 8 to 12"),
     (lambda: vehicle_hit_odds("6d6", engine_hp=44), "engine_hp: must be from 45 to 100"),
-    (lambda: vehicle_hit_odds("6d6", engine_dr="both"), "engine_dr: must be one of add, table"),
+    (lambda: vehicle_hit_odds("6d6", engine_dr="both"), "engine_dr: must be one of 'add', 'table'"),
     (lambda: vehicle_hit_odds("6d6", wind="strong"), "wind: is not an option"),
     (lambda: vehicle_hit_odds("6x"), "damage:"),
     (lambda: vehicle_hit_odds(6), "damage: must be text"),

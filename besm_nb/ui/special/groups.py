@@ -42,7 +42,7 @@ def _roll(rng, skill, members, position, tie, criticals) -> str:
     group = group_skill(_members(members))
     lines = []
     while True:
-        a = roll_success(skill + POSITIONS[position], rng, criticals=criticals)
+        a = roll_success(max(SKILL_RANGE[0], skill + POSITIONS[position]), rng, criticals=criticals)  # as the odds clamp it
         b = roll_success(group, rng, criticals=criticals)
         result = group_contest(a, b, tie)
         lines.append(f"he {a.dice} ({a.outcome}, {a.margin:+d}), they {b.dice} ({b.outcome}, {b.margin:+d})")
