@@ -140,7 +140,10 @@ class TickPicker(widgets.VBox):
         keep = self.value if value is None else tuple(value)
         self._boxes, children = {}, []
         for heading, opts in self._groups.items():
-            if heading: children.append(html_text(f"<b>{escape(heading)}</b>", cls="besm-group"))
+            if heading:  # a layout of its own: the filter hides it alone, never the shared layout of every other text
+                h = widgets.HTML(f"<b>{escape(heading)}</b>", layout=widgets.Layout())
+                h.add_class("besm-group")
+                children.append(h)
             for label, v in opts:
                 b = widgets.Checkbox(value=v in keep, description=label, indent=False, layout=widgets.Layout(width="auto"))
                 b.observe(lambda _: self._sync(), names="value")
