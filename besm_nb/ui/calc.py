@@ -123,7 +123,7 @@ class TickPicker(widgets.VBox):
         self.filter = widgets.Text(placeholder="type to filter", layout=widgets.Layout(width="14em"))
         self.filter.add_class("besm-filter")
         self.ticked = html_text(cls="besm-ticked")
-        self.box = widgets.VBox(layout=widgets.Layout(max_height="22em", overflow_y="auto", border="1px solid #ccc",
+        self.box = widgets.VBox(layout=widgets.Layout(max_height="22em", overflow="hidden auto", border="1px solid #ccc",
                                                       padding="2px 6px", width="100%"))
         self._filter_from = filter_from
         self.filter.observe(lambda _: self._show(), names="value")
@@ -168,7 +168,7 @@ class TickPicker(widgets.VBox):
     def _sync(self) -> None:
         if getattr(self, "_setting", False): return
         ticked = tuple(v for v, (b, _, _) in self._boxes.items() if b.value)
-        self.ticked.value = ("<small>Ticked: " + escape(", ".join(str(l) for v, (b, l, _) in self._boxes.items() if b.value))
+        self.ticked.value = ("<small>Ticked: " + escape(", ".join(b.description for b, _, _ in self._boxes.values() if b.value))
                              + "</small>") if ticked else "<small>None ticked.</small>"
         if ticked != self.value: self.value = ticked
 

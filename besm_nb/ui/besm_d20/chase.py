@@ -415,7 +415,7 @@ class ChaseTracker(Tracker):
                     f"speed <b class='besm-speed'>{s.speed}</b> {escape(s.rules.unit)} · {escape(s.terrain)} terrain"
                     + (f" · <b class='besm-outcome'>over: {escape(s.reason)}</b>" if s.over else "") + "</div>")
             self.status.value = (head + lead_track(s.lead, s.predator.name, s.prey.name, s.rules.length_ft, s.outcome)
-                                 + "<table class='besm-odds' style='border-collapse:separate;border-spacing:14px 2px'><tr><th>name</th><th>side</th>"
+                                 + "<table class='besm-odds' style='border-collapse:separate;border-spacing:14px 2px;overflow-wrap:normal'><tr><th>name</th><th>side</th>"
                                  "<th>Hit Points</th><th>damage</th><th>condition</th><th>Manoeuvre</th><th>max speed</th>"
                                  f"<th>Drive mod next round</th></tr>{rows}</table>")
         self.log_view.value = ("".join(f"<div style='line-height:1.4'>{l}</div>" for l in reversed(self.log_lines[-300:]))

@@ -97,8 +97,8 @@ class Tracker(_Kit):
         self.remove_button = self.button("Remove", self.remove_combatant, "besm-remove")
         # the table's readings: changed between rounds, kept with the fight
         self.r_health = S(W.Dropdown(options=[("0 badly injured, below 0 dead", "zero"), ("below 0 dying, not dead", "dying")],
-                                     description="Below 0 Health"), "8em", "22em"); self.r_health.add_class("besm-health-reading")
-        self.r_crit = S(W.Dropdown(options=[("×1 (no extra)", 1), ("×2", 2), ("×3", 3), ("×4", 4)], description="Critical"), "5.5em", "14em")
+                                     description="Below 0 Health"), "8em", "26em"); self.r_health.add_class("besm-health-reading")
+        self.r_crit = S(W.Dropdown(options=[("×1 (no extra)", 1), ("×2", 2), ("×3", 3), ("×4", 4)], description="Critical"), "5.5em", "16em")
         self.r_crit.add_class("besm-critical")
         self.r_cover = box(False, "cover spends the attack action"); self.r_cover.add_class("besm-cover-spends")
         self.r_overspend = box(False, "Energy may go below 0 (she passes out)"); self.r_overspend.add_class("besm-overspend")
@@ -118,7 +118,7 @@ class Tracker(_Kit):
         self.note = S(W.Text(description="Note", placeholder="what she does"), width="17em"); self.note.add_class("besm-note")
         self.targets = TickPicker([]); self.targets.add_class("besm-targets")
         self.mods = TickPicker(ATTACK_ROWS); self.mods.add_class("besm-mods")
-        self.targets_head, self.mods_head = html_text("<b>Targets</b>"), html_text("<b>Modifiers</b> (Table: combat modifiers)")
+        self.targets_head, self.mods_head = html_text("<b>Targets</b>"), html_text("<b>Modifiers</b> (from the combat modifiers table)")
         # answers
         self.a_target = S(W.Dropdown(description="Answer to"), width="17em"); self.a_who = S(W.Dropdown(description="By"), width="17em")
         self.a_kind = S(W.Dropdown(description="With"), width="17em"); self.a_attack = S(W.Dropdown(description="Counter with"), "7em", "18em")
@@ -340,7 +340,7 @@ class Tracker(_Kit):
         seed = self.seed.value
         self.fight, new = fight_act(self.fight, action, DiceFeed(random.Random(seed), typed))
         used = self.fight.dice[-1]
-        self._log(*(escape(e.text) for e in new), f"<i>(dice {' '.join(map(str, used)) or 'none'}"
+        self._log(f"<b>{escape(action.who)}: {escape(action.kind)}</b>", *(escape(e.text) for e in new), f"<i>(dice {' '.join(map(str, used)) or 'none'}"
                   + ("" if len(typed) >= len(used) else f", seed {seed}") + ")</i>")
         self.seed.value = self._seeds.randrange(1, 1_000_000)
         self.answers, self.typed_dice.value = [], ""
@@ -368,7 +368,7 @@ class Tracker(_Kit):
             f"<td>{c.energy}</td><td class='besm-state' data-name='{escape(n)}'>{self._state(c)}"
             f"{''.join(' · ' + escape(x) for x in c.conditions)}</td>"
             f"<td>{inits.get(n, '')}</td><td>{escape(', '.join(a.name for a in c.attacks))}</td></tr>" for n, c in fighters.items())
-        self.table.value = (f"<div>Round <b class='besm-round'>{self.fight.round}</b></div><table class='besm-odds'><tr><th>name</th><th>ACV</th><th>DCV</th><th>Health</th><th>Energy</th>"
+        self.table.value = (f"<div>Round <b class='besm-round'>{self.fight.round}</b></div><table class='besm-odds' style='overflow-wrap:normal'><tr><th>name</th><th>ACV</th><th>DCV</th><th>Health</th><th>Energy</th>"
                             f"<th>state</th><th>initiative</th><th>attacks</th></tr>{rows}</table>" if fighters else "<i>No combatants yet.</i>")
         self._once(lambda: [self._offer(self.remove_pick, list(self.fight.fighters))] + [self._offer(w, list(fighters)) for w in (self.e_from, self.e_to)])
         order = phase_order(inits) if inits else []
