@@ -393,9 +393,11 @@ class Panel(widgets.VBox):
                options: list,  # the choices the rules allow now: names, or (label, value) pairs
               ) -> None:
         "Offer only these choices, keeping the current one if still offered, else the first."
-        if list(w.options) != options: w.options = options
         values = [o[1] if isinstance(o, tuple) else o for o in options]
-        if values and w.value not in values: w.value = values[0]
+        keep = w.value  # a new list of options resets the widget's value: keep the one picked if it is still offered
+        if list(w.options) != options: w.options = options
+        if keep in values and w.value != keep: w.value = keep
+        elif values and w.value not in values: w.value = values[0]
 
     def _say(self, text: str,  # plain text
              where: widgets.HTML | None = None,  # the message place (default: `message`)

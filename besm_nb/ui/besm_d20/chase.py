@@ -34,9 +34,15 @@ def _ints(text: str, name: str) -> list[int]:
 FRACTION_DIGITS = 9  # a fraction whose denominator is longer than this is shown as its rounded percentage
 
 
+def _rounded(p) -> str:
+    "An exact chance as its rounded percentage, marked ≈ (a chance below 0.01% reads '< 0.01%', itself a bound, not a rounding)."
+    shown = pct(p)
+    return shown if shown.startswith("<") else f"≈ {shown}"
+
+
 def _odds(p) -> str:
     "A chance as its exact fraction and percentage, or, marked ≈, the percentage alone when the fraction is too long to read."
-    return fmt_odds(p) if len(str(p.denominator)) <= FRACTION_DIGITS else f"≈ {pct(p)}"
+    return fmt_odds(p) if len(str(p.denominator)) <= FRACTION_DIGITS else _rounded(p)
 
 
 def _lengths(n: int) -> str: return f"{n} length" if n == 1 else f"{n} lengths"
@@ -229,8 +235,8 @@ class ChaseTracker(Tracker):
                   self.cut_off, self.init_p, self.init_q, self.lead_in, self.seed):
             _sized(w)
         for w in (self.success, self.speed_tie, self.terrain_bonus, self.cut_off, self.open_collisions, self.round_speed,
-                  self.armour_reading, self.lure_dc): _sized(w, "9em", "30em")
-        _sized(self.obstacle_adjust, "11em", "17em")
+                  self.armour_reading, self.lure_dc): _sized(w, "9em", "36em")
+        _sized(self.obstacle_adjust, "12em", "18em")
         for w in (self.house_p, self.house_q): _sized(w, "11em", "19em")
         for w in (self.terrain, self.started, self.only_open): _sized(w, "9em", "23em")
         _sized(self.typed, "9em", "25em"); _sized(self.seed, "9em", "16em")
@@ -388,16 +394,14 @@ class ChaseTracker(Tracker):
         long = any(len(str(v.denominator)) > FRACTION_DIGITS for v in c.odds.values())
         if long:  # exact fractions of hundreds of digits: their percentages, rounded and marked so
             table = ("<table class='besm-odds'><tr><th>outcome</th><th>% (rounded)</th></tr>"
-                     + "".join(f"<tr><td>{escape(str(k))}</td><td>≈ {pct(v)}</td></tr>" for k, v in c.odds.items()) + "</table>")
-            how = ("counted exactly over every die of every round; the exact fractions run to hundreds of digits, so each "
-                   "is shown as its percentage rounded to two places (≈)")
+                     + "".join(f"<tr><td>{escape(str(k))}</td><td>{_rounded(v)}</td></tr>" for k, v in c.odds.items()) + "</table>")
+            how = "counted exactly over every die of every round, but the fractions run to hundreds of digits: each is shown rounded (≈)"
         else:
             table = odds_table(c.odds, "outcome")
             how = "exact: every die of every round counted; each fraction is the chance itself"
         self.capture.value = (f"<div class='besm-capture-head' style='line-height:1.5'><b>Within {n} {'round' if n == 1 else 'rounds'}</b> "
-                              f"(the odds follow at most {MAX_CAPTURE_ROUNDS}; the chance it is still running after {n} is shown, not dropped), "
-                              f"{escape(self.pol_p.value)} against {escape(self.pol_q.value)}: {how}. Damage is not followed. "
-                              + "; ".join(f"{k} {_odds(v)}" for k, v in c.odds.items()) + "</div>" + table)
+                              f"(at most {MAX_CAPTURE_ROUNDS}; still running after {n} is a row of its own), {escape(self.pol_p.value)} "
+                              f"against {escape(self.pol_q.value)}: {how}. Damage is not followed.</div>" + table)
 
     # -- display --------------------------------------------------------------------------------------
     def refresh(self) -> None:
