@@ -468,4 +468,5 @@ class ChaseTracker(Tracker):
                 f"{o.speed}; exact" + ("; ≈ marks an exact chance rounded, its fraction too long to show" if rounded else "")
                 + f"): takes effect: <span class='besm-effect'>{eff}</span><br>the round ends: {out}<br>crashes: {crash}"
                 f"<br><span class='besm-checks'>{checks}</span>"
-                f"<br>lead after the manoeuvres:</div>" + bar_chart(o.lead, highlight=[c.state.lead], height=70))
+                f"<br>lead after the manoeuvres:</div><div style='overflow-x:auto;max-width:100%'>"  # 20 bars are wider than a phone
+                + bar_chart(o.lead, highlight=[c.state.lead], height=70) + "</div>")
