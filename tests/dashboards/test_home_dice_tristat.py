@@ -99,13 +99,21 @@ def add_fighters(page, tracker, fighters):
         tracker.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=30_000)
 
 
+def tick_target(page, tracker, name, offered):
+    "Tick a target once the page offers exactly these (the list is rebuilt as the one acting changes)."
+    page.wait_for_function("([sel, want]) => JSON.stringify([...document.querySelectorAll(sel)].map(e => e.innerText.trim())) === "
+                           "JSON.stringify(want)", arg=[".besm-targets .widget-checkbox", offered], timeout=30_000)
+    tracker.locator(".besm-targets").get_by_label(name, exact=True).check()
+    tracker.locator(".besm-targets .besm-ticked", has_text=f"Ticked: {name}").wait_for(timeout=30_000)
+
+
 def test_tristat_tracker_runs_a_round(page, dashboards_url):
     tracker = fresh_fight(page, dashboards_url)
     add_fighters(page, tracker, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
     fill(tracker, "Typed d6s", "6 1")
     tracker.get_by_role("button", name="Use these d6s").click()
     page.locator(".besm-phases", has_text="Rei → Youma").wait_for(timeout=30_000)
-    tracker.locator(".besm-targets").get_by_label("Youma", exact=True).check()  # a tick box: works by touch
+    tick_target(page, tracker, "Youma", ["Youma"])  # a tick box: works by touch
     fill(tracker, "Typed 2d6", "5 9")  # Rei hits with 5; Youma's dodge (9 against DCV 5) fails
     tracker.get_by_label("Answer to", exact=True).select_option("Youma")
     tracker.get_by_label("By", exact=True).select_option("Youma")
@@ -120,7 +128,7 @@ def test_tristat_tracker_runs_a_round(page, dashboards_url):
     page.wait_for_function("document.querySelector(\".besm-health[data-name='Youma']\")?.innerText === '40'", timeout=30_000)
 
     # a typed total the dice cannot show: refused beside Resolve, naming the box as the screen labels it
-    tracker.locator(".besm-targets").get_by_label("Youma", exact=True).check()
+    tick_target(page, tracker, "Youma", ["Youma"])
     fill(tracker, "Typed 2d6", "13")
     tracker.get_by_role("button", name="Resolve").click()
     msg = tracker.locator(".besm-resolve-message", has_text="Typed 2d6: the 1st typed total is for").first
@@ -156,7 +164,7 @@ def test_tristat_tracker_keeps_everything(page, dashboards_url):
         fill(t, "Typed d6s", "6 1")
         t.get_by_role("button", name="Use these d6s").click()
         t.locator(".besm-phases", has_text="Rei → Youma").wait_for(timeout=30_000)
-        t.locator(".besm-targets").get_by_label("Youma", exact=True).check()
+        tick_target(page, t, "Youma", ["Youma"])
         fill(t, "Typed 2d6", "5")
         t.get_by_role("button", name="Resolve").click()
         t.locator(".besm-health[data-name='Youma']", has_text="12").wait_for(timeout=30_000)

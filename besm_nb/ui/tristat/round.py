@@ -414,7 +414,7 @@ class Tracker(_Kit):
         show(self.targets, kind in ("attack", "grab")); show(self.targets_head, kind in ("attack", "grab"))
         names = [a.name for a in who.attacks] if who else []
         self._offer(self.attack, names)
-        others = [n for n in fighters if n != self.who.value and incapacity(fighters[n], self.fight.health_reading) != "dead"]
+        others = [n for n in fighters if n != self.who.value and incapacity(fighters[n], self.fight.health_reading) != "dead"] if who else []
         if self.targets.options != others: self.targets.set_options(others)
         targets = list(self.targets.value) if kind == "attack" else []
         self._offer(self.a_target, targets)
