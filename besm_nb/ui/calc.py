@@ -123,7 +123,7 @@ class TickPicker(widgets.VBox):
         self.filter = widgets.Text(placeholder="type to filter", layout=widgets.Layout(width="14em"))
         self.filter.add_class("besm-filter")
         self.ticked = html_text(cls="besm-ticked")
-        self.box = widgets.VBox(layout=widgets.Layout(max_height="22em", overflow_y="auto", border="1px solid #ccc",
+        self.box = widgets.VBox(layout=widgets.Layout(max_height="22em", overflow="hidden auto", border="1px solid #ccc",
                                                       padding="2px 6px", width="100%"))
         self._filter_from = filter_from
         self.filter.observe(lambda _: self._show(), names="value")
@@ -140,7 +140,10 @@ class TickPicker(widgets.VBox):
         keep = self.value if value is None else tuple(value)
         self._boxes, children = {}, []
         for heading, opts in self._groups.items():
-            if heading: children.append(html_text(f"<b>{escape(heading)}</b>", cls="besm-group"))
+            if heading:  # a layout of its own: the filter hides it alone, never the shared layout of every other text
+                h = widgets.HTML(f"<b>{escape(heading)}</b>", layout=widgets.Layout())
+                h.add_class("besm-group")
+                children.append(h)
             for label, v in opts:
                 b = widgets.Checkbox(value=v in keep, description=label, indent=False, layout=widgets.Layout(width="auto"))
                 b.observe(lambda _: self._sync(), names="value")
@@ -165,7 +168,7 @@ class TickPicker(widgets.VBox):
     def _sync(self) -> None:
         if getattr(self, "_setting", False): return
         ticked = tuple(v for v, (b, _, _) in self._boxes.items() if b.value)
-        self.ticked.value = ("<small>Ticked: " + escape(", ".join(str(l) for v, (b, l, _) in self._boxes.items() if b.value))
+        self.ticked.value = ("<small>Ticked: " + escape(", ".join(b.description for b, _, _ in self._boxes.values() if b.value))
                              + "</small>") if ticked else "<small>None ticked.</small>"
         if ticked != self.value: self.value = ticked
 
@@ -390,9 +393,11 @@ class Panel(widgets.VBox):
                options: list,  # the choices the rules allow now: names, or (label, value) pairs
               ) -> None:
         "Offer only these choices, keeping the current one if still offered, else the first."
-        if list(w.options) != options: w.options = options
         values = [o[1] if isinstance(o, tuple) else o for o in options]
-        if values and w.value not in values: w.value = values[0]
+        keep = w.value  # a new list of options resets the widget's value: keep the one picked if it is still offered
+        if list(w.options) != options: w.options = options
+        if keep in values and w.value != keep: w.value = keep
+        elif values and w.value not in values: w.value = values[0]
 
     def _say(self, text: str,  # plain text
              where: widgets.HTML | None = None,  # the message place (default: `message`)

@@ -23,7 +23,7 @@ from .calc import Panel, html_text
 
 
 # %% auto #0
-__all__ = ['AUTOSAVE_PREFIX', 'HISTORY_BYTES', 'SAVES_ENV', 'save_name', 'saves_of', 'saves_folder', 'Tracker']
+__all__ = ['AUTOSAVE_PREFIX', 'HISTORY_BYTES', 'FIT_CSS', 'SAVES_ENV', 'save_name', 'saves_of', 'saves_folder', 'Tracker']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
@@ -61,6 +61,8 @@ def saves_of(folder: Path,  # the saves folder
 
 # %% ../../nbs/core/06_tracker.ipynb #8233d2b1
 HISTORY_BYTES = 2_000_000  # how much undo history the autosave file keeps (the page keeps all of it)
+FIT_CSS = ("<style>.besm-fit .widget-html, .besm-fit .widget-html-content { min-width: 0; max-width: 100%; }</style>")
+# a tracker's texts may be narrower than their widest table or chart: those then scroll inside themselves, never the page
 SAVES_ENV = "BESM_NB_SAVES"  # names another saves folder (the tests give each server a fresh one)
 
 
@@ -126,7 +128,7 @@ class Tracker(Panel):
 
     def file_controls(self) -> widgets.Widget:
         "Download and Upload, and saves by name in the saves folder, each with its message beside it."
-        rows = [html_text("<h4>Saves</h4>"), self.row(self.download, self.upload, cls="besm-file-message")]
+        rows = [html_text(FIT_CSS + "<h4>Saves</h4>"), self.row(self.download, self.upload, cls="besm-file-message")]
         self._upload_message = self._row_messages[-1]
         if self.saves is not None:
             rows += [self.row(self.save_as, self.save_button, cls="besm-save-message"),
@@ -140,6 +142,7 @@ class Tracker(Panel):
     def resume(self) -> None:
         "Carry on from the autosave if there is one (it is checked like any save), else start the file. Call last in `__init__`."
         _await_page()
+        self.add_class("besm-fit")
         path = self.autosave_path
         if self.autosaving and path.is_file():
             try:

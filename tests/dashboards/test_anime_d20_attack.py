@@ -20,6 +20,15 @@ def wait_for_output(page, text):
                            arg=text, timeout=15_000)
 
 
+def tick(page, name, labels):
+    "Tick exactly these boxes of a list of situations (by their labels), as a finger would."
+    box = page.locator(f".besm-field-{name}").first
+    for i in reversed(range(box.locator("input[type=checkbox]:checked").count())):
+        c = box.locator("input[type=checkbox]:checked").nth(i)
+        if c.locator("xpath=..").inner_text().strip() not in labels: c.uncheck()
+    for label in labels: box.get_by_label(label, exact=True).check()
+
+
 def set_int(page, name, value):
     box = field(page, name)
     box.fill(str(value))
@@ -27,8 +36,8 @@ def set_int(page, name, value):
 
 
 def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
-    page.goto(dashboards_url + URL)
-    page.locator(".besm-output").first.wait_for(timeout=30_000)
+    page.goto(dashboards_url + URL, timeout=180_000)
+    page.locator(".besm-output").first.wait_for(timeout=120_000)
     wait_for_output(page, shown(resolve_attack(6, 14, "2d6+3", defence_bonus=4, armour=2, current_hp=20)))
 
     set_int(page, "attack_bonus", 9)
@@ -37,8 +46,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", defence_bonus=4, armour=2, current_hp=20)))
 
     # two Table 12-5 rows: a round of aiming (+4 under the text reading) and light cover beyond melee (-6 chosen)
-    rows = page.locator(".besm-field-rows select").first
-    rows.select_option(label=["aiming: +4 (round) / +2 (action)", "beyond melee: taking cover: -6 (-4 to -10)"])
+    tick(page, "rows", ["aiming: +4 (round) / +2 (action)", "beyond melee: taking cover: -6 (-4 to -10)"])
     # aiming counts only standing still: refused beside the pace until the pace is "still"
     page.locator(".besm-error", has_text="Extra Aim counts only if the attacker does not move").first.wait_for(timeout=10_000)
     page.locator(".besm-field-pace select").first.select_option(label="still (not moving: needed to aim)")
@@ -54,11 +62,11 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", chosen, "still", aim="action", defence_bonus=4, armour=2, current_hp=20)))
 
     # two rows that exclude each other: the reason appears beside the list
-    rows.select_option(label=["aiming: +4 (round) / +2 (action)", "aiming with a scope: +6 (round) / +3 (action)"])
+    tick(page, "rows", ["aiming: +4 (round) / +2 (action)", "aiming with a scope: +6 (round) / +3 (action)"])
     page.locator(".besm-error", has_text="cannot be combined").first.wait_for(timeout=10_000)
 
     # a seeded roll is logged with its seed, and the same seed replays it in the library's calculator
-    rows.select_option(label=["touch: +6"])
+    tick(page, "rows", ["touch: +6"])
     wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", ["touch"], "still", aim="action", defence_bonus=4, armour=2, current_hp=20)))
     page.locator(".besm-seed input").first.fill("4321")
     page.locator(".besm-seed input").first.press("Tab")
@@ -75,12 +83,16 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
 
 
 def test_attack_resolver_takes_combined_attackers_and_the_damage_rows(page, dashboards_url):
-    page.goto(dashboards_url + URL)
-    page.locator(".besm-output").first.wait_for(timeout=30_000)
+    page.goto(dashboards_url + URL, timeout=180_000)
+    page.locator(".besm-output").first.wait_for(timeout=120_000)
     set_int(page, "combined", 3)  # three strike together: each at -4, her one defence at -2
     wait_for_output(page, shown(resolve_attack(6, 14, "2d6+3", defence_bonus=4, armour=2, current_hp=20, combined=3)))
     set_int(page, "combined", 1)
-    page.locator(".besm-field-rows select").first.select_option(label=["vital spot: -8"])
+    filter_box = page.locator(".besm-field-rows .besm-filter input").first
+    filter_box.fill("vital")  # the filter narrows the long list as one types
+    page.locator(".besm-field-rows").get_by_label("aiming: +4 (round) / +2 (action)", exact=True).wait_for(state="hidden", timeout=10_000)
+    tick(page, "rows", ["vital spot: -8"])
+    page.locator(".besm-field-rows .besm-ticked", has_text="Ticked: vital spot: -8").wait_for(timeout=10_000)
     wait_for_output(page, "Damage 2d8+3; critical damage 4d8+3")  # the dice one size up, and their critical
     page.locator(".besm-field-crit select").first.select_option(label="rolled twice: 2d6+3 → 4d6+6")
     wait_for_output(page, "critical damage 4d8+6")

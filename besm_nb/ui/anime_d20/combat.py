@@ -12,7 +12,7 @@ from ...anime_d20.modifiers import (ATTACK_MODIFIERS, DEFENCE_MODIFIERS, DEFENDI
                                    Row, block_result, resolve_attack)
 from ...dice import InputError, fmt_odds, roll
 from ...render import Result
-from ..calc import Calculator, Field, bool_field, choice_field, int_field, text_field
+from ..calc import Calculator, bool_field, choice_field, int_field, text_field, tick_field
 
 COUNTS = range(1, 6)  # the counts offered for a "per" row
 FLAT_FOOTED_DEX = range(1, 6)  # the Dexterity modifiers offered for the flat-footed row
@@ -37,15 +37,13 @@ def _options(table: dict[str, Row], skip: tuple[str, ...] = ()) -> list[tuple[st
     return out
 
 
-def multi_field(name: str,  # parameter name
-                label: str,  # what the user sees
-                options: list,  # (label, value) pairs
-                value: tuple = (),  # the values chosen at first
-                rows: int = 8,  # how many lines show
-               ) -> Field:
-    "A list in which several choices can be made."
-    w = widgets.SelectMultiple(options=options, value=value, rows=rows, layout=widgets.Layout(width="34em"))
-    return Field(name, w, label)
+def _grouped(table: dict[str, Row], skip: tuple[str, ...] = ()) -> dict[str, list[tuple[str, object]]]:
+    "A table's choices under its own sub-headings (\"Attacker is\", \"Called shot\", …), for tick boxes."
+    out: dict[str, list] = {}
+    for name, r in table.items():
+        if name in skip: continue
+        out.setdefault(r.heading[:1].upper() + r.heading[1:], []).extend(_options({name: r}))
+    return out
 
 
 def _resolve(attack_bonus, ac, damage, rows, pace, aim, vehicle, defends, defence_bonus, defence, others, total_defence,
@@ -108,11 +106,11 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
     "Calculator: one fully modified Anime d20 attack against one defender, exactly."
     paces = [(p, p) for p in PACES]
     attack_paces = [("still (not moving: needed to aim)", "still")] + paces
-    attack_rows = _options(ATTACK_MODIFIERS, tuple(n for n in PACE_ROWS.values() if n) + tuple(
+    attack_rows = _grouped(ATTACK_MODIFIERS, tuple(n for n in PACE_ROWS.values() if n) + tuple(
         n for n, r in ATTACK_MODIFIERS.items() if r.group == "movement") + ("combined attack",))
     calc = Calculator("Attack resolver (Anime d20)", [
         int_field("attack_bonus", "Attack bonus", 6, *BONUS_RANGE),
-        multi_field("rows", "Attack situations (Table 12-5; Ctrl-click for several)", attack_rows),
+        tick_field("rows", "Attack situations (Table 12-5)", attack_rows),
         choice_field("pace", "Attacker's pace (Table 12-4)", attack_paces, "walking"),
         int_field("combined", "Attackers in a combined attack (1: alone)", 1, 1, 50),
         choice_field("aim", "Extra Aim reading", [("a full round: +4, scope +6 (text)", "round"),
@@ -123,12 +121,10 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
         int_field("ac", "Target's Armour Class", 14, *AC_RANGE),
         bool_field("defends", "Target defends", True),
         int_field("defence_bonus", "Defence bonus (base AC + modifiers)", 4, *BONUS_RANGE),
-        multi_field("defence", "Defence situations (Table 12-6; Ctrl-click for several)", _options(DEFENCE_MODIFIERS, ("multiple attacks",)),
-                    ("dodge/parry",), rows=6),
+        tick_field("defence", "Defence situations (Table 12-6)", _options(DEFENCE_MODIFIERS, ("multiple attacks",)), ("dodge/parry",)),
         choice_field("total_defence", "Total Defence reading", [("+4 for the round (text)", "text"),
                                                                 ("+4 per attack sacrificed (Table 12-6)", "table")], "text"),
-        multi_field("others", "Defending someone else (Table 12-7; Ctrl-click for several)",
-                    _options(DEFENDING_OTHERS, ("additional attacks",)), rows=5),
+        tick_field("others", "Defending someone else (Table 12-7)", _options(DEFENDING_OTHERS, ("additional attacks",))),
         choice_field("defender_pace", "Defender's pace (Block only)", paces, "walking"),
         bool_field("ranged", "Ranged attack", False),
         bool_field("block_ranged_feat", "Defender has Block Ranged Attack", False),
@@ -149,4 +145,4 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
     return calc
 
 # %% auto #0
-__all__ = ['COUNTS', 'FLAT_FOOTED_DEX', 'multi_field', 'attack_result', 'attack_calculator']
+__all__ = ['COUNTS', 'FLAT_FOOTED_DEX', 'attack_result', 'attack_calculator']
