@@ -17,7 +17,7 @@ import typing
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import icepool
 
@@ -25,7 +25,8 @@ import icepool
 __all__ = ['MAX_DICE', 'MIN_SIDES', 'MAX_SIDES', 'MAX_FACES', 'MAX_TERMS', 'MAX_CONSTANT', 'MAX_MULTIPLIER', 'MAX_EXPR_LEN',
            'InputError', 'shown', 'require_int', 'require_number', 'require_bool', 'require_choice', 'require_text',
            'require_items', 'checked', 'Term', 'TooLargeForOdds', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats',
-           'chance_at_most', 'chance_at_least', 'pct', 'fmt_odds', 'latex', 'TermRoll', 'Roll', 'dice_count', 'roll']
+           'chance_at_most', 'chance_at_least', 'pct', 'fmt_odds', 'latex', 'TermRoll', 'Roll', 'dice_count', 'roll',
+           'DiceFeed']
 
 # %% ../nbs/core/00_dice.ipynb #7c942573
 class InputError(ValueError):
@@ -507,3 +508,43 @@ def roll(expr: str,  # a dice expression such as "2d6+3"
                 require_int(f, "faces", 1, t.sides)
         rolled.append(TermRoll(t, got))
     return Roll(expr, tuple(rolled), sum(r.value for r in rolled))
+
+# %% ../nbs/core/00_dice.ipynb #c6cfeb58
+@lru_cache(maxsize=256)
+def _bounds(expr: str) -> tuple[int, int]:
+    "The lowest and highest totals of a dice expression."
+    s = stats(expr)
+    return s.low, s.high
+
+
+def _ordinal(n: int) -> str: return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+@checked
+class DiceFeed:
+    "A tracker's dice: totals typed in at the table first, then a seeded random source; every total used is recorded."
+    def __init__(self,
+                 rng: random.Random | None = None,  # the random source, once the typed totals run out
+                 totals: Iterable[int] | None = None,  # the totals rolled at the table, in order
+                ):
+        if rng is not None and not isinstance(rng, random.Random): raise InputError("rng", f"must be a random.Random or None, got {shown(rng)}")
+        typed = () if totals is None else require_items(totals, "totals", 1_000_000)
+        for t in typed: require_int(t, "totals", -10 ** 12, 10 ** 12)  # whole numbers; each is checked against its dice when used
+        self.rng, self.totals = rng, list(typed)
+        if rng is None and totals is None: self.rng = random.Random()
+        self.used: list[int] = []
+
+    def __call__(self, expr: str, why: str) -> int:
+        if self.totals:
+            lo, hi = _bounds(expr)
+            try: value = require_int(self.totals.pop(0), "totals", lo, hi)  # one the dice can show
+            except InputError as err:
+                n = len(self.used) + 1
+                raise InputError("totals", f"the {_ordinal(n)} typed total is for {why} ({expr}), so it "
+                                           + str(err).split(": ", 1)[1]) from None
+        elif self.rng is not None:
+            value = roll(expr, self.rng).total
+        else:
+            raise InputError("totals", f"ran out of dice at: {why} ({expr})")
+        self.used.append(value)
+        return value

@@ -18,7 +18,7 @@ from .battles import (EXACT_MULTIPLE_READINGS, MODIFIER_RANGE, QUALITY_RANGE, SC
                                       general_bonus, opposed_battle_check, outnumber_bonus, strength_loss, turn_losses)
 from .chase_odds import wilson
 from ..dice import InputError, checked, dist, require_choice, require_int, shown, stats
-from ..tristat.round import DiceFeed
+from ..dice import DiceFeed
 
 RESULTS = ("Tied",) + tuple(f"{s} {r.label.lower()}" for s in SIDES for r in TABLE_A8[1:])
 

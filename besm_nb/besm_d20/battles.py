@@ -16,7 +16,7 @@ from ..anime_d20.checks import RANK_RANGE, SCORE_RANGE, check_bonus
 from ..checks import Step
 from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text, shown
 from ..store import fields, flag, items, load_json, save_json, whole
-from ..tristat.round import DiceFeed
+from ..dice import DiceFeed
 
 RULE = "000 · Narrative Battles"
 SIDES = ("A", "B")  # the two armies, in the order they are given

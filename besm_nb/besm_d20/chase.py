@@ -17,7 +17,7 @@ from ..checks import Step
 from ..dice import (checked, MAX_CONSTANT, MAX_DICE, InputError, require_bool, require_choice, require_int, require_items,
                           require_text, shown)
 from ..store import fields, flag, items, load_json, save_json, text, whole
-from ..tristat.round import DiceFeed
+from ..dice import DiceFeed
 
 RULE = "000 · Chases"
 SIDES = ("predator", "prey")

@@ -23,7 +23,7 @@ from ..checks import Step, d20_check, d20_success_odds
 from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_items,
                           require_text, shown, stats)
 from ..store import fields, items, load_json, save_json, whole
-from ..tristat.round import DiceFeed
+from ..dice import DiceFeed
 
 RULE = "000 · Big Combats, Small Counters"
 MAX_COUNTERS = 30  # in one unit

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from ..checks import tristat_check
-from ..dice import (checked, InputError, require_bool, require_choice, require_int, require_items, require_text, roll, shown,
+from ..dice import (checked, DiceFeed, InputError, require_bool, require_choice, require_int, require_items, require_text, roll, shown,
                           stats)
 from ..store import fields, flag, items, text, whole
 from .combat import (CV_RANGE, HEALTH_READINGS, MAX_TARGETS, POWER_RANGE, VITAL_SPOT, counterattack,
@@ -27,9 +27,9 @@ NAME_LEN = 100
 # %% auto #0
 __all__ = ['PIN_ESCAPE', 'HEALTH_RANGE', 'ENERGY_RANGE', 'NAME_LEN', 'RESPONSES', 'GRAPPLES', 'ACTIONS', 'BOOSTS',
            'PHASE_ACTIONS', 'NO_GESTURE', 'FIGHT_KIND', 'FIGHT_VERSION', 'FIGHT_FIELDS', 'Attack', 'Combatant',
-           'incapacity', 'is_pinned', 'Response', 'AttackPlan', 'Action', 'DiceFeed', 'Entry', 'narrate',
-           'roll_initiative', 'action_kinds', 'resolve_round', 'can_act', 'Fight', 'fight_act', 'fight_undo',
-           'fight_next_round', 'fight_to_dict', 'fight_from_dict']
+           'incapacity', 'is_pinned', 'Response', 'AttackPlan', 'Action', 'Entry', 'narrate', 'roll_initiative',
+           'action_kinds', 'resolve_round', 'can_act', 'Fight', 'fight_act', 'fight_undo', 'fight_next_round',
+           'fight_to_dict', 'fight_from_dict']
 
 # %% ../../nbs/tristat/11_round.ipynb #6e42d3ef
 @checked
@@ -189,46 +189,6 @@ class Action:
             raise InputError("attack", f"must be an AttackPlan or None, got {shown(self.attack)}")
         require_text(self.note, "note", 500); require_text(self.to, "to", NAME_LEN)
         require_int(self.health, "health", 0, 1000); require_int(self.modifier, "modifier", -20, 20)
-
-# %% ../../nbs/tristat/11_round.ipynb #c61eed31
-@lru_cache(maxsize=256)
-def _bounds(expr: str) -> tuple[int, int]:
-    "The lowest and highest totals of a dice expression."
-    s = stats(expr)
-    return s.low, s.high
-
-
-def _ordinal(n: int) -> str: return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-@checked
-class DiceFeed:
-    "The round's dice: totals typed in at the table first, then a seeded random source; every total used is recorded."
-    def __init__(self,
-                 rng: random.Random | None = None,  # the random source, once the typed totals run out
-                 totals: Iterable[int] | None = None,  # the totals rolled at the table, in order
-                ):
-        if rng is not None and not isinstance(rng, random.Random): raise InputError("rng", f"must be a random.Random or None, got {shown(rng)}")
-        typed = () if totals is None else require_items(totals, "totals", 1_000_000)
-        for t in typed: require_int(t, "totals", -10 ** 12, 10 ** 12)  # whole numbers; each is checked against its dice when used
-        self.rng, self.totals = rng, list(typed)
-        if rng is None and totals is None: self.rng = random.Random()
-        self.used: list[int] = []
-
-    def __call__(self, expr: str, why: str) -> int:
-        if self.totals:
-            lo, hi = _bounds(expr)
-            try: value = require_int(self.totals.pop(0), "totals", lo, hi)  # one the dice can show
-            except InputError as err:
-                n = len(self.used) + 1
-                raise InputError("totals", f"the {_ordinal(n)} typed total is for {why} ({expr}), so it "
-                                           + str(err).split(": ", 1)[1]) from None
-        elif self.rng is not None:
-            value = roll(expr, self.rng).total
-        else:
-            raise InputError("totals", f"ran out of dice at: {why} ({expr})")
-        self.used.append(value)
-        return value
 
 # %% ../../nbs/tristat/11_round.ipynb #4220c18f
 @dataclass(frozen=True)

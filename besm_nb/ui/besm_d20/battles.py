@@ -19,7 +19,7 @@ from ...besm_d20.battle_odds import battle_odds, turn_odds
 from ...dice import InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
-from ...tristat.round import DiceFeed
+from ...dice import DiceFeed
 from ..calc import html_text
 from ..tracker import Tracker
 

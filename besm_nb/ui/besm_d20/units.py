@@ -19,7 +19,7 @@ from ...besm_d20.units import (CAVALRY_READINGS, CRIT_READINGS, HELPLESS_READING
 from ...dice import InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
-from ...tristat.round import DiceFeed
+from ...dice import DiceFeed
 from .battles import NARROW_CSS, field_widget, typed_totals
 from ..calc import html_text, message_text
 from ..tracker import Tracker

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ...dice import InputError, fmt_odds
+from ...dice import DiceFeed, InputError, fmt_odds
 from ...store import items, text
 from ...tristat.combat import (COMBAT_MODIFIERS, HEALTH_READINGS, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds,
                                     health_state, hit_odds, modifier_total, phase_order, targets_modifier)
-from ...tristat.round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, Action, Attack, AttackPlan, Combatant, DiceFeed, Fight, Response,
+from ...tristat.round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, Action, Attack, AttackPlan, Combatant, Fight, Response,
                                    action_kinds, can_act, fight_act, fight_from_dict, fight_next_round, fight_to_dict,
                                    incapacity, is_pinned, roll_initiative)
 from ..calc import TickPicker, html_text
