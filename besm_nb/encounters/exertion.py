@@ -174,6 +174,7 @@ def check_event(event: object,  # an event as saved: {"do": ..., fields}
     return dict(event)
 
 # %% ../../nbs/encounters/73_exertion.ipynb #498e86b6
+@checked  # checks the constructor's arguments; the rule functions it calls inside skip their own type checks
 class StaminaRecord:
     "Several characters' Stamina through a fight: events replayed in order, with undo across rounds, redo and checked saves."
     def __init__(self,
@@ -326,7 +327,9 @@ class StaminaRecord:
         self.round += 1
 
     # -- public actions -------------------------------------------------------------------------------
-    def do(self, event: dict) -> list[str]:
+    # `checked` on the three doors in: the rule functions replayed inside then skip their own type checks
+    @checked
+    def do(self, event: Mapping[str, object]) -> list[str]:
         "Carry out one event (checked, then applied); the log lines it added. A refused event changes nothing."
         e = check_event(event)
         before = len(self.log)
@@ -371,6 +374,7 @@ class StaminaRecord:
         "Change the rules from now on."
         return self.do({"do": "rules", "exertion": exertion, "recovery": recovery})
 
+    @checked
     def undo(self) -> dict:
         "Take back the last event, whatever it was (an ended round too); returns it."
         if not self.events: raise InputError("undo", "nothing to undo")
@@ -384,6 +388,7 @@ class StaminaRecord:
         self._redo.append(last)
         return last
 
+    @checked
     def redo(self) -> dict:
         "Put back the last event undone."
         if not self._redo: raise InputError("redo", "nothing to redo")
@@ -424,4 +429,6 @@ class StaminaRecord:
         _check_field("bool", rules["exertion"], "rules.exertion"); _check_field("recovery", rules["recovery"], "rules.recovery")
         if not isinstance(events, list): raise InputError("events", f"must be a list, got {type(events).__name__}")
         if len(events) > MAX_EVENTS: raise InputError("events", f"has {len(events):,} events; at most {MAX_EVENTS:,}")
+        for i, e in enumerate(events):
+            if not isinstance(e, dict): check_event(e, f"events[{i}]")  # refused, naming the event
         return cls(rules["exertion"], rules["recovery"], events)
