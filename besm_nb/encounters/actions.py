@@ -9,51 +9,35 @@ import math
 import random
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..checks import Step, rank
-from ..dice import InputError, Roll, dist, require_int, roll
+from ..dice import (InputError, Roll, checked, dist, require_bool, require_choice, require_int, require_items,
+                          require_text, roll)
 
 RULE = "004"
 ROUND_SECONDS = 6  # one round is about six seconds
 SKILL_RANGE = (0, 1000)  # a skill's level
 ATTRIBUTE_RANGE = (0, 100)  # Dex, Int, Strength, Willpower
 COUNT_RANGE = (0, 100)  # how many times an action is taken in one round
+NAME_LEN = 40  # the longest name a character (or a skill) may have
+MAX_NAMES = 1000  # the most characters one conflict may hold
 
 # %% auto #0
-__all__ = ['RULE', 'ROUND_SECONDS', 'SKILL_RANGE', 'ATTRIBUTE_RANGE', 'COUNT_RANGE', 'AWARENESS', 'SENSES', 'CONDITIONS', 'KINDS',
-           'DEFENCE_RULES', 'INITIATIVE_READINGS', 'INITIATIVE_RANGE', 'MODIFIER_RANGE', 'ROUND_ZERO', 'require_bool',
-           'require_choice', 'require_name', 'awareness_allowed', 'divided_skill', 'divide_skills', 'action_limit',
+__all__ = ['RULE', 'ROUND_SECONDS', 'SKILL_RANGE', 'ATTRIBUTE_RANGE', 'COUNT_RANGE', 'NAME_LEN', 'MAX_NAMES', 'AWARENESS',
+           'SENSES', 'CONDITIONS', 'KINDS', 'DEFENCE_RULES', 'INITIATIVE_READINGS', 'INITIATIVE_RANGE',
+           'MODIFIER_RANGE', 'ROUND_ZERO', 'awareness_allowed', 'divided_skill', 'divide_skills', 'action_limit',
            'defence_actions', 'multi_round_action_fails', 'initiative_expr', 'initiative_total', 'initiative_odds',
            'roll_initiative', 'first_odds', 'recovers', 'turn_order', 'can_interrupt', 'waiting_game', 'round_zero']
 
 # %% ../../nbs/encounters/70_actions.ipynb #d7531cc4
-def require_bool(value: object,  # the value to check
-                 name: str,  # the parameter's name, used in the message
-                ) -> bool:
-    "Return `value` if it is `True` or `False`, else raise `InputError` (a string such as 'False' is refused)."
-    if not isinstance(value, bool): raise InputError(name, f"must be True or False, got {value!r}")
-    return value
-
-
-def require_choice(value: object,  # the value to check
-                   name: str,  # the parameter's name, used in the message
-                   allowed: Iterable[str],  # the names the rule knows
-                  ) -> str:
-    "Return `value` if it is one of `allowed`, else raise `InputError` listing them."
-    allowed = tuple(allowed)
-    if not isinstance(value, str) or value not in allowed:
-        raise InputError(name, f"must be one of {', '.join(allowed)}, got {value!r}")
-    return value
-
-
-def require_name(value: object,  # a character's name
-                 name: str = "name",  # the parameter's name, used in the message
-                ) -> str:
-    "A character's name: text of 1 to 40 characters after trimming."
-    if not isinstance(value, str) or not value.strip() or len(value.strip()) > 40:
-        raise InputError(name, f"must be a name of 1 to 40 characters, got {value!r}")
-    return value.strip()
+def _names(value: object,  # a list of characters' names
+           param: str,  # the parameter's name, used in the message
+          ) -> tuple[str, ...]:
+    "A list (not one string, not a dict) of at most `MAX_NAMES` names, each non-empty text of at most `NAME_LEN` characters."
+    out = require_items(value, param, MAX_NAMES)
+    for n in out: require_text(n, param, NAME_LEN, empty=False)
+    return out
 
 # %% ../../nbs/encounters/70_actions.ipynb #3cc6db61
 AWARENESS: dict[str, tuple[str, str | None]] = {  # skill -> (what it notices, the skill that hides from it)
@@ -65,6 +49,7 @@ SENSES = ("smell", "hearing", "vision", "Nabu")
 CONDITIONS = ("awake", "asleep", "unconscious")
 
 
+@checked
 def awareness_allowed(condition: str,  # "awake", "asleep" or "unconscious"
                       skill: str = "Perception",  # "Perception", "Observation" or "Nabu"
                       sense: str = "hearing",  # for Perception: "smell", "hearing" or "vision"
@@ -82,6 +67,7 @@ def awareness_allowed(condition: str,  # "awake", "asleep" or "unconscious"
     return True, f"awake: {skill} notices {AWARENESS[skill][0]}" + (f"; {hider} opposes it" if hider else "")
 
 # %% ../../nbs/encounters/70_actions.ipynb #fa1459c5
+@checked
 def divided_skill(skill: int,  # the skill's level
                   majors: int,  # the major actions taken this round (0 or 1: no division)
                  ) -> int:
@@ -91,14 +77,15 @@ def divided_skill(skill: int,  # the skill's level
     return skill // max(1, majors)
 
 
+@checked
 def divide_skills(skills: Mapping[str, int],  # each skill used this round, by name
                   majors: int,  # the major actions taken this round
                  ) -> dict[str, int]:
     "Every skill used this round, divided by the number of major actions."
-    if not isinstance(skills, Mapping): raise InputError("skills", f"must map skill names to levels, got {skills!r}")
+    require_int(majors, "majors", *COUNT_RANGE)
     out = {}
     for name, level in skills.items():
-        require_name(name, "skills")
+        require_text(name, "skills", NAME_LEN, empty=False)
         try: out[name] = divided_skill(level, majors)
         except InputError as err:
             if err.param != "skill": raise
@@ -109,6 +96,7 @@ def divide_skills(skills: Mapping[str, int],  # each skill used this round, by n
 KINDS = ("physical", "mental")
 
 
+@checked
 def action_limit(kind: str,  # "physical" (capped by Dex) or "mental" (capped by Int)
                  dex: int,  # the character's Dex
                  intelligence: int,  # the character's Int
@@ -123,6 +111,7 @@ def action_limit(kind: str,  # "physical" (capped by Dex) or "mental" (capped by
 DEFENCE_RULES = {"each": "each defence is a major action", "once": "defending is one major action a round (cinematic)"}
 
 
+@checked
 def defence_actions(uses: int,  # how many times the character defends this round with one defensive skill
                     rule: str = "each",  # "each" or "once" (the GM's cinematic ruling)
                    ) -> int:
@@ -132,6 +121,7 @@ def defence_actions(uses: int,  # how many times the character defends this roun
     return uses if rule == "each" else min(uses, 1)
 
 
+@checked
 def multi_round_action_fails(stamina_lost: int,  # Stamina lost while at the action
                              health_lost: int,  # Health lost while at the action
                             ) -> bool:
@@ -152,6 +142,7 @@ def _initiative_inputs(initiative: int, modifier: int, reading: str) -> None:
     require_choice(reading, "reading", INITIATIVE_READINGS)
 
 
+@checked
 def initiative_expr(initiative: int,  # the character's Initiative
                     modifier: int = 0,  # the GM's bonus (+) or penalty (-)
                     reading: str = "multiply",  # "multiply": 2d6 × Initiative; "add": 2d6 + Initiative
@@ -162,6 +153,7 @@ def initiative_expr(initiative: int,  # the character's Initiative
     return base + (f"{modifier:+d}" if modifier else "")
 
 
+@checked
 def initiative_total(initiative: int,  # the character's Initiative
                      dice: int,  # the 2d6 as rolled, 2 to 12
                      modifier: int = 0,  # the GM's bonus (+) or penalty (-)
@@ -173,6 +165,7 @@ def initiative_total(initiative: int,  # the character's Initiative
     return (dice * initiative if reading == "multiply" else dice + initiative) + modifier
 
 
+@checked
 def initiative_odds(initiative: int,  # the character's Initiative
                     modifier: int = 0,  # the GM's bonus (+) or penalty (-)
                     reading: str = "multiply",  # "multiply" or "add"
@@ -181,6 +174,7 @@ def initiative_odds(initiative: int,  # the character's Initiative
     return dist(initiative_expr(initiative, modifier, reading))
 
 
+@checked
 def roll_initiative(initiative: int,  # the character's Initiative
                     modifier: int = 0,  # the GM's bonus (+) or penalty (-)
                     reading: str = "multiply",  # "multiply" or "add"
@@ -188,10 +182,12 @@ def roll_initiative(initiative: int,  # the character's Initiative
                     faces: Sequence[int] | None = None,  # the two d6 rolled at the table, instead of `rng`
                    ) -> tuple[int, Roll]:
     "Roll Initiative: the total and the dice (2d6) behind it."
+    _initiative_inputs(initiative, modifier, reading)  # before any die is rolled
     dice = roll("2d6", rng, faces)
     return initiative_total(initiative, dice.total, modifier, reading), dice
 
 # %% ../../nbs/encounters/70_actions.ipynb #c7d69c57
+@checked
 def first_odds(initiative_a: int,  # the first character's Initiative
                initiative_b: int,  # the second character's Initiative
                modifier_a: int = 0,  # the GM's bonus or penalty to the first
@@ -208,6 +204,7 @@ def first_odds(initiative_a: int,  # the first character's Initiative
     return {"first": first, "tie": tie, "second": 1 - first - tie}
 
 # %% ../../nbs/encounters/70_actions.ipynb #532b6a0a
+@checked
 def recovers(acted: bool,  # took any action this round
              injured: bool,  # lost Stamina or Health this round
             ) -> bool:
@@ -215,18 +212,17 @@ def recovers(acted: bool,  # took any action this round
     return not require_bool(acted, "acted") and not require_bool(injured, "injured")
 
 # %% ../../nbs/encounters/70_actions.ipynb #45eab2db
+@checked
 def turn_order(rolls: Mapping[str, int],  # this round's Initiative totals, by name, of those who rolled
                first: Sequence[str] = (),  # those who go before every roll: held their action, or in a waiting game
                previous: Mapping[str, int] | None = None,  # last round's totals, which order the `first` group
               ) -> list[tuple[int, str, str]]:
     "The round's order, best first: (place, name, why); equal totals share a place for the GM to settle."
-    if not isinstance(rolls, Mapping): raise InputError("rolls", f"must map names to Initiative totals, got {rolls!r}")
-    previous = dict(previous or {})
+    if len(rolls) > MAX_NAMES: raise InputError("rolls", f"must hold at most {MAX_NAMES} characters, got {len(rolls)}")
     for name, total in rolls.items():
-        require_name(name, "rolls"); require_int(total, "rolls", -100_000, 100_000)
-    if isinstance(first, str): raise InputError("first", "must be a list of names, not one string")
+        require_text(name, "rolls", NAME_LEN, empty=False); require_int(total, "rolls", -100_000, 100_000)
+    first, previous = _names(first, "first"), dict(previous or {})
     for name in first:
-        require_name(name, "first")
         if name in rolls: raise InputError("first", f"{name} goes first without rolling, so has no roll this round")
         if name not in previous: raise InputError("previous", f"needs {name}'s total from last round to order the first group")
         require_int(previous[name], "previous", -100_000, 100_000)
@@ -243,6 +239,7 @@ def turn_order(rolls: Mapping[str, int],  # this round's Initiative totals, by n
     return out
 
 
+@checked
 def can_interrupt(waiter_total: int,  # the waiting character's Initiative total
                   actor_total: int,  # the total of the character now acting
                  ) -> bool:
@@ -252,11 +249,12 @@ def can_interrupt(waiter_total: int,  # the waiting character's Initiative total
     return waiter_total > actor_total
 
 
+@checked
 def waiting_game(waiting: Sequence[str],  # those choosing to wait
                  to_act: Sequence[str],  # everyone who still has an action to take this round (waiting or not)
                 ) -> bool:
     "A waiting game: at least two wait, and nobody else has an action left. Then all of them recover and the round ends."
-    for n in list(waiting) + list(to_act): require_name(n, "waiting")
+    waiting, to_act = _names(waiting, "waiting"), _names(to_act, "to_act")
     if not set(waiting) <= set(to_act): raise InputError("waiting", "only someone who still has an action can wait")
     return len(set(waiting)) >= 2 and set(waiting) == set(to_act)
 
@@ -265,14 +263,14 @@ ROUND_ZERO = {"first": "acts first: has the Initiative automatically", "after": 
               "surprised": "taken by surprise: no actions at all, not even a defence"}
 
 
+@checked
 def round_zero(initiators: Sequence[str],  # who makes the opening move (one, or a group on a signal)
                others: Sequence[str],  # everyone else in the conflict
                surprise: bool = False,  # the others are caught completely by surprise
               ) -> dict[str, str]:
     "What each character may do in round zero."
     require_bool(surprise, "surprise")
+    initiators, others = _names(initiators, "initiators"), _names(others, "others")
     if not initiators: raise InputError("initiators", "someone has to make the opening move")
-    for n in initiators: require_name(n, "initiators")
-    for n in others: require_name(n, "others")
     if set(initiators) & set(others): raise InputError("others", "a character is either making the opening move or not")
     return {n: ROUND_ZERO["first"] for n in initiators} | {n: ROUND_ZERO["surprised" if surprise else "after"] for n in others}

@@ -6,10 +6,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
-from ..dice import InputError, require_int
-from .actions import ATTRIBUTE_RANGE, recovers, require_bool, require_choice, require_name
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text
+from .actions import ATTRIBUTE_RANGE, NAME_LEN, recovers
 
 RULE_EXERTION = "004 · Exertion in combat"
 RULE_PUSHING = "004 · Pushing One's Power"
@@ -21,6 +21,7 @@ STAMINA_RANGE = (0, 100_000)
 ROUNDS_RANGE = (0, 10_000)
 
 
+@checked
 def exertion_cost(exertion: bool = True,  # the optional exertion rule is in use
                   heavily_encumbered: bool = False,  # the character is heavily encumbered
                  ) -> int:
@@ -31,8 +32,8 @@ def exertion_cost(exertion: bool = True,  # the optional exertion rule is in use
 # %% auto #0
 __all__ = ['RULE_EXERTION', 'RULE_PUSHING', 'RULE_RECOVERY', 'EXERTION_COST', 'HEAVY_EXERTION_COST', 'STATS', 'STAMINA_RANGE',
            'ROUNDS_RANGE', 'STAMINA_KIND', 'STAMINA_VERSION', 'EVENTS', 'DAMAGE_RANGE', 'RECOVERY_RANGE', 'MAX_EVENTS',
-           'exertion_cost', 'pushed', 'push_cost', 'pushing_cost', 'rounds_until_collapse', 'Fighter', 'check_event',
-           'StaminaRecord']
+           'HEALTH_LOST_RANGE', 'exertion_cost', 'pushed', 'push_cost', 'pushing_cost', 'rounds_until_collapse',
+           'Fighter', 'check_event', 'StaminaRecord']
 
 # %% ../../nbs/encounters/73_exertion.ipynb #c0d6e5ce
 def pushed(base: int,  # the stat's normal level
@@ -62,6 +63,7 @@ def push_cost(base: int,  # the stat's normal level
     return target - base
 
 
+@checked
 def pushing_cost(points: int,  # Stamina spent on the push each round
                  rounds: int,  # rounds the push is kept up
                  exertion: bool = False,  # the optional exertion rule is in use (the examples leave it out)
@@ -73,6 +75,7 @@ def pushing_cost(points: int,  # Stamina spent on the push each round
     return rounds * (points + exertion_cost(exertion, heavily_encumbered))
 
 
+@checked
 def rounds_until_collapse(stamina: int,  # Stamina now
                           per_round: int,  # Stamina spent each round (push and exertion)
                          ) -> int:
@@ -87,8 +90,10 @@ EVENTS = ("add", "remove", "act", "push", "hurt", "encumber", "end_round", "repe
 DAMAGE_RANGE = (0, 1_000_000)
 RECOVERY_RANGE = (0, 1000)
 MAX_EVENTS = 20_000  # a saved record this long is not a fight
+HEALTH_LOST_RANGE = (0, DAMAGE_RANGE[1] * MAX_EVENTS)  # Health lost over a whole record, at most
 
 
+@checked
 @dataclass
 class Fighter:
     "One character's Stamina standing now, and what she has done this round."
@@ -103,15 +108,28 @@ class Fighter:
     acted: bool = False  # acted (or pushed) this round
     injured: bool = False  # lost Stamina or Health this round
 
+    def __post_init__(self):
+        require_text(self.name, "name", NAME_LEN, empty=False)
+        for stat in STATS: require_int(getattr(self, stat), stat, *ATTRIBUTE_RANGE)
+        require_int(self.max_stamina, "max_stamina", *STAMINA_RANGE)
+        require_int(self.stamina, "stamina", 0, self.max_stamina)
+        require_int(self.health_lost, "health_lost", *HEALTH_LOST_RANGE)
+        for flag in ("heavy", "acted", "injured"): require_bool(getattr(self, flag), flag)
+        for stat, points in self.boost.items():  # a push reaches at most double the stat, and costs Stamina already paid
+            require_choice(stat, "boost", STATS)
+            require_int(points, "boost", 0, getattr(self, stat))
+
     @property
     def collapsed(self) -> bool: return self.stamina <= 0
 
     def now(self, stat: str) -> int:
         "A stat's level this round, pushes included."
+        require_choice(stat, "stat", STATS)
         return getattr(self, stat) + self.boost.get(stat, 0)
 
     def can_push(self, stat: str) -> int:
         "The most Stamina she may still push into a stat this round (0: none)."
+        require_choice(stat, "stat", STATS)
         if self.collapsed: return 0
         return max(0, min(getattr(self, stat) - self.boost.get(stat, 0), self.stamina))
 
@@ -130,17 +148,19 @@ _FIELDS: dict[str, dict[str, str]] = {  # each event's fields and their kinds
 
 def _check_field(kind: str, value: object, param: str) -> None:
     "One field of an event, checked by its kind (no coercion)."
-    if kind == "name": require_name(value, param)
+    if kind == "name": require_text(value, param, NAME_LEN, empty=False)
     elif kind == "bool": require_bool(value, param)
     elif kind == "stat": require_choice(value, param, STATS)
     else: require_int(value, param, *{"attribute": ATTRIBUTE_RANGE, "stamina": STAMINA_RANGE, "damage": DAMAGE_RANGE,
                                       "recovery": RECOVERY_RANGE}[kind])
 
 
+@checked
 def check_event(event: object,  # an event as saved: {"do": ..., fields}
                 where: str = "",  # how messages name it in a save, e.g. "events[3]" (fields then read "events[3].points")
                ) -> dict:
     "An event checked field by field: the known kind, exactly its fields, each of the right type and range."
+    require_text(where, "where", 200)
     at = lambda name: f"{where}.{name}" if where else name
     if not isinstance(event, Mapping): raise InputError(where or "event", f"must be an object with a 'do' field, got {event!r}")
     kind = event.get("do")
@@ -154,16 +174,18 @@ def check_event(event: object,  # an event as saved: {"do": ..., fields}
     return dict(event)
 
 # %% ../../nbs/encounters/73_exertion.ipynb #498e86b6
+@checked  # checks the constructor's arguments; the rule functions it calls inside skip their own type checks
 class StaminaRecord:
     "Several characters' Stamina through a fight: events replayed in order, with undo across rounds, redo and checked saves."
     def __init__(self,
                  exertion: bool = False,  # the optional exertion rule is in use
                  recovery: int = 0,  # Stamina a rest round gives back (from the game's own rules; 0 until set)
-                 events: list[dict] | tuple = (),  # events to replay, as `to_dict` writes them
+                 events: Sequence[Mapping[str, object]] = (),  # events to replay, as `to_dict` writes them
                 ):
         self.start_rules = {"exertion": require_bool(exertion, "exertion"), "recovery": require_int(recovery, "recovery", *RECOVERY_RANGE)}
         self.events: list[dict] = []
         self._redo: list[dict] = []
+        events = require_items(events, "events", MAX_EVENTS)
         self._replay([check_event(e, f"events[{i}]") for i, e in enumerate(events)], numbered=True)
 
     # -- state ----------------------------------------------------------------------------------------
@@ -226,7 +248,7 @@ class StaminaRecord:
 
     def fighter(self, name: str) -> Fighter:
         "A character in the record, by name."
-        require_name(name)
+        require_text(name, "name", NAME_LEN, empty=False)
         if name.strip() not in self.fighters:
             raise InputError("name", f"no character called {name!r} (the record has: {', '.join(self.fighters) or 'nobody yet'})")
         return self.fighters[name.strip()]
@@ -237,7 +259,7 @@ class StaminaRecord:
     def _apply(self, e: dict) -> None:
         kind = e["do"]
         if kind == "add":
-            name = require_name(e["name"])
+            name = e["name"].strip()
             if name in self.fighters: raise InputError("name", f"{name} is already in the record")
             if e["stamina"] > e["max_stamina"]:
                 raise InputError("stamina", f"must be from 0 to the full Stamina, {e['max_stamina']}, got {e['stamina']}")
@@ -305,7 +327,9 @@ class StaminaRecord:
         self.round += 1
 
     # -- public actions -------------------------------------------------------------------------------
-    def do(self, event: dict) -> list[str]:
+    # `checked` on the three doors in: the rule functions replayed inside then skip their own type checks
+    @checked
+    def do(self, event: Mapping[str, object]) -> list[str]:
         "Carry out one event (checked, then applied); the log lines it added. A refused event changes nothing."
         e = check_event(event)
         before = len(self.log)
@@ -350,6 +374,7 @@ class StaminaRecord:
         "Change the rules from now on."
         return self.do({"do": "rules", "exertion": exertion, "recovery": recovery})
 
+    @checked
     def undo(self) -> dict:
         "Take back the last event, whatever it was (an ended round too); returns it."
         if not self.events: raise InputError("undo", "nothing to undo")
@@ -363,6 +388,7 @@ class StaminaRecord:
         self._redo.append(last)
         return last
 
+    @checked
     def redo(self) -> dict:
         "Put back the last event undone."
         if not self._redo: raise InputError("redo", "nothing to redo")
@@ -403,4 +429,6 @@ class StaminaRecord:
         _check_field("bool", rules["exertion"], "rules.exertion"); _check_field("recovery", rules["recovery"], "rules.recovery")
         if not isinstance(events, list): raise InputError("events", f"must be a list, got {type(events).__name__}")
         if len(events) > MAX_EVENTS: raise InputError("events", f"has {len(events):,} events; at most {MAX_EVENTS:,}")
+        for i, e in enumerate(events):
+            if not isinstance(e, dict): check_event(e, f"events[{i}]")  # refused, naming the event
         return cls(rules["exertion"], rules["recovery"], events)

@@ -5,14 +5,12 @@
 # %% ../../nbs/encounters/72_movement.ipynb #3862450b
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Real
 
 from ..checks import Step
-from ..dice import InputError, dist, parse_param, require_int
-from .actions import ATTRIBUTE_RANGE, COUNT_RANGE, require_bool
+from ..dice import InputError, checked, dist, parse_param, require_bool, require_int, require_number
+from .actions import ATTRIBUTE_RANGE, COUNT_RANGE
 
 RULE = "004 · Movement"
 YARDS_PER_MOVE = 10  # on foot, unencumbered: one movement action per ten yards or part of ten
@@ -20,29 +18,25 @@ FREE_MOVES = 1  # the first movement action of a round costs nothing
 MOUNT_SPEEDS = {"good horse": (60, 90), "amazing horse": (120, 120)}  # yards a round
 YARDS_RANGE = (0, 100_000)
 MOUNT_RANGE = (1, 10_000)  # a mount's movement in a round, yards
+WEIGHT_RANGE = (0, 10 ** 12)  # a weight, in any unit
 
 # %% auto #0
-__all__ = ['RULE', 'YARDS_PER_MOVE', 'FREE_MOVES', 'MOUNT_SPEEDS', 'YARDS_RANGE', 'MOUNT_RANGE', 'CHARGE_RULE', 'RATING_RANGE',
-           'DIE_RANGE', 'unencumbered', 'run_moves', 'Movement', 'movement_actions', 'long_jump', 'melee_rating',
-           'ChargeDamage', 'charge_damage', 'charge_damage_odds']
+__all__ = ['RULE', 'YARDS_PER_MOVE', 'FREE_MOVES', 'MOUNT_SPEEDS', 'YARDS_RANGE', 'MOUNT_RANGE', 'WEIGHT_RANGE', 'CHARGE_RULE',
+           'RATING_RANGE', 'DIE_RANGE', 'unencumbered', 'run_moves', 'Movement', 'movement_actions', 'long_jump',
+           'melee_rating', 'ChargeDamage', 'charge_damage', 'charge_damage_odds']
 
 # %% ../../nbs/encounters/72_movement.ipynb #8c6fae2e
-def _amount(value: object, name: str) -> Fraction:
-    "A weight: a finite number of 0 or more (whole or decimal), as an exact Fraction."
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or value < 0:
-        raise InputError(name, f"must be a number of 0 or more, got {value!r}")
-    return Fraction(value)
-
-
+@checked
 def unencumbered(carried: float,  # weight carried, in any unit
                  maximum: float,  # the character's maximum weight, same unit
                 ) -> bool:
     "Whether a character is unencumbered for movement: carrying less than 10% of her maximum weight."
-    c, m = _amount(carried, "carried"), _amount(maximum, "maximum")
+    c, m = (Fraction(require_number(w, n, *WEIGHT_RANGE)) for w, n in ((carried, "carried"), (maximum, "maximum")))  # exact
     if m == 0: raise InputError("maximum", "must be more than 0")
     return c < m / 10
 
 
+@checked
 def run_moves(yards: int,  # yards to cover on foot this round
               yards_per_move: int = YARDS_PER_MOVE,  # yards one movement action covers (10 unencumbered)
              ) -> int:
@@ -61,6 +55,7 @@ class Movement:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def movement_actions(run_yards: int = 0,  # yards on foot
                      stand: bool = False,  # stands up from prone
                      mounts: int = 0,  # times getting on or off a mount
@@ -73,6 +68,7 @@ def movement_actions(run_yards: int = 0,  # yards on foot
     "A round's movement actions, with the first one free."
     require_bool(stand, "stand"); require_bool(drop_prone, "drop_prone")
     require_int(mounts, "mounts", *COUNT_RANGE); require_int(leaps, "leaps", *COUNT_RANGE)
+    require_int(run_yards, "run_yards", *YARDS_RANGE)  # named as the caller knows it, not as `run_moves` calls it
     require_int(ride_yards, "ride_yards", *YARDS_RANGE); require_int(mount_speed, "mount_speed", *MOUNT_RANGE)
     if ride_yards > mount_speed:
         raise InputError("ride_yards", f"a mount covers at most its movement in a round, {mount_speed} yards, got {ride_yards}")
@@ -89,6 +85,7 @@ def movement_actions(run_yards: int = 0,  # yards on foot
     return Movement(moves, moves - free, run_yards + ride_yards, tuple(steps))
 
 # %% ../../nbs/encounters/72_movement.ipynb #e9544754
+@checked
 def long_jump(strength: int,  # the jumper's Strength
               running: bool = False,  # with a running start
              ) -> int:
@@ -102,6 +99,7 @@ RATING_RANGE = (0, 10_000)  # a damage rating
 DIE_RANGE = (1, 1000)  # the face of the damage die as rolled
 
 
+@checked
 def melee_rating(weapon: int,  # the weapon's own damage
                  strength: int,  # the wielder's Strength
                 ) -> int:
@@ -118,6 +116,7 @@ class ChargeDamage:
     working: tuple[Step, ...] = ()
 
 
+@checked
 def charge_damage(rating: int,  # the damage rating (a melee weapon: weapon + Strength)
                   die: int,  # the damage die as rolled
                   momentum: int = 0,  # the charger's yards moved this round (whether she deals the blow or takes it)
@@ -139,6 +138,7 @@ def charge_damage(rating: int,  # the damage rating (a melee weapon: weapon + St
     return ChargeDamage(total, tuple(steps))
 
 
+@checked
 def charge_damage_odds(rating: int,  # the damage rating
                        die_expr: str = "2d6",  # the damage die as a dice expression (the chapter does not name it)
                        momentum: int = 0,  # the charger's yards moved this round

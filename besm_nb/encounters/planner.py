@@ -10,10 +10,9 @@ from fractions import Fraction
 from typing import Mapping
 
 from ..checks import Step
-from ..dice import InputError, require_int
+from ..dice import InputError, checked, require_bool, require_choice, require_int
 from .actions import (ATTRIBUTE_RANGE, COUNT_RANGE, DEFENCE_RULES, INITIATIVE_READINGS, action_limit,
-                                        defence_actions, divide_skills, initiative_expr, initiative_odds, require_bool,
-                                        require_choice)
+                                        defence_actions, divide_skills, initiative_expr, initiative_odds)
 from .movement import YARDS_PER_MOVE, Movement, movement_actions
 
 RULE = "004 · Conflict"
@@ -37,6 +36,7 @@ class RoundPlan:
     notes: tuple[str, ...] = ()
 
 
+@checked
 def plan_round(dex: int,  # the character's Dex: the most physical major actions
                intelligence: int,  # her Int: the most mental major actions
                skills: Mapping[str, int] | None = None,  # the skills she will use, by name (all are divided)

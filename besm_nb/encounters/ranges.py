@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..checks import Step
-from ..dice import InputError, require_int
-from .actions import ATTRIBUTE_RANGE, require_bool, require_choice
+from ..dice import InputError, require_bool, require_choice, require_int
+from .actions import ATTRIBUTE_RANGE
 
 RULE = "004 · Range Penalties"
 BANDS: tuple[tuple[str, int], ...] = (  # (range band, challenge number)

@@ -125,7 +125,7 @@ BAD = [
     (lambda: range_increment("trebuchet"), "attack"), (lambda: range_penalty("long bow", "50"), "distance"),
     (lambda: range_penalty("long bow", NAN), "distance"), (lambda: range_penalty("long bow", 50, living="False"), "living"),
     (lambda: range_penalty("long bow", 50, strength=2.5), "strength"), (lambda: range_penalty("Mahasu", 50, will=None), "will"),
-    (lambda: movement_actions(run_yards=12.5), "yards"), (lambda: movement_actions(stand="False"), "stand"),
+    (lambda: movement_actions(run_yards=12.5), "run_yards"), (lambda: movement_actions(stand="False"), "stand"),
     (lambda: movement_actions(ride_yards=200, mount_speed=90), "ride_yards"), (lambda: unencumbered(NAN, 10), "carried"),
     (lambda: long_jump(4, running="False"), "running"), (lambda: charge_damage(11, NAN), "die"),
     (lambda: charge_damage(11, 6, charging_rule="False"), "charging_rule"), (lambda: charge_damage_odds(11, "two dice"), "die_expr"),

@@ -8,8 +8,6 @@ from __future__ import annotations
 import random
 from html import escape
 
-from typing import Callable, Sequence
-
 import ipywidgets as widgets
 
 from ...dice import roll
@@ -105,23 +103,4 @@ def action_planner(seed: int | None = None,  # the first seed shown
     return calc
 
 # %% auto #0
-__all__ = ['SKILLS', 'planner_result', 'action_planner', 'lazy_tabs']
-
-# %% ../../../nbs/encounters/74_planner_ui.ipynb #ebcf85fe
-def lazy_tabs(pages: Sequence[tuple[str, Callable[[], widgets.Widget]]],  # (tab title, what builds its widget), in order
-             ) -> widgets.Tab:
-    "Tabs whose pages are built the first time they are opened (the first one at once)."
-    if not pages: raise ValueError("pages: needs at least one (title, builder) pair")
-    built = [False] * len(pages)
-    def page(i: int) -> widgets.Widget:
-        built[i] = True
-        return pages[i][1]()
-    tabs = widgets.Tab([page(0)] + [html_text("<i>Opening…</i>") for _ in pages[1:]])
-    tabs.titles = tuple(t for t, _ in pages)
-    def opened(change) -> None:
-        i = change["new"]
-        if i is None or built[i]: return
-        kids = list(tabs.children); kids[i] = page(i); tabs.children = kids
-    tabs.observe(opened, names="selected_index")
-    tabs.add_class("besm-tabs")
-    return tabs
+__all__ = ['SKILLS', 'planner_result', 'action_planner']
