@@ -509,7 +509,7 @@ def roll(expr: str,  # a dice expression such as "2d6+3"
         rolled.append(TermRoll(t, got))
     return Roll(expr, tuple(rolled), sum(r.value for r in rolled))
 
-# %% ../nbs/core/00_dice.ipynb #c6cfeb58
+# %% ../nbs/core/00_dice.ipynb #c50003b7
 @lru_cache(maxsize=256)
 def _bounds(expr: str) -> tuple[int, int]:
     "The lowest and highest totals of a dice expression."
