@@ -1,0 +1,70 @@
+// The page's Python, in a worker so that the page stays responsive while Python starts and computes (see live.js).
+// It restores the Python the site build saved right after importing the calculators (inflated meanwhile by a second
+// worker running this same file), runs the page's calculator cells, and passes widget messages to and from the page.
+let bridge = null;
+const early = [];  // the page's widget messages that come before Python is ready
+const mark = (name) => postMessage({ type: 'mark', name, t: performance.timeOrigin + performance.now() });
+
+async function fetchOk(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url.pathname ?? url}: HTTP ${r.status}`);
+  return r;
+}
+
+async function inflate(url) {  // the saved memory: the stored runs put back in place, zeros between (see snapshot.mjs)
+  const r = await fetchOk(url);
+  const stored = new Uint8Array(await new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+  const length = new DataView(stored.buffer).getUint32(0, true);
+  const { size, runs } = JSON.parse(new TextDecoder().decode(stored.subarray(4, 4 + length)));
+  const memory = new Uint8Array(size);
+  let at = 4 + length;
+  for (const [start, n] of runs) { memory.set(stored.subarray(at, at + n), start); at += n; }
+  return memory;
+}
+
+function receive({ id, text, k }) {
+  try { bridge.receive(id, text); } catch (e) { postMessage({ type: 'error', error: String(e) }); }
+  postMessage({ type: 'idle', k });
+}
+
+async function start({ python, module, cells, port }) {
+  mark('worker');
+  const base = new URL(python.base);
+  const snapshot = new Promise((resolve, reject) => {  // inflated by a second worker, while this one loads the runtime
+    port.onmessage = ({ data }) => { mark('snapshot'); port.close(); data.error ? reject(new Error(data.error)) : resolve(new Uint8Array(data)); };
+  });
+  const wheels = python.wheels.map(([, url]) => fetchOk(new URL(url, base)).then((r) => r.arrayBuffer()));
+  const { loadPyodide } = await import(new URL(python.pyodide + 'pyodide.mjs', base));
+  mark('runtime');
+  const pyodide = await loadPyodide({
+    indexURL: new URL(python.pyodide, base).href,
+    _loadSnapshot: snapshot,
+    lockFileContents: JSON.stringify({ info: python.lock, packages: {} }),  // no package index: everything is here
+    fsInit: async (FS) => {  // the wheels, where the saved Python imported them from (for anything it imports later)
+      mark('wasm');
+      const bufs = await Promise.all(wheels);
+      FS.mkdirTree(python.wheel_dir);
+      python.wheels.forEach(([name], i) => FS.writeFile(`${python.wheel_dir}/${name}`, new Uint8Array(bufs[i])));
+    },
+  });
+  mark('restored');
+  bridge = pyodide.pyimport('besm_nb.ui.live');
+  bridge.connect((type, id, text) => postMessage({ type, id, text }));
+  mark('python');
+  for (const m of early.splice(0)) receive(m);
+  for (const cell of cells) {
+    let model = null, error = null;
+    try { model = bridge.build(module ?? null, cell.setup, cell.code) ?? null; }
+    catch (e) { error = String(e).trim().split('\n').pop(); postMessage({ type: 'error', error: String(e) }); }
+    postMessage({ type: 'built', n: cell.n, model, error });
+  }
+  postMessage({ type: 'done' });
+}
+
+onmessage = ({ data }) => {
+  if (data.type === 'inflate') {  // this worker's other role: the second worker, inflating the saved memory
+    inflate(new URL(data.url)).then((m) => data.port.postMessage(m.buffer, [m.buffer]), (e) => data.port.postMessage({ error: String(e) }))
+      .finally(() => close());
+  } else if (data.type === 'start') start(data).catch((e) => postMessage({ type: 'failed', error: String(e) }));
+  else if (data.type === 'msg') (bridge ? receive(data) : early.push(data));
+};
