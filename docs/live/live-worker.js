@@ -11,15 +11,54 @@ async function fetchOk(url) {
   return r;
 }
 
-async function inflate(url) {  // the saved memory: the stored runs put back in place, zeros between (see snapshot.mjs)
-  const r = await fetchOk(url);
-  const stored = new Uint8Array(await new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
-  const length = new DataView(stored.buffer).getUint32(0, true);
+async function inflate(url) {
+  // The saved memory (see snapshot.mjs): gzipped runs of bytes, zeros between. Inflated once per version and kept, as
+  // stored, in the browser's Cache Storage where the page may use it (a secure context: https, or this machine):
+  // reading it back costs less than inflating it again.
+  let store = null, stored = null;
+  try {
+    store = await caches.open('besm-live');
+    const hit = await store.match(url.href);
+    if (hit) stored = new Uint8Array(await hit.arrayBuffer());
+  } catch { store = null; }
+  let keep = null;
+  if (!stored) {
+    const r = await fetchOk(url);
+    stored = new Uint8Array(await new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+    if (store) {
+      const copy = stored;
+      keep = async () => {  // after the memory has gone to Python: only this version is kept
+        for (const old of await store.keys()) await store.delete(old);
+        await store.put(url.href, new Response(copy));
+      };
+    }
+  }
+  const length = new DataView(stored.buffer, stored.byteOffset).getUint32(0, true);
   const { size, runs } = JSON.parse(new TextDecoder().decode(stored.subarray(4, 4 + length)));
   const memory = new Uint8Array(size);
   let at = 4 + length;
   for (const [start, n] of runs) { memory.set(stored.subarray(at, at + n), start); at += n; }
-  return memory;
+  return { memory, keep };
+}
+
+function compileEarly(url) {
+  // Pyodide compiles its WebAssembly only once the saved memory is there (it needs its size first). Compile it now,
+  // meanwhile: Pyodide's own request for it gets a placeholder (one download, not two), and its instantiateStreaming
+  // call the compiled module. Every other request and call is untouched.
+  if (!WebAssembly.compileStreaming) return;
+  const load = self.fetch;
+  const compiled = WebAssembly.compileStreaming(load(url));
+  compiled.catch(() => {});
+  const placeholder = new Response(null);
+  self.fetch = (input, init) =>
+    new URL(input instanceof Request ? input.url : input, location).href === url.href ? Promise.resolve(placeholder) : load(input, init);
+  const original = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const response = await source;
+    if (response !== placeholder) return original(response, imports);
+    const module = await compiled;
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
 }
 
 function receive({ id, text, k }) {
@@ -33,6 +72,7 @@ async function start({ python, module, cells, port }) {
   const snapshot = new Promise((resolve, reject) => {  // inflated by a second worker, while this one loads the runtime
     port.onmessage = ({ data }) => { mark('snapshot'); port.close(); data.error ? reject(new Error(data.error)) : resolve(new Uint8Array(data)); };
   });
+  compileEarly(new URL(python.pyodide + 'pyodide.asm.wasm', base));
   const wheels = python.wheels.map(([, url]) => fetchOk(new URL(url, base)).then((r) => r.arrayBuffer()));
   const { loadPyodide } = await import(new URL(python.pyodide + 'pyodide.mjs', base));
   mark('runtime');
@@ -63,8 +103,10 @@ async function start({ python, module, cells, port }) {
 
 onmessage = ({ data }) => {
   if (data.type === 'inflate') {  // this worker's other role: the second worker, inflating the saved memory
-    inflate(new URL(data.url)).then((m) => data.port.postMessage(m.buffer, [m.buffer]), (e) => data.port.postMessage({ error: String(e) }))
-      .finally(() => close());
+    inflate(new URL(data.url)).then(({ memory, keep }) => {
+      data.port.postMessage(memory.buffer, [memory.buffer]);
+      return keep?.();
+    }, (e) => data.port.postMessage({ error: String(e) })).catch(() => {}).finally(() => close());
   } else if (data.type === 'start') start(data).catch((e) => postMessage({ type: 'failed', error: String(e) }));
   else if (data.type === 'msg') (bridge ? receive(data) : early.push(data));
 };

@@ -90,6 +90,7 @@ async function start(spec) {
   let finished;
   const done = new Promise((resolve, reject) => { finished = { resolve, reject }; });
   worker.onerror = inflater.onerror = (e) => finished.reject(new Error(e.message || 'the Python worker could not start'));
+  setTimeout(() => finished.reject(new Error('it took too long')), 120_000);  // a runtime that never answers
   worker.postMessage({ type: 'start', python: { ...spec.python, base: STATIC.href }, module: spec.module, cells: spec.cells, port: line.port2 }, [line.port2]);
   await parsed;
   say('loading');
