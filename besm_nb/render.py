@@ -60,7 +60,7 @@ def bar_chart(odds: Mapping[object, Fraction],  # each outcome with its exact pr
         bars.append(
             f'<div title="{name}: {pct(p)}" style="display:flex;flex-direction:column;justify-content:flex-end;'
             f'align-items:center;flex:1 1 0;min-width:{2 if many else 18}px;max-width:64px">'
-            + ("" if many else f'<span style="font-size:70%">{pct(p, 1)}</span>')
+            + ("" if many else f'<span style="font-size:70%;white-space:nowrap">{pct(p, 1)}</span>')
             + f'<div style="width:{"100%" if many else "80%"};height:{h}px;background:{colour}"></div>'
             f'<span style="font-size:70%;line-height:1.1;text-align:center;'  # long names wrap under their bar
             + ('white-space:nowrap;overflow:visible' if many else 'white-space:normal') + f'">{lab}</span></div>')

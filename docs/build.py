@@ -250,7 +250,8 @@ def dashboards() -> dict[str, str]:
         nb = nbformat.read(path, as_version=4)
         title = next((c.source.splitlines()[0].lstrip("# ").strip() for c in nb.cells if c.cell_type == "markdown"), path.stem)
         for c in nb.cells:
-            for mod in re.findall(r"besm_nb\.(ui\.[\w.]+)", c.source): out.setdefault(mod, title)
+            for mod in re.findall(r"besm_nb\.(ui\.[\w.]+)", c.source):
+                if mod != "ui.calc": out.setdefault(mod, title)  # the kit (tabs, fields) is not a calculator
     return out
 
 
@@ -316,7 +317,9 @@ def api_page(order: list[str]) -> nbformat.NotebookNode:
     for fname in order:
         m = default_exp(fname)
         if m and m not in mods: mods.append(m)
-    lines = ["# API", "", "*Every public name of the package, module by module, with its one-line description. Each module's "
+    # "Package API", not "API": search orders equal scores by title, and a module name in a heading (special.rolls) must not put
+    # this list above the rule page that ties with it (Checks for "roll-under")
+    lines = ["# Package API", "", "*Every public name of the package, module by module, with its one-line description. Each module's "
              "page states the rules and shows the full signatures.*", ""]
     for m in mods:
         mod = importlib.import_module("besm_nb." + m.removesuffix(".__init__"))

@@ -6,6 +6,11 @@
 * Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms);
 * Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves, XP;
 * chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s);
+* BESM d20 damage saves: the exact odds of one Damage Save, with hits and a pulled punch (<= 2 ms);
+* Encounters: a round planned (Fred the Swift), a range band, charge damage and its exact odds, Initiative odds and
+  who goes first, a Stamina step and its undo in a 250-event fight (<= 1 ms each); loading that fight (<= 20 ms);
+* narrative battles: one turn resolved (<= 1 ms), the battle odds over 16 turns (<= 1 s); a unit attack's exact odds;
+* special situations: the vehicle damage resolver's exact odds of one hit (<= 5 ms), with its caches cleared and warm;
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median); twenty sessions opened at once: p50 / p95 page load and
   the resident memory of the server with its twenty kernels;
@@ -50,6 +55,8 @@ def core():
     d20_damage()
     d20_mind()
     chase()
+    damage_saves()
+    battles()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
@@ -79,6 +86,36 @@ def chase():
                                 ("open", 12, "Redline, then the best finisher", "Pull Ahead, then the best finisher")):
         report(f"Chase: capture_odds 20 rounds, {p[:8]} v {q[:10]} (median)",
                median_ms(lambda: capture_odds(car, bike, terrain, lead, p, q, rounds=20), 5, cold) / 1000, "s", 1)
+
+
+def damage_saves():
+    from besm_nb.besm_d20.damage_saves import DamageTrack, Target, damage_save_odds
+    report("Damage saves: damage_save_odds, 3 stun + 4 lethal hits (median)",
+           median_ms(lambda: damage_save_odds(4, 18, "stun", 3, 4, max_effect="stunned"), 2000), "ms", 2)
+    track = DamageTrack(Target("Rei", con=2, armour=2, damn_healthy=1, fortitude=4, level=6))
+    for n in (4, 12, 9): track.attack(19, natural=n)
+    report("Damage saves: the tracker's odds of the next attack (median)", median_ms(lambda: track.odds(25, "stun", 11), 2000), "ms", 2)
+
+
+def battles():
+    import random
+    from besm_nb.besm_d20.battle_odds import battle_odds, turn_odds
+    from besm_nb.besm_d20.battles import General, Troops, army_from_troops, resolve_turn, start_battle
+    from besm_nb.besm_d20.units import NISHIHAMA, Unit, attack_outlook, roll_initiative, start_combat
+    samurai = army_from_troops("Samurai", General("Kenshin", 14, 8, 2, 5), [Troops("Foot", 2000, 1),
+                               Troops("Horse", 500, 2, "cavalry", mount_hd=4, war_mount=True), Troops("Mecha", 100, 5, "mecha", big_mecha=2)])
+    horde = army_from_troops("Raiders", General("Toghrul", 12, 6), [Troops("Foot", 4000, 1), Troops("Riders", 1000, 1, "cavalry", mount_hd=3)])
+    b, rng = start_battle(samurai, horde, characters="A", party_size=3, party_level=4), random.Random(1)
+    report("Narrative battle: resolve one turn (median)", median_ms(lambda: resolve_turn(b, dice=rng), 1000), "ms", 1)
+    report("Narrative battle: turn_odds, exact (median)", median_ms(lambda: turn_odds(b), 200), "ms", 20)
+    report("Narrative battle: battle_odds over 16 turns, 2,000 simulated (median)", median_ms(lambda: battle_odds(b, 16), 5) / 1000, "s", 1)
+    even = start_battle(samurai, army_from_troops("Levy", General("Goro", 10, 2), [Troops("Foot", 5200, 1)]))
+    report("Narrative battle: battle_odds over 16 turns, evenly matched (median)", median_ms(lambda: battle_odds(even, 16), 5) / 1000, "s", 1)
+    goblins = Unit("Goblins", "B", 30, 10, attack=(1,), damage="1d6", ac=1, armour=2)
+    s, _ = roll_initiative(start_combat([Unit("Host", "A", 30, 20, attack=(6, 1), damage="2d8+4"), goblins]), [20, 1])
+    report("Unit combat: attack_outlook, 30 counters, two attacks (median)", median_ms(lambda: attack_outlook(s, "Host", "Goblins", "charge"), 10), "ms", 500)
+    t, _ = roll_initiative(start_combat([NISHIHAMA, Unit("Goblins", "B", 10, 10, ac=1, armour=2)]), [20, 1])
+    report("Unit combat: attack_outlook, the sample roster's charge (median)", median_ms(lambda: attack_outlook(t, NISHIHAMA.name, "Goblins", "charge"), 50), "ms", 50)
 
 
 def d20_attack():
@@ -120,6 +157,49 @@ def tristat():
     report("Tri-Stat: hit_odds(8, 1) (median)", median_ms(lambda: hit_odds(8, 1), 2000), "ms", 5)
     report("Tri-Stat: health_lost_odds, dodge + shield + counter (median)", median_ms(
         lambda: health_lost_odds(60, 8, dodge=True, dcv=5, shield=10, counter_power=30, counter_acv=6), 500), "ms", 5)
+
+
+def encounters():
+    from besm_nb import dice
+    from besm_nb.encounters.actions import first_odds, initiative_odds
+    from besm_nb.encounters.exertion import StaminaRecord
+    from besm_nb.encounters.movement import charge_damage, charge_damage_odds
+    from besm_nb.encounters.planner import plan_round
+    from besm_nb.encounters.ranges import range_penalty
+    fred = lambda: plan_round(4, 2, {"Striking": 8, "Defense": 6}, attacks=1, stand=True, run_yards=16, leaps=1, initiative=4)
+    report("Encounters: plan_round, Fred the Swift (median)", median_ms(fred, 2000), "ms", 1)
+    report("Encounters: range_penalty, heavy crossbow (median)", median_ms(lambda: range_penalty("heavy crossbow", 100), 2000), "ms", 1)
+    report("Encounters: charge_damage, the knight (median)", median_ms(lambda: charge_damage(11, 6, 40), 2000), "ms", 1)
+    report("Encounters: charge_damage_odds, cache cleared (median)",
+           median_ms(lambda: charge_damage_odds(11, "2d6", 40), 500, dice._counts.cache_clear), "ms", 1)
+    report("Encounters: initiative_odds, cache cleared (median)", median_ms(lambda: initiative_odds(5), 500, dice._counts.cache_clear), "ms", 1)
+    report("Encounters: first_odds(5, 3) (median)", median_ms(lambda: first_odds(5, 3), 500), "ms", 1)
+    r = StaminaRecord(exertion=True)
+    for n in "ABCD": r.add(n, 5, 5, 10_000)
+    for _ in range(50):
+        for n in "ABCD": r.push(n, "strength", 1)
+        r.end_round()
+    report(f"Encounters: push + undo, {len(r.events)}-event fight (median)",
+           median_ms(lambda: (r.push("A", "strength", 1), r.undo()), 500), "ms", 1)
+    report(f"Encounters: end round + undo, {len(r.events)} events (median)", median_ms(lambda: (r.end_round(), r.undo()), 500), "ms", 1)
+    saved = r.to_dict()
+    report(f"Encounters: load a {len(r.events)}-event fight (median)",
+           median_ms(lambda: StaminaRecord.from_dict(saved), 50), "ms", 20)
+
+
+def special():
+    from besm_nb import dice
+    from besm_nb.special import vehicles
+    own = lambda: (vehicles._area_table.cache_clear(), vehicles._damage_counts.cache_clear())
+    everything = lambda: (own(), vehicles._draw_table.cache_clear(), dice._counts.cache_clear())
+    for damage, opts, what in (("6d6", {"facing": "side", "speed_mph": 60}, "car, side, 6d6"),
+                               ("13d6+3", {"facing": "front"}, "car, front, 13d6+3"),
+                               ("6d6", {"vehicle": "motorcycle", "facing": "side", "tank_full": True}, "motorcycle, side, 6d6"),
+                               ("20d6", {"location": "Engine", "engine_taken": 20}, "car engine aimed, 20d6")):
+        run = lambda: vehicles.vehicle_hit_odds(damage, **opts)
+        report(f"vehicle_hit_odds({what}) median, its caches cleared", median_ms(run, 50, own), "ms", 5)
+        report(f"vehicle_hit_odds({what}) median, warm", median_ms(run, 200), "ms", 5)
+        print(f"{'  the same with the dice distributions cleared too':<58} {median_ms(run, 20, everything):8.3f} ms", flush=True)
 
 
 def dashboards(loads=11, changes=21, sessions=20):
@@ -252,6 +332,8 @@ if __name__ == "__main__":
         site_live()
         sys.exit()
     core()
+    encounters()
+    special()
     if "--no-browser" not in sys.argv:
         dashboards()
         site_live()

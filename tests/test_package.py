@@ -41,7 +41,7 @@ def test_the_wings_are_laid_out():
     "The core at the root, one subpackage per rule system, each with a docstring naming its source; the UI mirrors them."
     mods = modules()
     assert {"besm_nb.dice", "besm_nb.checks", "besm_nb.render", "besm_nb.store"} <= set(mods)
-    for wing in ("tristat", "anime_d20", "besm_d20"):
+    for wing in ("tristat", "anime_d20", "besm_d20", "special", "encounters"):
         init = importlib.import_module(f"besm_nb.{wing}")
         assert init.__doc__ and init.SOURCE in init.__doc__ and init.DICE, wing
         assert any(m.startswith(f"besm_nb.ui.{wing}.") for m in mods), wing

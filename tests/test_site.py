@@ -60,8 +60,8 @@ def test_navigation_is_home_start_systems_core_contributors(site):
     items = sidebar()
     assert items[:2] == ["index.ipynb", "start.ipynb"]
     sections = [i["section"] for i in items[2:]]
-    assert sections == ["Tri-Stat", "Anime d20", "BESM d20", "Core (dice and checks)", "For contributors"]
-    for item in items[2:5]:
+    assert sections == ["Tri-Stat", "Anime d20", "BESM d20", "Special situations", "Encounters", "Core (dice and checks)", "For contributors"]
+    for item in items[2:-2]:  # every rule system's section
         nbs = item["contents"]
         assert nbs[0].endswith("/index.ipynb")
         ui = [n.endswith("_ui.ipynb") for n in nbs[1:]]
@@ -85,7 +85,7 @@ def test_quarto_config_is_valid_and_lists_every_notebook():
 
 
 def test_every_wing_folder_opens_with_a_landing_page():
-    for wing in ["core", "tristat", "anime_d20", "besm_d20"]:
+    for wing in ["core", "tristat", "anime_d20", "besm_d20", "special", "encounters"]:
         assert (NBS / wing / "index.ipynb").exists(), wing
         assert f"{wing}/index.ipynb" in listed()
 
@@ -118,7 +118,10 @@ def test_proof_cells_and_code_are_folded(site):
 def test_calculator_snapshots_are_marked_and_disabled(site):
     "Each calculator shows first as a snapshot, saying so and naming its dashboard, its inputs disabled (live in the browser: tests/test_site_live.py)."
     for p, board in [("core/dice_ui", "Dice and checks"), ("tristat/round_ui", "Tri-Stat combat tracker"),
-                     ("anime_d20/combat_ui", "Anime d20: attack resolver"), ("besm_d20/chase_ui", "BESM d20 chase tracker")]:
+                     ("encounters/planner_ui", "Encounters: round planner, ranges, charges and Stamina"),
+                     ("encounters/exertion_ui", "Encounters: round planner, ranges, charges and Stamina"),
+                     ("anime_d20/combat_ui", "Anime d20: attack resolver"), ("besm_d20/chase_ui", "BESM d20 chase tracker"),
+                     ("special/vehicles_ui", "Vehicle damage"), ("special/morale_ui", "Special situations: rolls, flight, groups and morale")]:
         html = (site / f"{p}.html").read_text()
         assert "A snapshot" in html and f"<strong>{board}</strong> dashboard" in html, p
         state = json.loads(re.search(r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>', html, re.S).group(1))

@@ -41,7 +41,7 @@ def html_text(value: str = "",  # the HTML to show
     "An HTML widget on the shared layout and style."
     s = _shared()
     w = widgets.HTML(value, layout=getattr(s, layout), style=s.html)
-    if cls: w.add_class(cls)
+    for c in (cls or "").split(): w.add_class(c)  # one class at a time: the browser refuses a name with a space
     return w
 
 
@@ -156,6 +156,11 @@ class TickPicker(widgets.VBox):
     def options(self) -> list:
         "Every value offered, in order."
         return list(self._boxes)
+
+    @property
+    def boxes(self) -> list[widgets.Checkbox]:
+        "The tick boxes, in the order offered."
+        return [b for b, _, _ in self._boxes.values()]
 
     def _sync(self) -> None:
         if getattr(self, "_setting", False): return

@@ -29,8 +29,9 @@ DASHBOARD_CSS = """
 .besm-log .widget-html-content { max-height: 24em; overflow-y: auto; }
 .jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
 .jp-RenderedMarkdown td, .jp-RenderedMarkdown th { text-align: left !important; vertical-align: top; }
-.widget-tab > .p-TabBar .p-TabBar-tab, .widget-tab > .lm-TabBar .lm-TabBar-tab { flex: 1 1 auto; min-width: 0; max-width: none; }
-.widget-tab > .lm-TabBar, .widget-tab > .p-TabBar { overflow-x: auto; }
+.widget-tab > .lm-TabBar .lm-TabBar-content, .widget-tab > .p-TabBar .p-TabBar-content { flex-wrap: wrap; }
+.widget-tab > .lm-TabBar .lm-TabBar-tab, .widget-tab > .p-TabBar .p-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; }
+.widget-tab > .lm-TabBar, .widget-tab > .p-TabBar { height: auto; min-height: var(--jp-widgets-horizontal-tab-height); }
 @media (max-width: 700px) {
   #rendered_cells { padding: 0 6px; }
   .jp-Cell { padding: 2px 0; }

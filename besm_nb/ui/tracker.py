@@ -77,6 +77,7 @@ def _await_page() -> None:
     if os.environ.get("VOILA_PREHEAT", "False") == "False": return
     from voila.utils import wait_for_request  # only here: the dashboards server is the one place voila runs
     wait_for_request()
+    os.environ["VOILA_PREHEAT"] = "False"  # the page has come: another tracker on it, or one made later, must not wait again
 
 
 class Tracker(Panel):

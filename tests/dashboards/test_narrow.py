@@ -1,5 +1,5 @@
 """Every dashboard at a phone's width (400 px): the page never scrolls sideways, nothing runs off the edge, every
-button shows its whole label; tabbed dashboards are checked tab by tab."""
+button and tab title shows its whole label; tabbed dashboards are checked tab by tab."""
 import pytest
 
 from tests.helpers import ROOT
@@ -18,7 +18,7 @@ OVERFLOW = """() => {
     if (!r.width || !r.height || el.closest('.lm-TabBar, .p-TabBar')) continue;
     if ((r.right > W + 1 || r.left < -1) && !inScroller(el)) bad.push(`${el.tagName}.${el.className}: ${(el.innerText || el.value || '').slice(0, 40)}`);
   }
-  const cut = [...document.querySelectorAll('#rendered_cells button, #rendered_cells a.jupyter-button')]
+  const cut = [...document.querySelectorAll('#rendered_cells button, #rendered_cells a.jupyter-button, #rendered_cells .lm-TabBar-tabLabel')]
       .filter(b => b.offsetParent && (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 2 && getComputedStyle(b).overflow === 'hidden'))
       .map(b => b.innerText);
   const page = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth, root.scrollWidth - root.clientWidth + W);
@@ -56,7 +56,7 @@ def test_the_check_sees_overflow_and_cut_labels(browser, dashboards_url):
     page = ctx.new_page()
     try:
         page.goto(f"{dashboards_url}/voila/render/index.ipynb", timeout=120_000)
-        page.locator("#rendered_cells").wait_for(state="attached", timeout=120_000)
+        page.locator("#rendered_cells").wait_for(state="visible", timeout=120_000)
         page.evaluate("""() => { const c = document.querySelector('#rendered_cells');
             c.insertAdjacentHTML('beforeend', '<div style="width:700px;height:10px">wide</div>' +
               '<button style="width:40px;overflow:hidden;white-space:nowrap">Next round</button>'); }""")

@@ -1,0 +1,130 @@
+"""School campaigns and classless characters (000): the numbers and names against the source, the builder, the ledger."""
+import copy
+import re
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from besm_nb.besm_d20.classless import (ABILITY_COST, BUY_KINDS, HIT_DIE_COST, MIN_CP, SAVE_COST, SKILL_TIERS, Buy, ClasslessBuild,
+                                        ecl, skill_points)
+from besm_nb.besm_d20.school import CHILD_STRENGTH, ORIGINS, SCHOOL_CLASSES, SIZES, Character, make_child, school_origins
+from besm_nb.dice import InputError
+from tests.helpers import seed_text
+
+SEED_NAME = "000_f9e715c2d04899ab.txt"
+
+
+def flat(start, end):
+    t = re.sub(r"\s+", " ", seed_text(SEED_NAME))
+    return t[t.index(start):t.index(end, t.index(start))]
+
+
+# --- school campaigns ------------------------------------------------------------------------------------------------------
+
+def test_every_origin_and_class_is_the_sources():
+    t = flat("SCHOOL CAMPAIGNS", "HIT LOCATIONS")
+    assert "Subtract 2 from the character's Strength" in t and CHILD_STRENGTH == -2
+    assert "limited to Magical Girl, Pet Monster Trainer, Sentai Member, Shapechanger, and Student" in t
+    assert SCHOOL_CLASSES == ("Magical Girl", "Pet Monster Trainer", "Sentai Member", "Shapechanger", "Student")
+    printed = re.findall(r"([A-Z]+ KID) .*? Bonus: (.*?)\.(?= |$)", t)
+    assert [(n.title(), b) for n, b in printed] == [(o.name, f"{o.bonus} Rank {o.ranks}" if o.kind == "attribute" else f"{o.bonus} Feat")
+                                                   for o in ORIGINS.values()]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(SCHOOL_CLASSES), st.integers(3, 30), st.sampled_from(SIZES[1:]), st.sampled_from(list(ORIGINS)))
+def test_a_child_is_two_weaker_one_size_smaller_with_one_origin(cls, strength, size, origin):
+    c = Character("Kid", cls, strength=strength, size=size)
+    child = make_child(c, origin).character
+    assert child.strength == strength - 2 and SIZES.index(child.size) == SIZES.index(size) - 1
+    o = ORIGINS[origin]
+    assert (child.ranks(o.bonus) == o.ranks) if o.kind == "attribute" else (o.bonus in child.feats)
+    assert child.child and child.origin == origin
+    assert origin in school_origins(c)
+
+
+SCHOOL_BAD = [
+    (lambda: Character("X", "Student", strength="10"), "strength: must be a whole number"),
+    (lambda: Character("X", "Student", attributes=(("Flight", 1.5),)), "attributes: must be a whole number"),
+    (lambda: Character("X", "Student", attributes=(("Flight", 1), ("Flight", 2))), "attributes: an Attribute is listed twice"),
+    (lambda: make_child(Character("X", "Student"), "Farm Kid", gm_permits_class=1), "gm_permits_class: must be True or False"),
+    (lambda: make_child(Character("X", "Student"), "Farm Kid", divine_relationship_cap=1.0), "divine_relationship_cap: must be a whole number"),
+    (lambda: make_child(Character("X", "Ninja"), "Farm Kid"), "character_class: Ninja is not one of the school classes"),
+    (lambda: make_child(Character("X", "Student"), "farm kid"), "origin: must be one of"),
+]
+
+
+@pytest.mark.parametrize("call,why", SCHOOL_BAD)
+def test_school_bad_input(call, why):
+    with pytest.raises(InputError, match=re.escape(why)):
+        call()
+
+
+# --- classless -------------------------------------------------------------------------------------------------------------
+
+def test_the_costs_are_the_sources():
+    t = flat("MAKING", "BIG COMBATS")
+    for phrase in ["minimum of 40 for player characters", "Each 10 Points above 40 equals one additional ECL",
+                   "90 Character Points with which to make characters, the characters are ECL 5", "by 1 per 0.5 Point",
+                   "2+Int modifier for 0.5 Point", "4+Int modifier for 1 Point", "6+Int modifier for 1.5 Points",
+                   "8+Int modifier for 2 Points", "d4 for 1 Points", "d6 for 1.5 Points", "d8 for 2 Points", "d10 for 2.5 Points",
+                   "d12 for 3 Points", "each +1 costs 1 Character Point", "Attack Combat Mastery Attribute",
+                   "All combat Skills are cross class Skills", "(or partial Points) may be saved", "award players 1 Character Point",
+                   "For each 10 Character Points gained through adventuring (not spent gained), the character's ECL increases by 1"]:
+        assert phrase in t, phrase
+    assert MIN_CP == 40 and ABILITY_COST == Fraction(1, 2) and SAVE_COST == 1
+    assert SKILL_TIERS == {Fraction(1, 2): 2, Fraction(1): 4, Fraction(3, 2): 6, Fraction(2): 8}
+    assert HIT_DIE_COST == {"d4": 1, "d6": Fraction(3, 2), "d8": 2, "d10": Fraction(5, 2), "d12": 3}
+
+
+def test_ecl_readings():
+    assert ecl(90) == 5 and ecl(90, "additional") == 6  # the example, and the other reading
+    assert [ecl(c) for c in (40, 49, 50, 59, 60)] == [0, 0, 1, 1, 2]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(40, 120), st.lists(st.tuples(st.sampled_from(BUY_KINDS + ("session",)), st.integers(1, 4), st.booleans()), max_size=25))
+def test_the_ledger_never_overspends_and_undoes(start, script):
+    b = ClasslessBuild("P", start)
+    for kind, n, flag in script:
+        before = (b.left, len(b.entries))
+        try:
+            if kind == "session": b.session(flag)
+            elif kind == "ability": b.buy(kind, "Wisdom", n)
+            elif kind == "save": b.buy(kind, "Will", n)
+            elif kind == "hit die": b.buy(kind, "d10", n)
+            elif kind == "skills": b.buy(kind, "lore", cost=str(Fraction(n, 2)), int_mod=-2 if flag else 1)
+            else: b.buy(kind, "Something", n, cost=str(Fraction(5 * n, 2)))
+        except InputError:
+            assert (b.left, len(b.entries)) == before
+            continue
+        assert b.left >= 0 and b.left.denominator in (1, 2)
+        assert b.ecl == ecl(start) + b.gained // 10
+    assert ClasslessBuild.from_dict(copy.deepcopy(b.to_dict())).lines == b.lines
+    while b.entries: b.undo()
+    assert b.left == start
+
+
+CLASSLESS_BAD = [
+    (lambda: ecl(float("nan")), "cp: must be a whole number"),
+    (lambda: ecl(90, ecl_reading=None), "ecl_reading: must be one of"),
+    (lambda: skill_points(Fraction(1, 2), int_mod="1"), "int_mod: must be a whole number"),
+    (lambda: skill_points(Fraction(1, 2), at_least_one="False"), "at_least_one: must be True or False"),
+    (lambda: ClasslessBuild("P", 90).buy("attack bonus", "BAB"), "kind: a base attack bonus is not for sale"),
+    (lambda: ClasslessBuild("P", 90).buy("feat", "Attack Combat Mastery", cost="2"), "kind: Attack Combat Mastery is an Attribute"),
+    (lambda: ClasslessBuild("P", 90).buy("ability", "Strength", 1.0), "count: must be a whole number"),
+    (lambda: ClasslessBuild("P", 90).buy("skills", "x", count=2, cost="1"), "count: skill points are bought one purchase at a time"),
+    (lambda: ClasslessBuild("P", 90).buy("save", "Luck"), "name: must be one of"),
+    (lambda: ClasslessBuild("P", 90).buy("feat", "", cost="1"), "name: name the feat"),
+    (lambda: ClasslessBuild("P", 90).buy("attribute", "Flight", cost="nan"), "cost: must be a number of points"),
+    (lambda: ClasslessBuild("P", 90).buy("ability", "Strength", int_mod=1), "int_mod: only a skills purchase"),
+    (lambda: ClasslessBuild("P", 90).session("False"), "extra: must be True or False"),
+    (lambda: ClasslessBuild("P", 90, at_least_one=0), "at_least_one: must be True or False"),
+]
+
+
+@pytest.mark.parametrize("call,why", CLASSLESS_BAD)
+def test_classless_bad_input(call, why):
+    with pytest.raises(InputError, match=re.escape(why)):
+        call()

@@ -1,0 +1,95 @@
+"""The narrative battle tracker in a real browser: a battle played through the page, checked against the engine; undo
+across turns; refusals beside their button; and the page at 400 px wide."""
+import random
+
+import pytest
+
+from besm_nb.besm_d20.battle_odds import turn_odds
+from besm_nb.besm_d20.battles import Battle, BattleRules, army_from_troops, start_battle
+from besm_nb.dice import pct
+from besm_nb.ui.besm_d20.battles import DEFAULT_ARMIES, DEFAULT_TROOPS
+from tests.helpers import assert_beside
+
+pytestmark = pytest.mark.browser
+URL = "/voila/render/narrative_battle.ipynb"
+
+
+def text_is(page, selector, value, timeout=30_000):
+    page.wait_for_function(f"document.querySelector({selector!r})?.innerText === {str(value)!r}", timeout=timeout)
+
+
+def engine() -> Battle:
+    "The battle the tracker's default set-up starts."
+    armies = [army_from_troops(DEFAULT_ARMIES[s][0], DEFAULT_ARMIES[s][1], DEFAULT_TROOPS[s]) for s in "AB"]
+    return Battle(start_battle(*armies, BattleRules(), 0, "A", 3, 4))
+
+
+def fresh(page, dashboards_url):
+    page.goto(dashboards_url + URL, timeout=180_000)
+    page.locator(".besm-battles").wait_for(timeout=120_000)
+    page.locator("button.besm-new").click()  # the page resumes the last autosave: start afresh (the old one is kept)
+    page.locator(".besm-battle-status", has_text="Set up both armies").wait_for(timeout=30_000)
+
+
+def typed(page, text):
+    box = page.locator(".besm-typed input")
+    box.fill(text); box.press("Tab")
+
+
+def test_a_battle_played_through_the_page(page, dashboards_url):
+    fresh(page, dashboards_url)
+    text_is(page, ".besm-as-calc-A", "5,200"); text_is(page, ".besm-aq-calc-A", "3")
+    page.locator("button.besm-start").click()
+    text_is(page, ".besm-as-B", "6,000")
+    war = engine()
+    o = turn_odds(war.state)
+    page.locator(".besm-turn-odds", has_text=f"Raiders {pct(o.breaks[1])}").wait_for(timeout=30_000)
+
+    typed(page, "11 12 10 7")
+    page.locator("button.besm-play-turn").click()
+    war.turn(dice=[11, 12, 10, 7])
+    text_is(page, ".besm-as-A", f"{war.state.armies[0].strength:,}"); text_is(page, ".besm-as-B", f"{war.state.armies[1].strength:,}")
+    text_is(page, ".besm-aq-B", str(war.state.armies[1].quality))
+
+    typed(page, "9 2 1 1 2 2 2 5")
+    page.locator("button.besm-encounter").click()
+    page.locator(".besm-fights", has_text="d20 9 → 11 (11 to 19)").wait_for(timeout=30_000)
+
+    # a seeded turn: the page and the engine roll the same dice from the seed shown
+    seed = page.locator(".besm-seed input")
+    seed.fill("4242"); seed.press("Tab")
+    page.locator("button.besm-play-turn").click()
+    war.encounter(dice=[9, 2, 1, 1, 2, 2, 2, 5]); war.turn(dice=random.Random(4242))
+    text_is(page, ".besm-as-A", f"{war.state.armies[0].strength:,}"); text_is(page, ".besm-as-B", f"{war.state.armies[1].strength:,}")
+    page.locator(".besm-log", has_text="seed 4242").wait_for(timeout=30_000)
+
+    # undo reaches back across the turn and the encounter
+    for _ in range(2): page.locator("button.besm-undo").click(); page.wait_for_timeout(500)
+    text_is(page, ".besm-as-A", "5,100"); text_is(page, ".besm-turn", "2")
+    assert page.locator(".besm-fights").inner_text().strip() == ""
+
+    # a typed total the dice cannot show: refused beside the button, nothing changes
+    typed(page, "25")
+    page.locator("button.besm-play-turn").click()
+    msg = page.locator(".besm-message", has_text="Typed dice: the 1st typed total is for Kenshin's Battle Check (1d20)").first
+    msg.wait_for(timeout=30_000)
+    assert_beside(page.locator("button.besm-play-turn"), msg)
+    text_is(page, ".besm-turn", "2")
+    assert page.outside == [], page.outside
+    assert page.errors == [], page.errors
+
+
+def test_the_page_fits_400_px(page, dashboards_url):
+    page.set_viewport_size({"width": 400, "height": 900})
+    fresh(page, dashboards_url)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    page.locator("button.besm-start").click()
+    text_is(page, ".besm-as-A", "5,200")
+    typed(page, "11 12 10 7"); page.locator("button.besm-play-turn").click()
+    text_is(page, ".besm-as-A", "5,100")
+    page.locator("button.besm-battle-odds").click()
+    page.locator(".besm-odds-method", has_text="Simulated").wait_for(timeout=60_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    labels = page.locator("button.besm-play-turn, button.besm-encounter, button.besm-battle-odds")
+    for i in range(labels.count()):  # whole button labels: nothing cut off
+        assert labels.nth(i).evaluate("b => b.scrollWidth <= b.clientWidth + 1")

@@ -1,0 +1,83 @@
+"""The unit combat tracker in a real browser: a skirmish played through the page, checked against the engine; only
+legal actions offered; undo across a round; refusals beside their button; and the page at 400 px wide."""
+import pytest
+
+from besm_nb.besm_d20.units import Combat, UnitAction, legal_actions, start_combat
+from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
+from tests.helpers import assert_beside
+
+pytestmark = pytest.mark.browser
+URL = "/voila/render/unit_combat.ipynb"
+GOB = "Goblin raiders"
+
+
+def counters(page, unit, value, timeout=30_000):
+    page.wait_for_function(f"document.querySelector(\".besm-counters[data-unit='{unit}']\")?.innerText === '{value}'", timeout=timeout)
+
+
+def fresh(page, dashboards_url):
+    page.goto(dashboards_url + URL, timeout=180_000)
+    page.locator(".besm-units").wait_for(timeout=120_000)
+    page.locator("button.besm-new").click()
+    page.locator(".besm-unit-status", has_text="Add the units").wait_for(timeout=30_000)
+
+
+def typed(page, text):
+    box = page.locator(".besm-typed input")
+    box.fill(text); box.press("Tab")
+
+
+def offered(page):
+    return [o.replace("\xa0", " ").strip() for o in page.locator(".besm-action select option").all_inner_texts()]
+
+
+def test_a_skirmish_played_through_the_page(page, dashboards_url):
+    fresh(page, dashboards_url)
+    page.locator("button.besm-start").click()
+    typed(page, "12 15"); page.locator("button.besm-initiative").click()
+    page.locator(".besm-round-head", has_text="Warriors of Nishihama acts").wait_for(timeout=30_000)
+    war = Combat(start_combat([NISHIHAMA, GOBLINS]))
+    war.do(UnitAction("initiative"), [12, 15])
+    now = war.state.current()
+    assert offered(page) == [ACTION_LABELS[a] for a in legal_actions(war.state, now)]  # only what the rules allow
+
+    page.locator(".besm-action select").select_option(label="Charge")
+    page.locator(".besm-target select").select_option(label=GOB)
+    box = page.get_by_label("In reach (0: all)")
+    box.fill("8"); box.press("Tab")
+    page.locator(".besm-outlook", has_text="lands 60.50%").wait_for(timeout=30_000)
+    typed(page, "14 9 7 5 9 4 11 6 8 10"); page.locator("button.besm-act").click()
+    war.do(UnitAction("attack", unit=now, target=GOB, option="charge", in_range=8), [14, 9, 7, 5, 9, 4, 11, 6, 8, 10])
+    counters(page, GOB, str(war.state.get(GOB).counters))
+    page.locator(".besm-round-head", has_text="Goblin raiders acts").wait_for(timeout=30_000)
+    assert offered(page) == [ACTION_LABELS[a] for a in legal_actions(war.state, GOB)]  # in melee now: no charge
+    assert "Charge" not in offered(page)
+
+    typed(page, "11 8 6 2 5 4 6 1"); page.locator("button.besm-act").click()
+    page.locator(".besm-owing select option", has_text="Goblin raiders (DC 15)").wait_for(state="attached", timeout=30_000)
+    page.locator("button.besm-next-round").click()
+    msg = page.locator(".besm-message", has_text="Goblin raiders owes a morale check first").first
+    msg.wait_for(timeout=30_000)
+    assert_beside(page.locator("button.besm-next-round"), msg)
+    typed(page, "9"); page.locator("button.besm-morale").click(); page.wait_for_timeout(500)
+    page.locator("button.besm-next-round").click()
+    page.wait_for_function("document.querySelector('.besm-round')?.innerText === '2'", timeout=30_000)
+
+    # undo back across the round boundary and the morale check, to the goblins' blow
+    for _ in range(2): page.locator("button.besm-undo").click(); page.wait_for_timeout(500)
+    page.wait_for_function("document.querySelector('.besm-round')?.innerText === '1'", timeout=30_000)
+    counters(page, GOB, "6")
+    assert page.outside == [], page.outside
+    assert page.errors == [], page.errors
+
+
+def test_the_page_fits_400_px(page, dashboards_url):
+    page.set_viewport_size({"width": 400, "height": 900})
+    fresh(page, dashboards_url)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    page.locator("button.besm-start").click()
+    typed(page, "12 15"); page.locator("button.besm-initiative").click()
+    page.locator(".besm-round-head", has_text="acts").wait_for(timeout=30_000)
+    page.locator(".besm-action select").select_option(label="Charge")
+    page.locator(".besm-outlook", has_text="Before rolling").wait_for(timeout=30_000)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
