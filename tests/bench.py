@@ -243,6 +243,11 @@ def dashboards(loads=11, changes=21, sessions=20):
             browser.close()
 
 
+# a page's first live calculator: n -> (field, the value typed, how the new answer starts)
+SITE_CHANGES = {"core/dice_ui.html": lambda n: ("expr", f"{n}d6", f"{n}d6: {n} to {6 * n}"),
+                "special/rolls_ui.html": lambda n: ("skill", str(n + 5), f"Effective skill {n + 5}:")}
+
+
 def site_live(cold_runs=5, warm_runs=7, changes=21, page="core/dice_ui.html"):
     import functools
     import http.server
@@ -287,6 +292,7 @@ def site_live(cold_runs=5, warm_runs=7, changes=21, page="core/dice_ui.html"):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=conftest.CHROMIUM_ARGS)
         cold, warm, cold_cpu, warm_cpu, loads, downloads = [], [], [], [], [], []
+        cold_marks, warm_marks = [], []
         for i in range(cold_runs):  # a fresh profile each time: an empty cache
             ctx = browser.new_context(); block(ctx); pg = ctx.new_page()
             served["bytes"], c0 = 0, cpu_seconds()
@@ -294,34 +300,40 @@ def site_live(cold_runs=5, warm_runs=7, changes=21, page="core/dice_ui.html"):
             state = pg.evaluate("window.besmLive")
             assert state["state"] == "live", state["errors"]
             cold.append(state["times"]["first"] / 1000); cold_cpu.append(cpu_seconds() - c0); downloads.append(served["bytes"])
+            cold_marks.append(state["times"])
             loads.append(os.getloadavg()[0])
             if i < cold_runs - 1: ctx.close()
         for _ in range(warm_runs):  # the same profile: everything cached
             c0 = cpu_seconds()
             pg.goto(url); pg.wait_for_function(wait, timeout=180_000)
-            warm.append(pg.evaluate("window.besmLive.times.first") / 1000); warm_cpu.append(cpu_seconds() - c0)
+            warm_marks.append(pg.evaluate("window.besmLive.times")); warm.append(warm_marks[-1]["first"] / 1000)
+            warm_cpu.append(cpu_seconds() - c0)
             loads.append(os.getloadavg()[0])
         # an input change -> the updated odds on screen, timed in the page: the input event to the new output text
         times = []
         for i in range(changes):
-            n = 2 + i % 9
-            times.append(pg.evaluate("""n => new Promise(done => {
-                const out = document.querySelector('.besm-live .besm-output'), box = document.querySelector('.besm-live .besm-field-expr input');
-                const want = `${n}d6: ${n} to ${6 * n}`, t = performance.now();
+            field, value, want = SITE_CHANGES[page](2 + i % 9)
+            times.append(pg.evaluate("""([field, value, want]) => new Promise(done => {
+                const out = document.querySelector('.besm-live .besm-output'), box = document.querySelector(`.besm-live .besm-field-${field} input`);
+                const t = performance.now();
                 const seen = new MutationObserver(() => { if (out.innerText.startsWith(want)) { seen.disconnect(); done(performance.now() - t); } });
                 seen.observe(out, {childList: true, subtree: true, characterData: true});
-                box.value = `${n}d6`; box.dispatchEvent(new Event('input', {bubbles: true}));
-            })""", n))
+                box.value = value;  // a text box sends as typed, a number box when changed
+                box.dispatchEvent(new Event('input', {bubbles: true})); box.dispatchEvent(new Event('change', {bubbles: true}));
+            })""", [field, value, want]))
         ctx.close()
         browser.close()
     server.shutdown()
     print(f"{'site (' + page + '): machine load average while measured':<58} {statistics.median(loads):8.1f}     (2 cores)")
     print(f"{'site: first visit, empty cache: page -> calculator live':<58} {statistics.median(cold):8.3f} s   "
           f"(browser CPU {statistics.median(cold_cpu):.2f} s; runs {', '.join(f'{x:.2f}' for x in cold)})")
-    report("site: first calculator interactive, empty cache (median)", statistics.median(cold), "s", 4)
-    report("site: first calculator interactive, warm cache (median)", statistics.median(warm), "s", 1.5)
+    report(f"site: {page}: first calculator interactive, empty cache (median)", statistics.median(cold), "s", 4)
+    report(f"site: {page}: first calculator interactive, warm cache (median)", statistics.median(warm), "s", 1.5)
     print(f"{'site: warm cache, best run / browser CPU per load':<58} {min(warm):8.3f} s   (browser CPU {statistics.median(warm_cpu):.2f} s)")
-    report("site: input change -> updated odds in the page (median)", statistics.median(times[1:]), "ms", 150)
+    for name, marks in (("empty", cold_marks), ("warm", warm_marks)):  # where the time goes: ms since the page's start
+        steps = [k for k in ("script", "worker", "runtime", "wasm", "snapshot", "restored", "python", "first", "all") if all(k in m for m in marks)]
+        print(f"site: {name} cache, median ms at each step: " + ", ".join(f"{k} {statistics.median(m[k] for m in marks):.0f}" for k in steps))
+    report(f"site: {page}: input change -> updated odds (median)", statistics.median(times[1:]), "ms", 150)
     python = sum(f.stat().st_size for d in [site / "_static" / "python", *site.glob("_static/pyodide-*")] for f in d.iterdir())
     print(f"{'site: a first visit downloads (page, scripts, Python)':<58} {statistics.median(downloads) / 1e6:8.1f} MB"
           f"   (of which Python: {python / 1e6:.1f} MB; the whole site: {sum(f.stat().st_size for f in site.rglob('*') if f.is_file()) / 1e6:.0f} MB)")
@@ -329,11 +341,11 @@ def site_live(cold_runs=5, warm_runs=7, changes=21, page="core/dice_ui.html"):
 
 if __name__ == "__main__":
     if "--site" in sys.argv:  # only the live site's figures
-        site_live()
+        for page in SITE_CHANGES: site_live(page=page)
         sys.exit()
     core()
     encounters()
     special()
     if "--no-browser" not in sys.argv:
         dashboards()
-        site_live()
+        for page in SITE_CHANGES: site_live(page=page)

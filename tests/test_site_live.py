@@ -11,6 +11,7 @@ import pytest
 
 from besm_nb.dice import roll
 from besm_nb.ui.dice import dice_result
+from besm_nb.ui.special.rolls import _contest, _success
 from besm_nb.ui.tristat.combat import attack_result, defence_result
 from tests.helpers import ROOT
 
@@ -137,6 +138,25 @@ def test_tristat_combat_calculators_are_live_and_match_the_library(site_url, rea
     assert reader.outside == [] and reader.errors == [], (reader.outside, reader.errors)
 
 
+def test_special_situations_rolls_are_live_and_match_the_library(site_url, reader):
+    "A page of a later wing: its three calculators live, the shown odds the library's for the inputs typed."
+    reader.goto(f"{site_url}/special/rolls_ui.html")
+    state = wait_live(reader)
+    assert state["shown"] == 3
+    wait_output(reader, 0, _success(12, 0, "basic").to_html())  # as the cell made it: success_calculator(seed=11)
+    set_int(reader, 0, "skill", 15)
+    set_int(reader, 0, "modifier", -2)
+    live_field(reader, 0, "criticals", "select").select_option("none: the total alone")
+    wait_output(reader, 0, _success(15, -2, "none").to_html())
+    wait_output(reader, 1, _contest(12, 12, "basic").to_html())
+    set_int(reader, 1, "skill_a", 14)
+    set_int(reader, 1, "skill_b", 9)
+    wait_output(reader, 1, _contest(14, 9, "basic").to_html())
+    set_int(reader, 0, "skill", 99)  # refused beside its own field, as labelled
+    reader.locator(".besm-live[data-cell='0'] .besm-error", has_text="Skill or attribute").first.wait_for(timeout=10_000)
+    assert reader.outside == [] and reader.errors == [], (reader.outside, reader.errors)
+
+
 def test_the_page_reads_while_python_loads(site_url, reader):
     "Text, tables and the snapshot show at once; the note says the calculator is loading; then it goes live."
     reader.hold = "python.snapshot"
@@ -178,7 +198,12 @@ def test_every_stateless_calculator_is_live_and_every_tracker_a_snapshot():
         assert p in spec, p
         assert pages[p].count('class="admonition note besm-live-note"') == len(spec[p]["cells"]), p
     assert len(spec["core/checks_ui.html"]["cells"]) == 3 and len(spec["anime_d20/mind_ui.html"]["cells"]) == 2
-    for p in ["tristat/round_ui.html", "besm_d20/chase_ui.html", "core/tracker.html"]:  # trackers: dashboard-only
+    for p, n in [("special/rolls_ui.html", 3), ("special/vehicles_ui.html", 1), ("special/morale_ui.html", 2), ("encounters/ranges_ui.html", 1),
+                 ("encounters/movement_ui.html", 1), ("encounters/planner_ui.html", 1), ("besm_d20/hit_locations_ui.html", 1),
+                 ("besm_d20/epic_ui.html", 1), ("besm_d20/school_ui.html", 1)]:  # the later wings' calculators
+        assert len(spec[p]["cells"]) == n, p
+    for p in ["tristat/round_ui.html", "besm_d20/chase_ui.html", "core/tracker.html", "besm_d20/battles_ui.html", "besm_d20/units_ui.html",
+              "besm_d20/fate_points_ui.html", "besm_d20/classless_ui.html", "encounters/exertion_ui.html"]:  # trackers: dashboard-only
         assert p not in spec and "A snapshot: its inputs are disabled here" in pages[p], p
     damage = pages["anime_d20/damage_ui.html"]  # a live calculator and a tracker on one page
     assert len(spec["anime_d20/damage_ui.html"]["cells"]) == 1 and "A snapshot: its inputs are disabled here" in damage

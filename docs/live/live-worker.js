@@ -41,6 +41,20 @@ async function inflate(url) {
   return { memory, keep };
 }
 
+function sizeMemory(snapshot) {
+  // Pyodide puts the saved memory back into the memory its WebAssembly module starts with, and that is smaller than
+  // the memory of a Python that has imported every calculator: grow it to the saved size as soon as the module is
+  // instantiated, before Pyodide fills it (modules that bring no memory of their own are untouched).
+  const grow = async (result) => {
+    const memory = (result.instance ?? result).exports?.memory, bytes = (await snapshot).length;
+    if (memory instanceof WebAssembly.Memory && memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    return result;
+  };
+  const streaming = WebAssembly.instantiateStreaming, plain = WebAssembly.instantiate;
+  if (streaming) WebAssembly.instantiateStreaming = (...args) => streaming(...args).then(grow);
+  WebAssembly.instantiate = (...args) => plain(...args).then(grow);
+}
+
 function compileEarly(url) {
   // Pyodide compiles its WebAssembly only once the saved memory is there (it needs its size first). Compile it now,
   // meanwhile: Pyodide's own request for it gets a placeholder (one download, not two), and its instantiateStreaming
@@ -72,6 +86,7 @@ async function start({ python, module, cells, port }) {
   const snapshot = new Promise((resolve, reject) => {  // inflated by a second worker, while this one loads the runtime
     port.onmessage = ({ data }) => { mark('snapshot'); port.close(); data.error ? reject(new Error(data.error)) : resolve(new Uint8Array(data)); };
   });
+  sizeMemory(snapshot);
   compileEarly(new URL(python.pyodide + 'pyodide.asm.wasm', base));
   const wheels = python.wheels.map(([, url]) => fetchOk(new URL(url, base)).then((r) => r.arrayBuffer()));
   const { loadPyodide } = await import(new URL(python.pyodide + 'pyodide.mjs', base));
