@@ -44,6 +44,7 @@ def site_url():
 def reader(browser):
     "A reader's browser tab with an empty cache: requests leaving 127.0.0.1 are blocked and recorded, as are page errors."
     ctx = browser.new_context()
+    ctx.set_default_navigation_timeout(90_000)  # as long as Python may take: a busy machine is slow to load the page too
     pg = ctx.new_page()
     pg.outside, pg.errors, pg.held = [], [], []
     def route(r):
