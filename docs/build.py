@@ -424,6 +424,7 @@ def main() -> int:
     shutil.copy(DOCS / "conf.py", SRC / "conf.py")
     shutil.copytree(static, SRC / "_static", dirs_exist_ok=True)
     shutil.copy(DOCS / "besm.css", SRC / "_static" / "besm.css")
+    shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")
     # the widget manager asks for its icon fonts relative to the page, in two places, from every folder's pages
     fonts = [f for f in (static / "widgets").iterdir() if f.suffix in {".woff2", ".woff", ".ttf", ".eot", ".svg"}]
     folders = sorted({str(PurePosixPath(p).parent) for p in built} - {"."})

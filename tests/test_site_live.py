@@ -158,6 +158,14 @@ def test_special_situations_rolls_are_live_and_match_the_library(site_url, reade
     assert reader.outside == [] and reader.errors == [], (reader.outside, reader.errors)
 
 
+def test_a_chapter_with_math_and_a_live_calculator_has_no_errors(site_url, reader):
+    "The widget manager's label typesetting (MathJax 2's call) meets the site's MathJax 3 without an error; the maths shows."
+    reader.goto(f"{site_url}/special/vehicles.html")
+    assert wait_live(reader)["shown"] == 1
+    reader.locator("mjx-container").first.wait_for(timeout=30_000)
+    assert reader.locator(".besm-live .widget-checkbox").count() > 0
+    assert reader.outside == [] and reader.errors == [], (reader.outside, reader.errors)
+
 def test_the_page_reads_while_python_loads(site_url, reader):
     "Text, tables and the snapshot show at once; the note says the calculator is loading; then it goes live."
     reader.hold = "python.snapshot"
