@@ -89,6 +89,7 @@ async function start({ python, module, cells, port }) {
   sizeMemory(snapshot);
   compileEarly(new URL(python.pyodide + 'pyodide.asm.wasm', base));
   const wheels = python.wheels.map(([, url]) => fetchOk(new URL(url, base)).then((r) => r.arrayBuffer()));
+  import(new URL(python.pyodide + 'pyodide.asm.mjs', base)).catch(() => {});  // the runtime's script, fetched and parsed meanwhile (Pyodide imports the same URL)
   const { loadPyodide } = await import(new URL(python.pyodide + 'pyodide.mjs', base));
   mark('runtime');
   const pyodide = await loadPyodide({
