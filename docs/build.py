@@ -9,6 +9,8 @@ with no network access.
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
 import json
 import posixpath
 import re
@@ -16,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from pathlib import Path, PurePosixPath
 
@@ -33,6 +36,12 @@ NPM = {
     "mathjax@3.2.2": [("es5/tex-chtml.js", "mathjax/tex-chtml.js"), ("es5/output/chtml/fonts/woff-v2", "mathjax/output/chtml/fonts/woff-v2"),
                       ("es5/input/tex/extensions", "mathjax/input/tex/extensions")],
 }
+# the calculators' Python in the reader's browser (see nbs/core/07_live.ipynb): the Pyodide runtime from npm, and the
+# pure-Python wheels the calculators import, from PyPI at the versions the dashboards run (pip download, once)
+PYODIDE = "314.0.7"
+NPM[f"pyodide@{PYODIDE}"] = [(f, f"pyodide-{PYODIDE}/{f}") for f in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")]
+WHEELS = ("icepool", "ipywidgets", "traitlets", "comm")
+WHEEL_DIR = "/lib/besm-wheels"  # where the page's Python finds the wheels (the snapshot remembers this place)
 DOC_HOST = "http://127.0.0.1:8000/"  # settings.ini doc_host + doc_baseurl: nbdev writes absolute links with it
 _DOC_LINK = re.compile(r"\]\(" + re.escape(DOC_HOST) + r"([\w/-]+)\.html(#[\w-]+)?\)")
 _SOURCE_LINK = re.compile(r"\[source\]\([^)]*\)")  # links to a repository host: not part of an offline site
@@ -64,6 +73,55 @@ def vendor() -> Path:
                 shutil.copy(src, target)
     stamp.touch()
     return static
+
+
+def wheels() -> list[Path]:
+    "The pure-Python wheels the live calculators import, at the versions installed here: fetched once into .vendor/wheels."
+    from importlib.metadata import version
+    folder = VENDOR / "wheels"
+    out = []
+    for name in WHEELS:
+        pattern = f"{name}-{version(name)}-py3-none-any.whl"
+        if not list(folder.glob(pattern)):
+            r = subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
+                                "--only-binary=:all:", "-d", str(folder), f"{name}=={version(name)}"], capture_output=True, text=True)
+            if r.returncode: raise SystemExit(f"docs: pip could not fetch {name}=={version(name)} for the live calculators:\n{r.stderr}")
+        found = sorted(folder.glob(pattern))
+        if not found: raise SystemExit(f"docs: no pure-Python wheel {pattern} for the live calculators")
+        out.append(found[0])
+    return out
+
+
+def live_python(static: Path) -> tuple[dict, subprocess.Popen]:
+    """Put the live calculators' Python into the site's static folder: the wheels, this project's own wheel, the page
+    scripts, and (in the background: wait on the returned process) the saved state of a Python that imported them all.
+    Returns what a page needs to find them, and the process saving that state."""
+    if shutil.which("node") is None:
+        raise SystemExit("docs: Node.js is needed to save the live calculators' Python (install Node.js, e.g. `apt-get install -y nodejs`)")
+    folder = static / "python"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    made = [shutil.copy(w, folder) for w in wheels()]
+    with tempfile.TemporaryDirectory() as tmp:  # built from a clean copy: never a stale build/ folder's files
+        src = Path(tmp) / "src"
+        shutil.copytree(ROOT / "besm_nb", src / "besm_nb", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        for f in ("setup.py", "settings.ini", "pyproject.toml", "README.md"): shutil.copy(ROOT / f, src / f)
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
+                        "--no-build-isolation", "-w", str(folder), str(src)], check=True, capture_output=True)
+    made = sorted(Path(w) for w in made) + sorted(folder.glob("besm_nb-*.whl"))
+    for js in ("live.js", "live-worker.js"): shutil.copy(DOCS / "live" / js, static / js)
+    # a page's files change together: one version for all, from what they are made of
+    key = hashlib.sha256(PYODIDE.encode())
+    for f in [*(p.name for p in made[:-1]), *sorted((ROOT / "besm_nb").rglob("*.py")), DOCS / "live" / "live.js", DOCS / "live" / "live-worker.js"]:
+        key.update(f.read_bytes() if isinstance(f, Path) else f.encode())
+    v = key.hexdigest()[:12]
+    pyodide = VENDOR / "npm" / f"pyodide@{PYODIDE}" / "package"
+    saving = subprocess.Popen(["node", str(DOCS / "live" / "snapshot.mjs"), str(pyodide), str(folder / "python.snapshot.gz"), WHEEL_DIR,
+                               *map(str, made)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    spec = {"worker": f"live-worker.js?v={v}", "pyodide": f"pyodide-{PYODIDE}/", "snapshot": f"python/python.snapshot.gz?v={v}",
+            "wheels": [[w.name, f"python/{w.name}?v={v}"] for w in made], "wheel_dir": WHEEL_DIR,
+            "lock": json.loads((pyodide / "pyodide-lock.json").read_text())["info"], "script": f"live.js?v={v}"}
+    return spec, saving
 
 
 def nav() -> list[tuple[str | None, list[str]]]:
@@ -197,22 +255,58 @@ def dashboards() -> dict[str, str]:
     return out
 
 
-def snapshot(nb: nbformat.NotebookNode, module: str | None, live: dict[str, str]) -> int:
-    "Mark each calculator on the page as a snapshot naming its dashboard, and disable its inputs. Returns how many."
-    cells, found = [], 0
-    for c in nb.cells:
-        if c.cell_type == "code" and any(WIDGET_VIEW in o.get("data", {}) for o in c.get("outputs", [])):
+def _imports(cells: list) -> str:
+    "The import statements of these code cells, in order: what a calculator cell may rely on besides the page's module."
+    out = []
+    for c in cells:
+        if c.cell_type != "code" or "remove-cell" in c.metadata.get("tags", []): continue
+        try: tree = ast.parse(c.source)
+        except SyntaxError: continue  # a cell with IPython magics
+        out += [ast.get_source_segment(c.source, n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return "\n".join(out)
+
+
+def _raw_html(html: str) -> nbformat.NotebookNode:
+    "A markdown cell holding raw HTML (fenced longer than any run of backticks inside)."
+    fence = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", html)), default=0))
+    return nbformat.v4.new_markdown_cell(f"{fence}{{raw}} html\n{html}\n{fence}")
+
+
+def snapshot(nb: nbformat.NotebookNode, module: str | None, live: dict[str, str], page: str = "",
+             live_ids: set[str] = frozenset(), python: dict | None = None) -> int:
+    """Mark each calculator on the page as a snapshot naming its dashboard, and disable its inputs; a stateless
+    calculator (its model in `live_ids`) is also made live in the reader's browser (`python`: see `live_python`). Returns how many."""
+    cells, found, spec = [], 0, []
+    for i, c in enumerate(nb.cells):
+        views = [o["data"][WIDGET_VIEW]["model_id"] for o in c.get("outputs", []) if WIDGET_VIEW in o.get("data", {})]
+        if c.cell_type == "code" and views:
             mods = re.findall(r"besm_nb\.(ui\.[\w.]+)", c.source) + ([module] if module and module.startswith("ui.") else [])
             where = next((live[m] for m in mods if m in live), None)
-            board = f"the **{where}** dashboard" if where else "the dashboards"
-            cells.append(nbformat.v4.new_markdown_cell(
-                f"```{{note}}\nA snapshot: its inputs are disabled here. The live calculator is on {board} (`make run`).\n```"))
+            if python and len(views) == 1 and views[0] in live_ids:
+                board = f"<strong>{where}</strong> dashboard" if where else "dashboards"
+                cells.append(_raw_html(
+                    f'<div class="admonition note besm-live-note" data-cell="{len(spec)}"><p class="admonition-title">Note</p>'
+                    f'<p class="besm-live-text">A snapshot until Python starts in your browser (a recent browser, the site served '
+                    f'over http): then this calculator computes here, live. It is also live on the {board} (<code>make run</code>).</p></div>'))
+                spec.append({"n": len(spec), "model": views[0], "setup": _imports(nb.cells[:i]), "code": c.source})
+            else:
+                board = f"the **{where}** dashboard" if where else "the dashboards"
+                cells.append(nbformat.v4.new_markdown_cell(
+                    f"```{{note}}\nA snapshot: its inputs are disabled here. The live calculator is on {board} (`make run`).\n```"))
             found += 1
         cells.append(c)
     nb.cells = cells
     state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
-    for model in state.values():
+    for model in state.values():  # a snapshot's inputs stay disabled until (and unless) its calculator is live
         if model.get("model_name") in INPUT_MODELS: model.setdefault("state", {})["disabled"] = True
+    if spec:  # what the page's Python runs, and the script that runs it: near the top, so that Python starts early
+        data = {"python": {k: v for k, v in python.items() if k != "script"},
+                "module": f"besm_nb.{module.removesuffix('.__init__')}" if module else None, "cells": spec}
+        text = json.dumps(data).replace("</", "<\\/")
+        script = posixpath.relpath(f"_static/{python['script']}", posixpath.dirname(page) or ".")
+        title = next((k + 1 for k, c in enumerate(nb.cells) if c.cell_type == "markdown" and c.source.startswith("# ")), 0)
+        nb.cells.insert(title, _raw_html(f'<script type="application/json" id="besm-live-spec">{text}</script>\n'
+                                         f'<script type="module" async src="{script}"></script>'))
     return found
 
 
@@ -251,15 +345,20 @@ def default_exp(fname: str) -> str | None:
     return None
 
 
-def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> None:
-    "Run the notebook; nbdev has dropped the exported cells, so their module is imported first, hidden."
+def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> set[str]:
+    """Run the notebook; nbdev has dropped the exported cells, so their module is imported first, hidden. Returns the
+    model ids of the widgets that are stateless calculators (which the site makes live), asked of the kernel at the end."""
     from nbclient import NotebookClient
     pre = "from nbdev.showdoc import show_doc\n"
     if module:
         pre += f"import besm_nb.{module.removesuffix('.__init__')} as _m\nglobals().update({{k: v for k, v in vars(_m).items() if not k.startswith('__')}})\n"
     nb.cells.insert(0, nbformat.v4.new_code_cell(pre, metadata={"tags": ["remove-cell"]}))
+    nb.cells.append(nbformat.v4.new_code_cell("import json as _json\nfrom besm_nb.ui.live import live_ids as _live_ids\n"
+                                              "print(_json.dumps(_live_ids()))"))
     NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
                    resources={"metadata": {"path": str(where)}}).execute()
+    asked = nb.cells.pop()
+    return set(json.loads("".join(o.get("text", "") for o in asked.outputs if o.get("name") == "stdout")))
 
 
 def front_matter(nb: nbformat.NotebookNode) -> dict:
@@ -288,10 +387,11 @@ def main() -> int:
     args = ap.parse_args()
     t0 = time.time()
     static = vendor()
-    from nbdev.serve import proc_nbs
-    proc_nbs(n_workers=0)
     shutil.rmtree(SRC, ignore_errors=True)
     SRC.mkdir(parents=True)
+    python, saving = live_python(SRC / "_static")  # saving the Python state runs while the pages are executed
+    from nbdev.serve import proc_nbs
+    proc_nbs(n_workers=0)
     sections = nav()
     order = chapters()
     pages = {fname: page_of(fname) for fname in order} | {"api.ipynb": "api"}  # the API page is generated below
@@ -305,10 +405,10 @@ def main() -> int:
         if terms:  # search ranks an index entry far above a word in the text
             nb.cells.insert(1, nbformat.v4.new_markdown_cell("\n\n".join(f"```{{index}} !single: {t}\n```" for t in terms)))
         module = default_exp(fname)
-        execute(nb, (ROOT / "nbs" / fname).parent, module)
+        live_ids = execute(nb, (ROOT / "nbs" / fname).parent, module)
         clean_outputs(nb, pages[fname])
         fold(nb)
-        snapshot(nb, module, live)
+        snapshot(nb, module, live, pages[fname], live_ids, python)
         built[pages[fname]] = nb
         print(f"docs: {fname} -> {pages[fname]}.html ({time.time() - t0:.1f} s)", flush=True)
     built["api"] = api_page(order)
@@ -317,9 +417,14 @@ def main() -> int:
     for name, nb in built.items():
         (SRC / name).parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, SRC / f"{name}.ipynb")
+    out, err = saving.communicate()
+    if saving.returncode != 0:
+        raise SystemExit(f"docs: saving the live calculators' Python failed:\n{err[-3000:]}")
+    print(f"docs: live calculators' Python saved: {out.strip()}", flush=True)
     shutil.copy(DOCS / "conf.py", SRC / "conf.py")
     shutil.copytree(static, SRC / "_static", dirs_exist_ok=True)
     shutil.copy(DOCS / "besm.css", SRC / "_static" / "besm.css")
+    shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")
     # the widget manager asks for its icon fonts relative to the page, in two places, from every folder's pages
     fonts = [f for f in (static / "widgets").iterdir() if f.suffix in {".woff2", ".woff", ".ttf", ".eot", ".svg"}]
     folders = sorted({str(PurePosixPath(p).parent) for p in built} - {"."})

@@ -18,4 +18,5 @@ myst_heading_anchors = 3
 
 # everything the pages load comes from _static: no CDN
 mathjax_path = "mathjax/tex-chtml.js"
-nb_ipywidgets_js = {"require.js": {}, "widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/widgets/"}}
+# mathjax-hub.js: the widget manager speaks MathJax 2 to label typesetting; the site has MathJax 3 (see the file)
+nb_ipywidgets_js = {"mathjax-hub.js": {}, "require.js": {}, "widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/widgets/"}}

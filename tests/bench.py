@@ -14,7 +14,10 @@
 * special situations: the vehicle damage resolver's exact odds of one hit (<= 5 ms), with its caches cleared and warm;
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   and input change to updated output (<= 100 ms median); twenty sessions opened at once: p50 / p95 page load and
-  the resident memory of the server with its twenty kernels.
+  the resident memory of the server with its twenty kernels;
+* the rules site's live calculators (the built _site/ on a static server on 127.0.0.1, every other request blocked):
+  page load to first calculator interactive with an empty cache (<= 4 s) and a warm one (<= 1.5 s), an input change
+  to updated odds (<= 150 ms median), the bytes a first visit downloads, with the machine's load and the browser's CPU.
 """
 import statistics
 import subprocess
@@ -258,9 +261,109 @@ def dashboards(loads=11, changes=21, sessions=20):
             browser.close()
 
 
+# a page's first live calculator: n -> (field, the value typed, how the new answer starts)
+SITE_CHANGES = {"core/dice_ui.html": lambda n: ("expr", f"{n}d6", f"{n}d6: {n} to {6 * n}"),
+                "special/rolls_ui.html": lambda n: ("skill", str(n + 5), f"Effective skill {n + 5}:")}
+
+
+def site_live(cold_runs=5, warm_runs=7, changes=21, page="core/dice_ui.html"):
+    import functools
+    import http.server
+    import os
+    import threading
+    from tests import conftest
+    from playwright.sync_api import sync_playwright
+    site = Path(__file__).resolve().parents[1] / "_site"
+    if not (site / "index.html").exists():
+        print("site: not built (make docs): live calculator figures skipped")
+        return
+    served = {"bytes": 0}
+
+    class Counting(http.server.SimpleHTTPRequestHandler):
+        "A plain static server that counts the bytes it sends: a first visit's download."
+        def log_message(self, *args): pass
+        def copyfile(self, source, outputfile):
+            served["bytes"] += os.fstat(source.fileno()).st_size
+            super().copyfile(source, outputfile)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Counting, directory=str(site)))
+    server.handle_error = lambda *a: None
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}/{page}"
+    wait = "window.besmLive && window.besmLive.state !== 'loading'"
+
+    def cpu_seconds() -> float:  # user + system time of this process's children (the browser's processes), from /proc
+        tick, kids, spent = os.sysconf("SC_CLK_TCK"), {}, {}
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try: stat = open(f"/proc/{pid}/stat").read()
+            except OSError: continue
+            f = stat[stat.rindex(")") + 2:].split()
+            kids.setdefault(int(f[1]), []).append(int(pid)); spent[int(pid)] = sum(map(int, f[11:15])) / tick
+        total, todo = 0.0, list(kids.get(os.getpid(), []))
+        while todo:
+            p = todo.pop(); total += spent.get(p, 0); todo += kids.get(p, [])
+        return total
+
+    def block(ctx):
+        ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith("http://127.0.0.1") else r.abort())
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=conftest.CHROMIUM_ARGS)
+        cold, warm, cold_cpu, warm_cpu, loads, downloads = [], [], [], [], [], []
+        cold_marks, warm_marks = [], []
+        for i in range(cold_runs):  # a fresh profile each time: an empty cache
+            ctx = browser.new_context(); block(ctx); pg = ctx.new_page()
+            served["bytes"], c0 = 0, cpu_seconds()
+            pg.goto(url); pg.wait_for_function(wait, timeout=180_000)
+            state = pg.evaluate("window.besmLive")
+            assert state["state"] == "live", state["errors"]
+            cold.append(state["times"]["first"] / 1000); cold_cpu.append(cpu_seconds() - c0); downloads.append(served["bytes"])
+            cold_marks.append(state["times"])
+            loads.append(os.getloadavg()[0])
+            if i < cold_runs - 1: ctx.close()
+        for _ in range(warm_runs):  # the same profile: everything cached
+            c0 = cpu_seconds()
+            pg.goto(url); pg.wait_for_function(wait, timeout=180_000)
+            warm_marks.append(pg.evaluate("window.besmLive.times")); warm.append(warm_marks[-1]["first"] / 1000)
+            warm_cpu.append(cpu_seconds() - c0)
+            loads.append(os.getloadavg()[0])
+        # an input change -> the updated odds on screen, timed in the page: the input event to the new output text
+        times = []
+        for i in range(changes):
+            field, value, want = SITE_CHANGES[page](2 + i % 9)
+            times.append(pg.evaluate("""([field, value, want]) => new Promise(done => {
+                const out = document.querySelector('.besm-live .besm-output'), box = document.querySelector(`.besm-live .besm-field-${field} input`);
+                const t = performance.now();
+                const seen = new MutationObserver(() => { if (out.innerText.startsWith(want)) { seen.disconnect(); done(performance.now() - t); } });
+                seen.observe(out, {childList: true, subtree: true, characterData: true});
+                box.value = value;  // a text box sends as typed, a number box when changed
+                box.dispatchEvent(new Event('input', {bubbles: true})); box.dispatchEvent(new Event('change', {bubbles: true}));
+            })""", [field, value, want]))
+        ctx.close()
+        browser.close()
+    server.shutdown()
+    print(f"{'site (' + page + '): machine load average while measured':<58} {statistics.median(loads):8.1f}     (2 cores)")
+    print(f"{'site: first visit, empty cache: page -> calculator live':<58} {statistics.median(cold):8.3f} s   "
+          f"(browser CPU {statistics.median(cold_cpu):.2f} s; runs {', '.join(f'{x:.2f}' for x in cold)})")
+    report(f"site: {page}: first calculator interactive, empty cache (median)", statistics.median(cold), "s", 4)
+    report(f"site: {page}: first calculator interactive, warm cache (median)", statistics.median(warm), "s", 1.5)
+    print(f"{'site: warm cache, best run / browser CPU per load':<58} {min(warm):8.3f} s   (browser CPU {statistics.median(warm_cpu):.2f} s)")
+    for name, marks in (("empty", cold_marks), ("warm", warm_marks)):  # where the time goes: ms since the page's start
+        steps = [k for k in ("script", "worker", "runtime", "wasm", "snapshot", "restored", "python", "first", "all") if all(k in m for m in marks)]
+        print(f"site: {name} cache, median ms at each step: " + ", ".join(f"{k} {statistics.median(m[k] for m in marks):.0f}" for k in steps))
+    report(f"site: {page}: input change -> updated odds (median)", statistics.median(times[1:]), "ms", 150)
+    python = sum(f.stat().st_size for d in [site / "_static" / "python", *site.glob("_static/pyodide-*")] for f in d.iterdir())
+    print(f"{'site: a first visit downloads (page, scripts, Python)':<58} {statistics.median(downloads) / 1e6:8.1f} MB"
+          f"   (of which Python: {python / 1e6:.1f} MB; the whole site: {sum(f.stat().st_size for f in site.rglob('*') if f.is_file()) / 1e6:.0f} MB)")
+
+
 if __name__ == "__main__":
+    if "--site" in sys.argv:  # only the live site's figures
+        for page in SITE_CHANGES: site_live(page=page)
+        sys.exit()
     core()
     encounters()
     special()
     if "--no-browser" not in sys.argv:
         dashboards()
+        for page in SITE_CHANGES: site_live(page=page)

@@ -116,7 +116,7 @@ def test_proof_cells_and_code_are_folded(site):
 
 
 def test_calculator_snapshots_are_marked_and_disabled(site):
-    "Until the calculators are live on the site, each says it is a snapshot, names its dashboard, and its inputs are disabled."
+    "Each calculator shows first as a snapshot, saying so and naming its dashboard, its inputs disabled (live in the browser: tests/test_site_live.py)."
     for p, board in [("core/dice_ui", "Dice and checks"), ("tristat/round_ui", "Tri-Stat combat tracker"),
                      ("encounters/planner_ui", "Encounters: round planner, ranges, charges and Stamina"),
                      ("encounters/exertion_ui", "Encounters: round planner, ranges, charges and Stamina"),
@@ -152,6 +152,8 @@ def test_math_and_widgets_render_from_disk_with_no_network(site, offline_page):
     offline_page.locator(".widget-html").first.wait_for(timeout=20_000)  # the widget manager, vendored
     assert "3d6: 3 to 18" in offline_page.locator("body").inner_text()
     assert offline_page.locator(".widget-text input").first.is_disabled()
+    note = offline_page.locator(".besm-live-note").first  # from disk the browser runs no Python: the snapshot stays, saying so
+    assert "A snapshot until Python starts" in note.inner_text() and note.get_attribute("data-state") != "live"
     assert offline_page.outside == [], offline_page.outside
 
 

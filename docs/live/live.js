@@ -1,0 +1,144 @@
+// The calculators on this page, live in the reader's browser (see the contributors' page "Live calculators in the
+// browser"). A worker (live-worker.js) runs Python; this script draws the calculators with the page's own widget
+// manager, the one that drew their snapshots, and carries the widgets' messages between the two. Nothing leaves the
+// browser. Whatever fails, the snapshot stays, and its note says so.
+const STATIC = new URL('./', import.meta.url);
+const live = window.besmLive = { state: 'loading', times: {}, errors: [], shown: 0 };
+const mark = (name, t = performance.now()) => { live.times[name] ??= Math.round(t); };
+mark('script');
+
+const SAY = {
+  loading: '<strong>Calculator loading…</strong> Python is starting in your browser; until it runs, this is a snapshot with its inputs disabled.',
+  live: '<strong>Live:</strong> computed in your browser, exactly; nothing you type leaves this page.',
+};
+
+function say(state, why = '', cell = null) {  // the note above each calculator (all, or one cell's)
+  for (const el of document.querySelectorAll('.besm-live-note')) {
+    if (cell !== null && el.dataset.cell !== String(cell)) continue;
+    if (el.dataset.state === 'live' && state !== 'live') continue;
+    const p = el.querySelector('.besm-live-text') ?? el;
+    el.dataset.snapshot ??= p.innerHTML;
+    p.innerHTML = SAY[state] ?? `${el.dataset.snapshot} <small>(${why})</small>`;
+    el.dataset.state = state;
+  }
+}
+
+const parsed = new Promise((resolve) => {  // the page's text and snapshots are all there
+  if (document.readyState !== 'loading') resolve();
+  else document.addEventListener('DOMContentLoaded', resolve, { once: true });
+});
+
+function widgetManager() {  // the page's widget manager (vendored @jupyter-widgets/html-manager), once its script has run
+  return new Promise((resolve, reject) => {
+    const wait = (n) => {
+      if (window.require?.defined?.('@jupyter-widgets/html-manager'))
+        return window.require(['@jupyter-widgets/html-manager'], (hm) => resolve(new hm.HTMLManager()), reject);
+      if (n > 3000) return reject(new Error('the widget manager did not load'));
+      setTimeout(() => wait(n + 1), 10);
+    };
+    wait(0);
+  });
+}
+
+function outputOf(model) {  // the output area showing the snapshot of this model
+  const tag = [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')]
+    .find((s) => { try { return JSON.parse(s.textContent).model_id === model; } catch { return false; } });
+  return tag?.closest('.cell_output') ?? tag?.parentElement ?? null;
+}
+
+class PageComm {  // one widget's line to Python, in the shape the widget manager expects of a kernel's comm
+  constructor(worker, id, target, pending) {
+    Object.assign(this, { worker, comm_id: id, target_name: target, pending, handler: null, closer: null, early: [] });
+  }
+  open() { return ''; }
+  close() { return ''; }
+  send(data, callbacks) {
+    const k = this.pending.next++;
+    this.pending.calls.set(k, callbacks);
+    this.worker.postMessage({ type: 'msg', id: this.comm_id, text: JSON.stringify(data), k });
+    return `${this.comm_id}-${k}`;
+  }
+  on_msg(cb) { this.handler = cb; for (const m of this.early.splice(0)) cb(m); }  // updates sent before the model existed
+  on_close(cb) { this.closer = cb; }
+  deliver(m) { if (this.handler) this.handler(m); else this.early.push(m); }
+}
+
+async function show(manager, id, el, n) {  // draw a live calculator, then put it in its snapshot's place
+  const model = await manager.get_model(id);
+  const view = await manager.create_view(model);
+  const box = document.createElement('div');
+  box.className = 'besm-live';
+  box.dataset.cell = n;
+  box.hidden = true;
+  el.append(box);
+  await manager.display_view(view, box);
+  el.replaceChildren(box);
+  box.hidden = false;
+  live.shown++;
+  say('live', '', n);
+  mark('first');
+}
+
+async function start(spec) {
+  const worker = new Worker(new URL(spec.python.worker, STATIC), { type: 'module' });
+  const inflater = new Worker(new URL(spec.python.worker, STATIC), { type: 'module' });
+  const line = new MessageChannel();  // the inflated memory goes straight from one worker to the other
+  inflater.postMessage({ type: 'inflate', url: new URL(spec.python.snapshot, STATIC).href, port: line.port1 }, [line.port1]);
+  const inbox = [];
+  let handle = (m) => inbox.push(m);  // Python's messages wait for the widget manager
+  worker.onmessage = ({ data }) => handle(data);
+  let finished;
+  const done = new Promise((resolve, reject) => { finished = { resolve, reject }; });
+  worker.onerror = inflater.onerror = (e) => finished.reject(new Error(e.message || 'the Python worker could not start'));
+  setTimeout(() => finished.reject(new Error('it took too long')), 120_000);  // a runtime that never answers
+  worker.postMessage({ type: 'start', python: { ...spec.python, base: STATIC.href }, module: spec.module, cells: spec.cells, port: line.port2 }, [line.port2]);
+  await parsed;
+  say('loading');
+  const manager = await widgetManager();
+  const comms = new Map();
+  const pending = { next: 0, calls: new Map() };
+  const shown = [];
+  handle = (m) => {
+    if (m.type === 'comm_open') {
+      const msg = JSON.parse(m.text);
+      const c = new PageComm(worker, m.id, msg.target_name, pending);
+      comms.set(m.id, c);
+      manager.handle_comm_open(c, { content: { comm_id: m.id, target_name: msg.target_name, data: msg.data }, metadata: msg.metadata, buffers: [] });
+    } else if (m.type === 'comm_msg') {
+      comms.get(m.id)?.deliver({ content: { comm_id: m.id, data: JSON.parse(m.text).data }, buffers: [] });
+    } else if (m.type === 'idle') {  // Python has handled the widget's message: it may send the next
+      const callbacks = pending.calls.get(m.k);
+      pending.calls.delete(m.k);
+      callbacks?.iopub?.status?.({ content: { execution_state: 'idle' } });
+    } else if (m.type === 'mark') {
+      mark(m.name, m.t - performance.timeOrigin);
+    } else if (m.type === 'built') {
+      const cell = spec.cells.find((c) => c.n === m.n);
+      const el = m.model && outputOf(cell.model);
+      if (el) shown.push(show(manager, m.model, el, cell.n).catch((e) => { live.errors.push(String(e)); say('failed', String(e), cell.n); }));
+      else say('failed', m.error ?? 'this calculator could not start here', cell.n);
+    } else if (m.type === 'done') {
+      Promise.all(shown).then(() => finished.resolve(live.shown), finished.reject);
+    } else if (m.type === 'error') {
+      console.error(m.error);
+      live.errors.push(m.error);
+    } else if (m.type === 'failed') {
+      finished.reject(new Error(m.error));
+    }
+  };
+  for (const m of inbox.splice(0)) handle(m);
+  return done;
+}
+
+const spec = document.getElementById('besm-live-spec');
+if (spec) {
+  start(JSON.parse(spec.textContent)).then((n) => {
+    mark('all');
+    live.state = n ? 'live' : 'failed';
+  }).catch((e) => {
+    console.error(e);
+    live.state = 'failed';
+    live.errors.push(String(e));
+    say('failed', `Python could not start in this browser: ${e.message ?? e}`);
+  });
+}
