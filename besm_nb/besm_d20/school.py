@@ -16,6 +16,11 @@ MAX_ENTRIES = 200  # Attributes or Feats on one record
 CHILD_STRENGTH = -2
 SCHOOL_CLASSES = ("Magical Girl", "Pet Monster Trainer", "Sentai Member", "Shapechanger", "Student")
 SIZES = ("Fine", "Diminutive", "Tiny", "Small", "Medium", "Large", "Huge", "Gargantuan", "Colossal")  # smallest first
+SIZE_RULE = "d20 System · Size Modifiers (assumed)"  # the source refers to the bonuses without printing them
+# The d20 System's size modifier, the same to attack rolls and to Armour Class, by size (smallest first, as SIZES).
+SIZE_MODIFIERS: dict[str, int] = {
+    "Fine": 8, "Diminutive": 4, "Tiny": 2, "Small": 1, "Medium": 0, "Large": -1, "Huge": -2, "Gargantuan": -4, "Colossal": -8,
+}
 
 
 @dataclass(frozen=True)
@@ -40,8 +45,8 @@ ORIGINS: dict[str, Origin] = {o.name: o for o in (
 STRENGTH_RANGE = (1, 60)
 
 # %% auto #0
-__all__ = ['RULE', 'NAME_LENGTH', 'MAX_ENTRIES', 'CHILD_STRENGTH', 'SCHOOL_CLASSES', 'SIZES', 'ORIGINS', 'STRENGTH_RANGE',
-           'Origin', 'Character', 'ChildBuild', 'make_child', 'school_origins']
+__all__ = ['RULE', 'NAME_LENGTH', 'MAX_ENTRIES', 'CHILD_STRENGTH', 'SCHOOL_CLASSES', 'SIZES', 'SIZE_RULE', 'SIZE_MODIFIERS',
+           'ORIGINS', 'STRENGTH_RANGE', 'Origin', 'Character', 'ChildBuild', 'make_child', 'school_origins']
 
 # %% ../../nbs/besm_d20/43_school.ipynb #b2a1448c
 @checked
@@ -85,9 +90,17 @@ class Character:
 
 @dataclass(frozen=True)
 class ChildBuild:
-    "A child made from a character record, with the working and what the table must still look up."
+    "A child made from a character record, with the working."
     character: Character
     working: tuple[Step, ...] = ()
+    size_bonus: int = 0  # the new size's bonus to attack rolls and to Armour Class (see SIZE_MODIFIERS)
+    size_change: int = 0  # how much that bonus changed from the race's usual size
+
+    @property
+    def attack_bonus(self) -> int: return self.size_bonus
+
+    @property
+    def ac_bonus(self) -> int: return self.size_bonus
 
 
 @checked
@@ -109,9 +122,11 @@ def make_child(c: Character,  # the character as an adult would be built
     at = SIZES.index(c.size)
     if at == 0: raise InputError("size", "Fine is the smallest size: a Fine race has no smaller child")
     size = SIZES[at - 1]
+    bonus, change = SIZE_MODIFIERS[size], SIZE_MODIFIERS[size] - SIZE_MODIFIERS[c.size]
     o = ORIGINS[origin]
     steps = [Step("Strength", f"{c.strength} − 2 = {strength}", RULE),
              Step("Size", f"{c.size} → {size}: its attack and AC bonuses apply; no ability changes, no CP bonus", RULE),
+             Step(f"Size bonus to attack and AC ({size})", f"{bonus:+d} ({c.size} {SIZE_MODIFIERS[c.size]:+d}: change {change:+d})", SIZE_RULE),
              Step("Class", c.character_class + ("" if c.character_class in SCHOOL_CLASSES else " (permitted by the GM)"), RULE)]
     attributes, feats = list(c.attributes), list(c.feats)
     if o.kind == "feat":
@@ -126,7 +141,7 @@ def make_child(c: Character,  # the character as an adult would be built
         attributes = [(a, r) for a, r in attributes if a != o.bonus] + [(o.bonus, now)]
         steps.append(Step(f"Origin: {o.name}", f"{o.bonus} +{o.ranks} (rank {now})", f"{RULE} · {o.name}"))
     child = replace(c, strength=strength, size=size, attributes=tuple(attributes), feats=tuple(feats), child=True, origin=o.name)
-    return ChildBuild(child, tuple(steps))
+    return ChildBuild(child, tuple(steps), bonus, change)
 
 
 @checked

@@ -128,7 +128,7 @@ def charge_damage(rating: int,  # the damage rating (a melee weapon: weapon + St
     require_int(momentum, "momentum", *YARDS_RANGE)
     require_bool(charging_rule, "charging_rule")
     base = rating * die
-    steps = [Step(f"Rating {rating} × die {die}", base, "004 · Movement (the knight's example)")]
+    steps = [Step(f"Rating {rating} × die {die}", base, CHARGE_RULE)]
     total = base
     if momentum and charging_rule:
         total += momentum; steps.append(Step(f"Momentum: the charger's {momentum} yards this round", f"+{momentum}", CHARGE_RULE))

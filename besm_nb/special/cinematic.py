@@ -10,8 +10,8 @@ from fractions import Fraction
 
 from ..checks import Step
 from ..dice import InputError, checked, dist, parse_param, require_choice, require_int
-from .rolls import (CRITICALS, OUTCOMES, SKILL_RANGE, _3d6_counts, quick_contest_odds, success_chance, success_odds,
-                                   success_outcome)
+from .rolls import (CRITICALS, OUTCOMES, SKILL_RANGE, TIES, _3d6_counts, quick_contest_odds, success_chance,
+                                   success_odds, success_outcome)
 
 RULE = "003 · Cinematic and super combat"
 SINGLE_RULE = "003 · Single combat"
@@ -90,12 +90,13 @@ def evasion_odds(jump_skill: int,  # the best of DX, Jumping and Acrobatics
                  evade_skill: int,  # the evader's skill in the Evade contest
                  foe_skill: int,  # the foe's skill in the Evade contest
                  criticals: str = "basic",  # "basic" or "none"
+                 ties: str = "stand",  # a tied contest: "stand" (no evasion) or "reroll" (rolled again)
                 ) -> dict[str, Fraction]:
     "Exact chances of jumping over a foe: the jump fails, the contest is lost or tied, or the evasion works."
     require_int(jump_skill, "jump_skill", *SKILL_RANGE)
     require_int(evade_skill, "evade_skill", SKILL_RANGE[0], SKILL_RANGE[1] - EVASION_BONUS)
     jump = success_chance(jump_skill, criticals)
-    contest = quick_contest_odds(evade_skill + EVASION_BONUS, foe_skill, criticals)
+    contest = quick_contest_odds(evade_skill + EVASION_BONUS, foe_skill, criticals, ties)
     return {"the jump fails": 1 - jump, "the contest is lost or tied": jump * (1 - contest["first wins"]),
             "evades": jump * contest["first wins"]}
 
@@ -130,16 +131,18 @@ def exchange_odds(a: str,  # the first fighter's wish
                   skill_b: int = 12,  # the second fighter's
                   speed_up: str = "both",  # see `exchange`
                   criticals: str = "basic",  # "basic" or "none"
+                  ties: str = "stand",  # a tied contest: "stand" (1d6 seconds) or "reroll" (rolled again)
                  ) -> dict[int, Fraction]:
     "Exact length of an exchange in seconds."
     how = exchange(a, b, speed_up)
     require_int(skill_a, "skill_a", *SKILL_RANGE); require_int(skill_b, "skill_b", *SKILL_RANGE)
-    require_choice(criticals, "criticals", CRITICALS)
+    require_choice(criticals, "criticals", CRITICALS); require_choice(ties, "ties", TIES)
     if how != "contest": return dict(SECONDS[how])
-    c = quick_contest_odds(skill_a, skill_b, criticals)
+    c = quick_contest_odds(skill_a, skill_b, criticals, ties)
     fast = c["first wins"] if a == "speed up" else c["second wins"]
     slow = c["second wins"] if a == "speed up" else c["first wins"]
     out: dict[int, Fraction] = {}
     for kind, p in (("halved", fast), ("doubled", slow), ("1d6", c["tie"])):
-        for s, q in SECONDS[kind].items(): out[s] = out.get(s, Fraction(0)) + p * q
+        for s, q in SECONDS[kind].items():
+            if p: out[s] = out.get(s, Fraction(0)) + p * q
     return dict(sorted(out.items()))

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from ..checks import Step
 from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, shown
+from .rolls import TIES as CONTEST_TIES
 from .rolls import (SKILL_RANGE, SuccessRoll, _3d6_counts, quick_contest, quick_contest_odds, success_chance,
                                    success_roll)
 
@@ -149,12 +150,14 @@ def pole_arm_grab_odds(dx: int,  # the grabber's DX
                        one_handed: bool = False,  # the grabber holds on with one hand
                        foe_one_handed: bool = False,  # the owner holds on with one hand
                        criticals: str = "basic",  # "basic" or "none"
+                       ties: str = "stand",  # a tied turn: "stand" (both hold on) or "reroll" (rolled again at once)
                       ) -> dict[str, Fraction]:
     "Exact chances: the grab works; then, each turn, the grabber or the owner wins the weapon, or it goes on."
     require_int(dx, "dx", SKILL_RANGE[0] - GRAB_MODIFIER, SKILL_RANGE[1]); require_int(st, "st", 1, 40)
     require_int(foe_st, "foe_st", 1, 40); require_bool(one_handed, "one_handed"); require_bool(foe_one_handed, "foe_one_handed")
+    require_choice(ties, "ties", CONTEST_TIES)
     grab = success_chance(dx + GRAB_MODIFIER, criticals)
-    c = quick_contest_odds(st + (ONE_HAND_ST if one_handed else 0), foe_st + (ONE_HAND_ST if foe_one_handed else 0), criticals)
+    c = quick_contest_odds(st + (ONE_HAND_ST if one_handed else 0), foe_st + (ONE_HAND_ST if foe_one_handed else 0), criticals, ties)
     return {"grab works": grab, "grabber wins the turn": c["first wins"], "owner keeps it this turn": c["second wins"],
             "still struggling": c["tie"], "grabber gets it in the end": c["eventually"]}
 

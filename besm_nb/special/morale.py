@@ -11,8 +11,9 @@ from fractions import Fraction
 
 from ..checks import Step
 from ..dice import InputError, Roll, checked, require_bool, require_choice, require_int, require_number, shown
-from .rolls import (FRIGHT_CAP, MODIFIER_RANGE, REACTION_LEVELS, SKILL_RANGE, WILL_RANGE, fright_check_odds,
-                                   quick_contest_odds, reaction_odds, roll_reaction, success_chance)
+from .rolls import (FRIGHT_CAP, MODIFIER_RANGE, REACTION_LEVELS, REACTION_TABLE, SKILL_RANGE, TIES, WILL_RANGE,
+                                   check_reaction_table, fright_check_odds, quick_contest_odds, reaction_odds, roll_reaction,
+                                   success_chance)
 
 RULE = "003 · Confusion in fire fights"
 STREET_RULE = "003 · Street fighting"
@@ -130,13 +131,14 @@ def morale_odds(modifier: int = 0,  # every other modifier to the reaction roll 
                 very_poor: str = "bad or worse",  # which levels count as "Very Poor"
                 fanatic: bool = False,  # the troops never surrender or run
                 first_10_counts: bool = False,  # the first 10% already gives -1
+                table: tuple[tuple[str, int | None, int | None], ...] = REACTION_TABLE,  # the reaction bands (see the assumptions page)
                ) -> dict[str, Fraction]:
     "Exact chance of each result of a morale check, worst to best."
-    require_int(modifier, "modifier", *MODIFIER_RANGE)
+    require_int(modifier, "modifier", *MODIFIER_RANGE); table = check_reaction_table(table)
     total = max(MODIFIER_RANGE[0], modifier + morale_modifier(casualties, first_10_counts))
     names = ((TO_THE_DEATH,) if fanatic else ("rout or surrender",)) + MORALE_RESULTS[1:]
     out = dict.fromkeys(names, Fraction(0))
-    for level, p in reaction_odds(total).items(): out[morale_result(level, very_poor, fanatic)] += p
+    for level, p in reaction_odds(total, table).items(): out[morale_result(level, very_poor, fanatic)] += p
     return out
 
 
@@ -161,11 +163,12 @@ def roll_morale(modifier: int = 0,  # every other modifier
                 fanatic: bool = False,  # the troops never surrender or run
                 first_10_counts: bool = False,  # the first 10% already gives -1
                 faces: list[int] | None = None,  # the three faces rolled at the table
+                table: tuple[tuple[str, int | None, int | None], ...] = REACTION_TABLE,  # the reaction bands (see the assumptions page)
                ) -> MoraleCheck:
     "Roll a morale check."
-    require_int(modifier, "modifier", *MODIFIER_RANGE)
+    require_int(modifier, "modifier", *MODIFIER_RANGE); table = check_reaction_table(table)
     total_mod = max(MODIFIER_RANGE[0], modifier + morale_modifier(casualties, first_10_counts))
-    dice, total, level = roll_reaction(total_mod, rng, faces)
+    dice, total, level = roll_reaction(total_mod, rng, faces, table)
     return MoraleCheck(dice, total_mod, total, level, morale_result(level, very_poor, fanatic))
 
 # %% ../../nbs/special/68_morale.ipynb #7dd94a9e
@@ -187,9 +190,11 @@ def street_roll_odds(situation: str,  # a key of STREET_ROLLS
                      skills: dict[str, int],  # the character's levels in the skills (and Will, IQ) he has
                      foe: int | None = None,  # for the sucker punch: the foe's best level in the same list
                      criticals: str = "basic",  # "basic" or "none"
+                     ties: str = "stand",  # the sucker punch's tie: "stand" (no surprise) or "reroll" (see the assumptions page)
                     ) -> tuple[str, Fraction]:
     "The best skill the character can use for a street-fighting roll, and his exact chance (of winning, for a contest)."
     kind, allowed = STREET_ROLLS[require_choice(situation, "situation", tuple(STREET_ROLLS))]
+    require_choice(ties, "ties", TIES)
     for name, level in skills.items(): require_int(level, f"skills[{shown(name)}]", *SKILL_RANGE)
     usable = {k: v for k, v in skills.items() if k in allowed}
     if not usable: raise InputError("skills", f"needs one of {', '.join(allowed)}")
@@ -197,4 +202,4 @@ def street_roll_odds(situation: str,  # a key of STREET_ROLLS
     if kind == "roll": return best, success_chance(usable[best], criticals)
     if foe is None: raise InputError("foe", "a contest needs the foe's level")
     require_int(foe, "foe", *SKILL_RANGE)
-    return best, quick_contest_odds(usable[best], foe, criticals)["first wins"]
+    return best, quick_contest_odds(usable[best], foe, criticals, ties)["first wins"]

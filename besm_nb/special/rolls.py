@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..checks import Step, rank
-from ..dice import Roll, checked, dist, require_choice, require_int, require_text, roll
+from ..dice import InputError, Roll, checked, dist, require_choice, require_int, require_text, roll, shown
 
 RULE = "003"
 ASSUMED = "base game (assumed)"  # the rule a step came from, when the source takes it for granted
@@ -21,10 +21,11 @@ CRITICALS = ("basic", "none")
 OUTCOMES = ("critical failure", "failure", "success", "critical success")  # worst to best
 
 # %% auto #0
-__all__ = ['RULE', 'ASSUMED', 'SKILL_RANGE', 'MODIFIER_RANGE', 'CRITICALS', 'OUTCOMES', 'REACTION_TABLE', 'REACTION_LEVELS',
-           'FRIGHT_CAP', 'WILL_RANGE', 'SuccessRoll', 'success_outcome', 'success_roll', 'roll_success', 'success_odds',
-           'success_chance', 'quick_contest', 'quick_contest_odds', 'reaction_level', 'reaction_odds', 'roll_reaction',
-           'fright_check_target', 'fright_check_odds']
+__all__ = ['RULE', 'ASSUMED', 'SKILL_RANGE', 'MODIFIER_RANGE', 'CRITICALS', 'OUTCOMES', 'TIES', 'REACTION_TABLE',
+           'REACTION_LEVELS', 'TOTAL_RANGE', 'FRIGHT_CAP', 'WILL_RANGE', 'SuccessRoll', 'success_outcome',
+           'success_roll', 'roll_success', 'success_odds', 'success_chance', 'quick_contest', 'QuickContest',
+           'roll_quick_contest', 'quick_contest_odds', 'check_reaction_table', 'reaction_bands', 'reaction_level',
+           'reaction_odds', 'roll_reaction', 'fright_check_target', 'fright_check_odds']
 
 # %% ../../nbs/special/60_rolls.ipynb #46c5fa8f
 @dataclass(frozen=True)
@@ -123,6 +124,9 @@ def success_chance(skill: int,  # the effective skill
     return Fraction(c[2] + c[3], 216)
 
 # %% ../../nbs/special/60_rolls.ipynb #2afe7c20
+TIES = ("stand", "reroll")  # a tie: nobody wins and things stand as they were; or both roll again until one wins
+
+
 def _standing(r: SuccessRoll) -> tuple[bool, int]:
     return (r.success, r.margin)
 
@@ -130,10 +134,38 @@ def _standing(r: SuccessRoll) -> tuple[bool, int]:
 @checked
 def quick_contest(a: SuccessRoll,  # the first side's roll
                   b: SuccessRoll,  # the second side's roll
+                  ties: str = "stand",  # "stand" (a tie: nobody wins) or "reroll" (a tie: roll again)
                  ) -> tuple[str, int]:
-    "Who wins a quick contest ('a', 'b' or 'tie') and the first side's margin over the second."
+    "Who wins a quick contest ('a' or 'b'; a tie is 'tie', or 'again' when ties are rolled again) and the first side's margin over the second."
+    require_choice(ties, "ties", TIES)
     sa, sb = _standing(a), _standing(b)
-    return ("a" if sa > sb else "b" if sb > sa else "tie"), a.margin - b.margin
+    return ("a" if sa > sb else "b" if sb > sa else "tie" if ties == "stand" else "again"), a.margin - b.margin
+
+
+@dataclass(frozen=True)
+class QuickContest:
+    "A rolled quick contest: every pair of rolls (more than one when ties were rolled again), the winner and the margin."
+    rolls: tuple[tuple[SuccessRoll, SuccessRoll], ...]
+    winner: str  # "a", "b" or "tie"
+    margin: int  # the first side's margin over the second, on the last pair
+
+
+@checked
+def roll_quick_contest(skill_a: int,  # the first side's effective skill
+                       skill_b: int,  # the second side's effective skill
+                       rng: random.Random | None = None,  # the random source; seed it to replay
+                       criticals: str = "basic",  # "basic" or "none"
+                       ties: str = "stand",  # "stand" or "reroll"
+                      ) -> QuickContest:
+    "Roll a quick contest; with ties='reroll', both sides roll again until one wins."
+    _success_inputs(skill_a, criticals, "skill_a"); _success_inputs(skill_b, criticals, "skill_b"); require_choice(ties, "ties", TIES)
+    rng = rng or random.Random()
+    pairs = []
+    while True:  # a tie is at most about 1 in 9, so this ends after a few rolls
+        a, b = roll_success(skill_a, rng, criticals=criticals), roll_success(skill_b, rng, criticals=criticals)
+        pairs.append((a, b))
+        who, by = quick_contest(a, b, ties)
+        if who != "again": return QuickContest(tuple(pairs), who, by)
 
 
 @lru_cache(maxsize=4096)
@@ -154,13 +186,15 @@ def _contest_counts(skill_a: int, skill_b: int, criticals: str) -> tuple[int, in
 def quick_contest_odds(skill_a: int,  # the first side's effective skill
                        skill_b: int,  # the second side's effective skill
                        criticals: str = "basic",  # "basic" or "none"
+                       ties: str = "stand",  # "stand" (a tie: nobody wins) or "reroll" (ties rolled again: no tie is left)
                       ) -> dict[str, Fraction]:
     "Exact chances of a quick contest: first wins, second wins, tie; and the first side's chance when ties are rolled again."
-    _success_inputs(skill_a, criticals, "skill_a"); _success_inputs(skill_b, criticals, "skill_b")
+    _success_inputs(skill_a, criticals, "skill_a"); _success_inputs(skill_b, criticals, "skill_b"); require_choice(ties, "ties", TIES)
     win, lose, tie = _contest_counts(skill_a, skill_b, criticals)
+    eventually = Fraction(win, win + lose) if win + lose else Fraction(1, 2)
+    if ties == "reroll": return {"first wins": eventually, "second wins": 1 - eventually, "tie": Fraction(0), "eventually": eventually}
     d = 216 * 216
-    return {"first wins": Fraction(win, d), "second wins": Fraction(lose, d), "tie": Fraction(tie, d),
-            "eventually": Fraction(win, win + lose) if win + lose else Fraction(1, 2)}
+    return {"first wins": Fraction(win, d), "second wins": Fraction(lose, d), "tie": Fraction(tie, d), "eventually": eventually}
 
 # %% ../../nbs/special/60_rolls.ipynb #c3a136ff
 REACTION_TABLE: tuple[tuple[str, int | None, int | None], ...] = (  # level, lowest total, highest total (None: open)
@@ -168,25 +202,78 @@ REACTION_TABLE: tuple[tuple[str, int | None, int | None], ...] = (  # level, low
     ("Neutral", 10, 12), ("Good", 13, 15), ("Very Good", 16, 18), ("Excellent", 19, None),
 )
 REACTION_LEVELS = tuple(name for name, _, _ in REACTION_TABLE)  # worst to best
+TOTAL_RANGE = (3 + MODIFIER_RANGE[0], 18 + MODIFIER_RANGE[1])  # a reaction total, modifiers included
+
+
+@checked
+def check_reaction_table(table: tuple[tuple[str, int | None, int | None], ...] = REACTION_TABLE,  # (level, lowest, highest) bands, worst first; None: open
+                        ) -> tuple[tuple[str, int | None, int | None], ...]:
+    "A reaction table checked band by band: the eight levels in order, open at both ends, each band following on from the last."
+    if table is REACTION_TABLE: return table
+    if not isinstance(table, (tuple, list)) or len(table) != len(REACTION_LEVELS):
+        raise InputError("table", f"must give the {len(REACTION_LEVELS)} reaction levels as (level, lowest, highest) bands, "
+                                  f"worst first, got {shown(table)}")
+    out: list[tuple[str, int | None, int | None]] = []
+    for i, band in enumerate(table):
+        if not (isinstance(band, (tuple, list)) and len(band) == 3):
+            raise InputError("table", f"each band is (level, lowest total, highest total), got {shown(band)}")
+        name, lo, hi = band
+        if name != REACTION_LEVELS[i]:
+            raise InputError("table", f"band {i + 1} must be {REACTION_LEVELS[i]!r} (the levels keep their names and order; "
+                                      f"only their totals move), got {shown(name)}")
+        if i == 0:
+            if lo is not None: raise InputError("table", f"{name} is open below: its lowest total must be None, got {shown(lo)}")
+        else:
+            require_int(lo, "table", *TOTAL_RANGE)
+            if lo != out[-1][2] + 1:
+                raise InputError("table", f"{name} must start at {out[-1][2] + 1}, right after {out[-1][0]}, got {lo}")
+        if i == len(table) - 1:
+            if hi is not None: raise InputError("table", f"{name} is open above: its highest total must be None, got {shown(hi)}")
+        else:
+            require_int(hi, "table", *TOTAL_RANGE)
+            if lo is not None and hi < lo: raise InputError("table", f"{name} runs from {lo} to {hi}: it ends below where it starts")
+        out.append((name, lo, hi))
+    return tuple(out)
+
+
+@checked
+def reaction_bands(tops: list[int],  # the highest total of each level but the last, worst first (seven numbers)
+                  ) -> tuple[tuple[str, int | None, int | None], ...]:
+    "A reaction table from the highest total of each level but Excellent: reaction_bands([0, 3, 6, 9, 12, 15, 18]) is the base game's."
+    if len(tops) != len(REACTION_LEVELS) - 1:
+        raise InputError("tops", f"must give {len(REACTION_LEVELS) - 1} totals, the highest of each level from "
+                                 f"{REACTION_LEVELS[0]} to {REACTION_LEVELS[-2]}, got {len(tops)}")
+    for t in tops: require_int(t, "tops", TOTAL_RANGE[0], TOTAL_RANGE[1] - 1)  # the next level starts one higher
+    for a, b in zip(tops, tops[1:]):
+        if b <= a: raise InputError("tops", f"must rise from level to level, got {a} then {b}")
+    los = (None,) + tuple(t + 1 for t in tops)
+    return check_reaction_table(tuple(zip(REACTION_LEVELS, los, tuple(tops) + (None,))))
+
+
+def _level(total: int, table) -> str:
+    for name, lo, hi in table:
+        if (lo is None or total >= lo) and (hi is None or total <= hi): return name
+    raise AssertionError("a checked reaction table covers every total")
 
 
 @checked
 def reaction_level(total: int,  # the 3d6 reaction roll plus its modifiers
+                   table: tuple[tuple[str, int | None, int | None], ...] = REACTION_TABLE,  # the bands (see the reading)
                   ) -> str:
     "The reaction table's level for a total."
-    require_int(total, "total", 3 + MODIFIER_RANGE[0], 18 + MODIFIER_RANGE[1])
-    for name, lo, hi in REACTION_TABLE:
-        if (lo is None or total >= lo) and (hi is None or total <= hi): return name
-    raise AssertionError("the reaction table covers every total")
+    require_int(total, "total", *TOTAL_RANGE)
+    return _level(total, check_reaction_table(table))
 
 
 @checked
 def reaction_odds(modifier: int = 0,  # added to the 3d6 total
+                  table: tuple[tuple[str, int | None, int | None], ...] = REACTION_TABLE,  # the bands (see the reading)
                  ) -> dict[str, Fraction]:
     "Exact chance of each reaction level, worst to best."
     require_int(modifier, "modifier", *MODIFIER_RANGE)
+    table = check_reaction_table(table)
     counts = dict.fromkeys(REACTION_LEVELS, 0)
-    for total, n in _3d6_counts(): counts[reaction_level(total + modifier)] += n
+    for total, n in _3d6_counts(): counts[_level(total + modifier, table)] += n
     return {k: Fraction(n, 216) for k, n in counts.items()}
 
 
@@ -194,11 +281,13 @@ def reaction_odds(modifier: int = 0,  # added to the 3d6 total
 def roll_reaction(modifier: int = 0,  # added to the 3d6 total
                   rng: random.Random | None = None,  # the random source
                   faces: list[int] | None = None,  # the three faces rolled at the table
+                  table: tuple[tuple[str, int | None, int | None], ...] = REACTION_TABLE,  # the bands (see the reading)
                  ) -> tuple[Roll, int, str]:
     "Roll a reaction: the dice, the total with its modifier, and the level."
     require_int(modifier, "modifier", *MODIFIER_RANGE)
+    table = check_reaction_table(table)
     dice = roll("3d6", rng, faces)
-    return dice, dice.total + modifier, reaction_level(dice.total + modifier)
+    return dice, dice.total + modifier, _level(dice.total + modifier, table)
 
 # %% ../../nbs/special/60_rolls.ipynb #7a27a007
 FRIGHT_CAP = 13  # the highest target a Fright Check can have (the assumption's default)

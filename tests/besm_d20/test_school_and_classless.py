@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 from besm_nb.besm_d20.classless import (ABILITY_COST, BUY_KINDS, HIT_DIE_COST, MIN_CP, SAVE_COST, SKILL_TIERS, Buy, ClasslessBuild,
                                         ecl, skill_points)
-from besm_nb.besm_d20.school import CHILD_STRENGTH, ORIGINS, SCHOOL_CLASSES, SIZES, Character, make_child, school_origins
+from besm_nb.besm_d20.school import (CHILD_STRENGTH, ORIGINS, SCHOOL_CLASSES, SIZE_MODIFIERS, SIZE_RULE, SIZES, Character, make_child,
+                                     school_origins)
 from besm_nb.dice import InputError
 from tests.helpers import seed_text
 
@@ -42,6 +43,34 @@ def test_a_child_is_two_weaker_one_size_smaller_with_one_origin(cls, strength, s
     assert (child.ranks(o.bonus) == o.ranks) if o.kind == "attribute" else (o.bonus in child.feats)
     assert child.child and child.origin == origin
     assert origin in school_origins(c)
+
+
+def test_size_modifiers_are_the_d20_systems_table():
+    # the source refers to the bonuses without printing them: the d20 System's Size Modifiers table, named as an assumption
+    t = flat("SCHOOL CAMPAIGNS", "HIT LOCATIONS")
+    assert "The bonuses to attacks and Armour Class apply as usual" in t
+    assert SIZE_MODIFIERS == {"Colossal": -8, "Gargantuan": -4, "Huge": -2, "Large": -1, "Medium": 0, "Small": 1, "Tiny": 2,
+                              "Diminutive": 4, "Fine": 8}
+    assert tuple(SIZE_MODIFIERS) == SIZES
+
+
+def test_a_medium_humans_child_is_small_with_plus_one():
+    b = make_child(Character("Hikari", "Magical Girl", strength=12), "Farm Kid")
+    assert (b.character.size, b.attack_bonus, b.ac_bonus, b.size_bonus, b.size_change) == ("Small", 1, 1, 1, 1)
+    step = next(s for s in b.working if s.rule == SIZE_RULE)
+    assert step.value == "+1 (Medium +0: change +1)"
+
+
+def test_a_small_races_child_is_tiny_with_plus_two():
+    b = make_child(Character("Bo", "Student", size="Small"), "Rich Kid")
+    assert (b.character.size, b.attack_bonus, b.ac_bonus, b.size_change) == ("Tiny", 2, 2, 1)
+
+
+@pytest.mark.parametrize("size", SIZES[1:])
+def test_every_size_gives_the_smaller_sizes_bonus_and_the_change(size):
+    b = make_child(Character("Kid", "Student", size=size), "Farm Kid")
+    smaller = SIZES[SIZES.index(size) - 1]
+    assert b.size_bonus == SIZE_MODIFIERS[smaller] and b.size_change == SIZE_MODIFIERS[smaller] - SIZE_MODIFIERS[size] > 0
 
 
 SCHOOL_BAD = [

@@ -34,8 +34,8 @@ def choose(page, name, label):
 
 
 def open_page(page, dashboards_url):
-    page.goto(dashboards_url + URL)
-    page.locator(".besm-output").first.wait_for(timeout=60_000)
+    page.goto(dashboards_url + URL, timeout=120_000)  # a busy machine takes a while to start a kernel, as on every dashboard
+    page.locator(".besm-output").first.wait_for(timeout=120_000)
 
 
 def test_the_resolver_shows_the_librarys_odds(page, dashboards_url):

@@ -9,7 +9,7 @@ from besm_nb.encounters import DICE, SOURCE
 from besm_nb.encounters.actions import (ROUND_SECONDS, can_interrupt, defence_actions, divide_skills, first_odds, initiative_odds,
                                         initiative_total, recovers, round_zero, turn_order, waiting_game)
 from besm_nb.encounters.exertion import StaminaRecord, exertion_cost, push_cost, pushed, pushing_cost
-from besm_nb.encounters.movement import (MOUNT_SPEEDS, YARDS_PER_MOVE, charge_damage, charge_damage_odds, long_jump,
+from besm_nb.encounters.movement import (CHARGE_RULE, MOUNT_SPEEDS, YARDS_PER_MOVE, charge_damage, charge_damage_odds, long_jump,
                                          melee_rating, movement_actions, unencumbered)
 from besm_nb.encounters.planner import plan_round
 from besm_nb.encounters.ranges import BANDS, INCREMENTS, band_edges, range_increment, range_penalty
@@ -83,6 +83,14 @@ def test_the_knight_and_the_pikeman():
     assert [charge_damage(pike, 5).total, charge_damage(pike, 5, 40).total] == [60, 100]
     assert charge_damage(lance, 6, 40, charging_rule=False).total == 66  # the rule is optional
     assert movement_actions(ride_yards=40, mount_speed=60).counted == 0  # his ride is a single (free) move
+
+
+def test_charge_working_names_the_charging_rule_not_an_example():
+    for rating, die in ((melee_rating(7, 4), 6), (melee_rating(10, 2), 5)):  # the knight's lance and the pikeman's pike
+        for on in (True, False):
+            steps = charge_damage(rating, die, 40, charging_rule=on).working
+            assert steps[0].what == f"Rating {rating} × die {die}" and steps[0].rule == CHARGE_RULE
+            assert all("example" not in s.rule for s in steps)
 
 
 def test_the_door_and_the_portal_both_readings():

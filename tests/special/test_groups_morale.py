@@ -11,7 +11,8 @@ from besm_nb.special.groups import (GROUP_MANOEUVRES, GROUP_OUTCOMES, TIES, conf
                                     trained_group_skill)
 from besm_nb.special.morale import (FRIGHT_SITUATIONS, STREET_ROLLS, TO_THE_DEATH, green_troops, morale_check_due, morale_modifier,
                                     morale_odds, morale_result, roll_morale, situation_fright_odds, stay_exposed_chance, street_roll_odds)
-from besm_nb.special.rolls import REACTION_LEVELS, fright_check_odds, success_chance, success_roll
+from besm_nb.special.cinematic import evasion_odds, exchange_odds
+from besm_nb.special.rolls import REACTION_LEVELS, REACTION_TABLE, fright_check_odds, quick_contest_odds, reaction_bands, success_chance, success_roll
 from tests.helpers import seed_text
 
 SEED = "003_f3673ce212f5243c.txt"
@@ -102,6 +103,36 @@ def test_a_morale_roll_matches_its_reaction_level(mod, casualties, seed):
     m = roll_morale(mod, casualties, random.Random(seed))
     assert m.total == m.dice.total + m.modifier and m.result == morale_result(m.level)
     assert morale_odds(mod, casualties)[m.result] > 0
+
+
+def test_morale_checks_read_the_reaction_table_they_are_given():
+    gm = reaction_bands([0, 2, 5, 8, 11, 15, 18])  # Good from 12, Bad up to 5
+    assert morale_odds(casualties=25) == morale_odds(casualties=25, table=REACTION_TABLE)
+    assert morale_odds(casualties=25)["fight on"] == Fraction(35, 216)  # 14 or more rolled
+    assert morale_odds(casualties=25, table=gm)["fight on"] == Fraction(56, 216)  # 13 or more rolled
+    assert morale_odds(casualties=25, table=gm)["rout or surrender"] == Fraction(20, 216)  # 6 or less rolled
+    assert roll_morale(casualties=25, faces=[6, 4, 3]).result == "fall back, more cautious"
+    assert roll_morale(casualties=25, faces=[6, 4, 3], table=gm).result == "fight on"
+    with pytest.raises(InputError, match="table: band 5 must be 'Neutral'"):
+        morale_odds(table=REACTION_TABLE[:4] + (("Calm", 10, 12),) + REACTION_TABLE[5:])
+    with pytest.raises(InputError, match="table: "): roll_morale(table=REACTION_TABLE[1:])
+
+
+def test_the_tie_switch_reaches_every_contest():
+    sucker = "sucker punch: catch the foe partly by surprise when turning to violence"
+    c = quick_contest_odds(12, 11)
+    assert street_roll_odds(sucker, {"Tactics": 12}, foe=11)[1] == c["first wins"]
+    assert street_roll_odds(sucker, {"Tactics": 12}, foe=11, ties="reroll")[1] == c["eventually"]
+    e = evasion_odds(12, 11, 13, ties="reroll")
+    assert e["evades"] == success_chance(12) * quick_contest_odds(16, 13)["eventually"] > evasion_odds(12, 11, 13)["evades"]
+    c = quick_contest_odds(14, 10)
+    assert exchange_odds("speed up", "prolong", 14, 10)[5] == c["tie"] / 6  # a tie stands: 1d6 seconds
+    assert 5 not in exchange_odds("speed up", "prolong", 14, 10, ties="reroll")  # only halved (1-3) or doubled (even)
+    g = pole_arm_grab_odds(12, 12, 10, ties="reroll")
+    assert g["still struggling"] == 0 and g["grabber wins the turn"] == pole_arm_grab_odds(12, 12, 10)["grabber gets it in the end"]
+    for call in (lambda: street_roll_odds(sucker, {"Tactics": 12}, foe=11, ties="win"), lambda: evasion_odds(12, 11, 13, ties=True),
+                 lambda: exchange_odds("none", "none", ties="lose"), lambda: pole_arm_grab_odds(12, 12, 10, ties="win")):
+        with pytest.raises(InputError, match="ties: must be"): call()
 
 
 def test_fright_situations():

@@ -1,4 +1,5 @@
 """The 3d6 rolls the special-situation rules assume: thresholds, exact odds, contests, reactions, Fright Checks."""
+import re
 from fractions import Fraction
 
 import pytest
@@ -6,9 +7,12 @@ from hypothesis import given, settings, strategies as st
 
 from besm_nb.dice import InputError, dist
 from besm_nb.special import DICE, SOURCE
-from besm_nb.special.rolls import (CRITICALS, OUTCOMES, REACTION_TABLE, SKILL_RANGE, fright_check_odds, fright_check_target,
-                                   quick_contest, quick_contest_odds, reaction_level, reaction_odds, roll_reaction,
-                                   roll_success, success_chance, success_odds, success_outcome, success_roll)
+import random
+
+from besm_nb.special.rolls import (CRITICALS, OUTCOMES, REACTION_LEVELS, REACTION_TABLE, SKILL_RANGE, TIES, check_reaction_table,
+                                   fright_check_odds, fright_check_target, quick_contest, quick_contest_odds, reaction_bands,
+                                   reaction_level, reaction_odds, roll_quick_contest, roll_reaction, roll_success, success_chance,
+                                   success_odds, success_outcome, success_roll)
 
 skills = st.integers(*SKILL_RANGE)
 THREE_D6 = dist("3d6")
@@ -65,6 +69,64 @@ def test_a_contest_is_decided_by_success_then_margin(ra, rb, a, b):
     if x.success != y.success: assert who == ("a" if x.success else "b")
     elif x.margin != y.margin: assert who == ("a" if x.margin > y.margin else "b")
     else: assert who == "tie"
+
+
+def test_ties_are_a_named_switch():
+    assert TIES == ("stand", "reroll")
+    tie = (success_roll(12, 12), success_roll(9, 9))
+    assert quick_contest(*tie) == ("tie", 0) and quick_contest(*tie, ties="stand") == ("tie", 0)
+    assert quick_contest(*tie, ties="reroll") == ("again", 0)
+    with pytest.raises(InputError, match="ties: must be one of 'stand', 'reroll'"): quick_contest(*tie, ties="defender")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(-5, 25), st.integers(-5, 25), st.sampled_from(CRITICALS))
+def test_rerolled_ties_share_out_the_tie_by_the_decided_rolls(a, b, crit):
+    stand, reroll = quick_contest_odds(a, b, crit), quick_contest_odds(a, b, crit, ties="reroll")
+    assert reroll["tie"] == 0 and stand["first wins"] + stand["second wins"] + stand["tie"] == 1
+    assert reroll["first wins"] + reroll["second wins"] == 1
+    assert reroll["first wins"] == stand["first wins"] / (stand["first wins"] + stand["second wins"]) == stand["eventually"]
+
+
+def test_a_rolled_contest_rolls_ties_again_only_when_switched():
+    stand = [roll_quick_contest(11, 11, random.Random(n), criticals="none") for n in range(300)]
+    assert {len(k.rolls) for k in stand} == {1} and "tie" in {k.winner for k in stand}
+    reroll = [roll_quick_contest(11, 11, random.Random(n), criticals="none", ties="reroll") for n in range(300)]
+    assert {k.winner for k in reroll} == {"a", "b"} and max(len(k.rolls) for k in reroll) > 1
+    for k in reroll:
+        assert all(quick_contest(a, b)[0] == "tie" for a, b in k.rolls[:-1]) and quick_contest(*k.rolls[-1])[0] == k.winner
+
+
+def test_the_reaction_table_is_a_parameter_checked_band_by_band():
+    assert reaction_bands([0, 3, 6, 9, 12, 15, 18]) == REACTION_TABLE == check_reaction_table(REACTION_TABLE)
+    gm = reaction_bands([1, 4, 7, 10, 12, 14, 16])  # a GM's own bands
+    assert gm[0] == ("Disastrous", None, 1) and gm[-1] == ("Excellent", 17, None)
+    assert (reaction_level(17), reaction_level(17, gm)) == ("Very Good", "Excellent")
+    assert (reaction_level(10), reaction_level(10, gm)) == ("Neutral", "Poor")
+    assert reaction_odds(0, gm)["Excellent"] == Fraction(4, 216) and reaction_odds(0)["Excellent"] == 0
+    assert roll_reaction(0, faces=[6, 6, 5], table=gm)[2] == "Excellent"
+    assert check_reaction_table([list(b) for b in gm]) == gm  # bands typed as lists are read the same
+    bad = [(REACTION_TABLE[:7], "must give the 8 reaction levels"),
+           (REACTION_TABLE[::-1], "band 1 must be 'Disastrous'"),
+           ((("Disastrous", None, 0), ("Very Bad", 2, 3)) + REACTION_TABLE[2:], "Very Bad must start at 1, right after Disastrous"),
+           ((("Disastrous", None, 0), ("Very Bad", 1, 0)) + REACTION_TABLE[2:], "Very Bad runs from 1 to 0"),
+           ((("Disastrous", 0, 0),) + REACTION_TABLE[1:], "Disastrous is open below"),
+           (REACTION_TABLE[:7] + (("Excellent", 19, 20),), "Excellent is open above"),
+           (REACTION_TABLE[:7] + (("Excellent", 19),), "must be"),  # refused by its type before the bands are read
+           ([], "must give the 8 reaction levels")]
+    for table, why in bad:
+        for call in (lambda: reaction_level(10, table), lambda: reaction_odds(0, table), lambda: roll_reaction(0, table=table)):
+            with pytest.raises(InputError, match="table: " + re.escape(why)): call()
+    with pytest.raises(InputError, match="tops: must rise"): reaction_bands([0, 3, 3, 9, 12, 15, 18])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-27, 47), min_size=7, max_size=7, unique=True), st.integers(-30, 30))
+def test_any_gms_bands_cover_every_total_and_add_up(tops, m):
+    table = reaction_bands(sorted(tops))
+    assert sum(reaction_odds(m, table).values()) == 1
+    assert [reaction_level(t, table) for t in range(-27, 49)] == sorted((reaction_level(t, table) for t in range(-27, 49)),
+                                                                       key=REACTION_LEVELS.index)
 
 
 def test_reaction_table_covers_every_total_once():

@@ -47,8 +47,10 @@ def school_result(name: str,  # the character's name
     k = built.character
     record = [Step("Attributes", "; ".join(f"{a} {r}" for a, r in k.attributes) or "none", "the record"),
               Step("Feats", ", ".join(k.feats) or "none", "the record")]
-    return Result(f"{k.name}, {k.origin}: {k.character_class}, Strength {k.strength}, {k.size}", list(built.working) + record,
-                  note="Size: use that size's attack and Armour Class bonuses; no ability changes and no Character Point bonus for it.")
+    return Result(f"{k.name}, {k.origin}: {k.character_class}, Strength {k.strength}, {k.size}, {built.size_bonus:+d} to attack and AC",
+                  list(built.working) + record,
+                  note=f"Size: {k.size} gives {built.size_bonus:+d} to attack rolls and to Armour Class ({built.size_change:+d} on the race's "
+                       f"usual {size}); no ability changes and no Character Point bonus for it.")
 
 
 def school_builder() -> Calculator:

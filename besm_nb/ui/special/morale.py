@@ -16,23 +16,24 @@ from ...special.morale import (FRIGHT_SITUATIONS, RULE, VERY_POOR, morale_check_
                                     roll_morale, situation_fright_odds)
 from ...special.rolls import FRIGHT_CAP, MODIFIER_RANGE, WILL_RANGE, fright_check_target, roll_success
 from ..calc import Calculator, bool_field, choice_field, int_field
-from .rolls import criticals_field, success_result
+from .rolls import BASE_BANDS, bands_field, bands_step, criticals_field, parse_bands, success_result
 
 
-def morale_result(modifier: int, casualties: int, very_poor: str, fanatic: bool, first_10_counts: bool) -> Result:
+def morale_result(modifier: int, casualties: int, very_poor: str, fanatic: bool, first_10_counts: bool, bands: str = BASE_BANDS) -> Result:
     "The answer: each result's exact chance, worst to best."
-    odds = morale_odds(modifier, casualties, very_poor, fanatic, first_10_counts)
+    table = parse_bands(bands)
+    odds = morale_odds(modifier, casualties, very_poor, fanatic, first_10_counts, table)
     cas = morale_modifier(casualties, first_10_counts)
     due = "A check is due (10% or more casualties)." if morale_check_due(casualties=casualties) else \
         "Under 10% casualties: a check only for a superior force or a fallen leader."
     return Result(f"Fights on {fmt_odds(odds['fight on'])}", [Step("Casualties", f"{casualties}%: {cas:+d}", RULE),
-                  Step("Other modifiers", f"{modifier:+d}", RULE), Step("Reaction roll", f"3d6 {cas + modifier:+d}, read high", RULE)],
+                  Step("Other modifiers", f"{modifier:+d}", RULE), Step("Reaction roll", f"3d6 {cas + modifier:+d}, read high", RULE), bands_step(table)],
                   odds, "result", highlight=["fight on"], note=due)
 
 
-def _morale_roll(rng, modifier, casualties, very_poor, fanatic, first_10_counts) -> str:
-    morale_result(modifier, casualties, very_poor, fanatic, first_10_counts)
-    return str(roll_morale(modifier, casualties, rng, very_poor, fanatic, first_10_counts))
+def _morale_roll(rng, modifier, casualties, very_poor, fanatic, first_10_counts, bands=BASE_BANDS) -> str:
+    morale_result(modifier, casualties, very_poor, fanatic, first_10_counts, bands)
+    return str(roll_morale(modifier, casualties, rng, very_poor, fanatic, first_10_counts, table=parse_bands(bands)))
 
 
 def morale_calculator(seed: int | None = None,  # the first seed shown
@@ -43,7 +44,7 @@ def morale_calculator(seed: int | None = None,  # the first seed shown
         int_field("modifier", "Other reaction modifiers", 0, *MODIFIER_RANGE),
         choice_field("very_poor", "\"Very Poor\" means", [("Bad or worse", "bad or worse"), ("Very Bad or worse", "very bad or worse")], "bad or worse"),
         bool_field("fanatic", "Never surrenders or runs"),
-        bool_field("first_10_counts", "The first 10% already gives −1")], morale_result, _morale_roll, seed=seed,
+        bool_field("first_10_counts", "The first 10% already gives −1"), bands_field()], morale_result, _morale_roll, seed=seed,
         intro="3d6 rolled high on the reaction table; −1 for every further 10% of casualties.")
 
 

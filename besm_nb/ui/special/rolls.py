@@ -11,14 +11,15 @@ from fractions import Fraction
 import ipywidgets as widgets
 
 from ...checks import Step
-from ...dice import fmt_odds
+from ...dice import InputError, fmt_odds
 from dataclasses import dataclass
 from typing import Mapping, Sequence  # Sequence: for the annotations Result passes on
 
 from ...render import Result, bar_chart, odds_table, working_table
-from ...special.rolls import (ASSUMED, CRITICALS, MODIFIER_RANGE, OUTCOMES, SKILL_RANGE, quick_contest, quick_contest_odds,
-                                   reaction_odds, roll_reaction, roll_success, success_odds)
-from ..calc import Calculator, Field, choice_field, int_field
+from ...special.rolls import (ASSUMED, CRITICALS, MODIFIER_RANGE, OUTCOMES, REACTION_LEVELS, REACTION_TABLE, SKILL_RANGE,
+                                   quick_contest_odds, reaction_bands, reaction_odds, roll_quick_contest, roll_reaction,
+                                   success_odds)
+from ..calc import Calculator, Field, choice_field, int_field, text_field
 
 @dataclass
 class WingResult(Result):
@@ -34,6 +35,39 @@ class WingResult(Result):
         if rows: parts.append(odds_table(rows, self.table_label or self.odds_label, self.cumulative and self.table is None))
         if self.working: parts.append(working_table(self.working))
         return "".join(parts)
+
+
+TIE_CHOICES = [("stand: nobody wins", "stand"), ("rolled again", "reroll")]
+BASE_BANDS = " ".join(str(hi) for _, _, hi in REACTION_TABLE[:-1])  # "0 3 6 9 12 15 18"
+
+
+def ties_field(value: str = "stand",  # "stand" or "reroll"
+              ) -> Field:
+    "The quick contest's tie assumption, as the calculators of this wing offer it."
+    return choice_field("ties", "Ties", TIE_CHOICES, value)
+
+
+def parse_bands(text: str,  # the highest total of each level from Disastrous to Very Good, e.g. "0 3 6 9 12 15 18"
+               ) -> tuple:
+    "A reaction table typed as seven totals; the base game's when they are its own."
+    if not isinstance(text, str): raise InputError("bands", f"must be text, got {text!r}")
+    parts = text.replace(",", " ").split()
+    if not parts or not all(p.lstrip("-").isdigit() and p.count("-") <= 1 for p in parts):
+        raise InputError("bands", f"write {len(REACTION_LEVELS) - 1} whole numbers, e.g. '{BASE_BANDS}'; got {text!r}")
+    try: return reaction_bands([int(p) for p in parts])
+    except InputError as err: raise InputError("bands", str(err).split(": ", 1)[1]) from None
+
+
+def bands_field() -> Field:
+    "The reaction table's bands, as the calculators of this wing offer them."
+    return text_field("bands", "Reaction bands: top total of Disastrous … Very Good", BASE_BANDS, BASE_BANDS)
+
+
+def bands_step(table) -> Step:
+    "The working line that says which reaction bands were read."
+    return Step("Reaction bands", "the base game's" if table == REACTION_TABLE else
+                "; ".join(f"{n} {'≤ ' + str(hi) if lo is None else '≥ ' + str(lo) if hi is None else f'{lo}–{hi}'}" for n, lo, hi in table),
+                ASSUMED)
 
 
 CRITICAL_CHOICES = [("the base game's", "basic"), ("none: the total alone", "none")]
@@ -78,20 +112,27 @@ def success_calculator(seed: int | None = None,  # the first seed shown
         intro="Roll 3d6 at or under the effective skill; a 3 or 4 always succeeds, a 17 or 18 always fails.")
 
 
-def _contest(skill_a, skill_b, criticals):
-    c = quick_contest_odds(skill_a, skill_b, criticals)
+def _contest(skill_a, skill_b, criticals, ties="stand"):
+    c = quick_contest_odds(skill_a, skill_b, criticals, ties)
+    steps = [Step("First side", skill_a, ASSUMED), Step("Second side", skill_b, ASSUMED),
+             Step("Ties", "stand: nobody wins" if ties == "stand" else "rolled again until someone wins", ASSUMED)]
+    if ties == "reroll":
+        shown = {"first wins": c["first wins"], "second wins": c["second wins"]}
+        return Result(f"First wins {fmt_odds(c['first wins'])}; second wins {fmt_odds(c['second wins'])}", steps, shown, "result",
+                      highlight=["first wins"], note="Ties are rolled again, so the contest always ends with a winner.")
     shown = {"first wins": c["first wins"], "tie": c["tie"], "second wins": c["second wins"]}
     return Result(f"First wins {fmt_odds(c['first wins'])}; tie {fmt_odds(c['tie'])}; second wins {fmt_odds(c['second wins'])}",
-                  [Step("First side", skill_a, ASSUMED), Step("Second side", skill_b, ASSUMED)], shown, "result",
+                  steps, shown, "result",
                   highlight=["first wins"], note=f"Ties rolled again until someone wins: the first side {fmt_odds(c['eventually'])}.")
 
 
-def _contest_roll(rng, skill_a, skill_b, criticals):
-    _contest(skill_a, skill_b, criticals)
-    a, b = roll_success(skill_a, rng, criticals=criticals), roll_success(skill_b, rng, criticals=criticals)
-    who, by = quick_contest(a, b)
-    verdict = {"a": f"the first side wins by {by}", "b": f"the second side wins by {-by}", "tie": "a tie: nobody wins"}[who]
-    return f"first {a.dice} ({a.outcome}, {a.margin:+d}); second {b.dice} ({b.outcome}, {b.margin:+d}): {verdict}"
+def _contest_roll(rng, skill_a, skill_b, criticals, ties="stand"):
+    _contest(skill_a, skill_b, criticals, ties)
+    k = roll_quick_contest(skill_a, skill_b, rng, criticals, ties)
+    verdict = {"a": f"the first side wins by {k.margin}", "b": f"the second side wins by {-k.margin}", "tie": "a tie: nobody wins"}[k.winner]
+    pairs = " · tie, again: ".join(f"first {a.dice} ({a.outcome}, {a.margin:+d}); second {b.dice} ({b.outcome}, {b.margin:+d})"
+                                   for a, b in k.rolls)
+    return f"{pairs}: {verdict}"
 
 
 def contest_calculator(seed: int | None = None,  # the first seed shown
@@ -99,26 +140,27 @@ def contest_calculator(seed: int | None = None,  # the first seed shown
     "Calculator: a quick contest's exact odds, and a seeded roll."
     return Calculator("Quick contest", [
         int_field("skill_a", "First side's effective skill", 12, *SKILL_RANGE),
-        int_field("skill_b", "Second side's effective skill", 12, *SKILL_RANGE), criticals_field()], _contest, _contest_roll,
+        int_field("skill_b", "Second side's effective skill", 12, *SKILL_RANGE), criticals_field(), ties_field()], _contest, _contest_roll,
         seed=seed, intro="Both roll; a success beats a failure, then the better margin wins; equal is a tie.")
 
 
-def _reaction(modifier):
-    odds = reaction_odds(modifier)
+def _reaction(modifier, bands=BASE_BANDS):
+    table = parse_bands(bands)
+    odds = reaction_odds(modifier, table)
     good = sum((p for k, p in odds.items() if k in ("Good", "Very Good", "Excellent")), Fraction(0))
-    return Result(f"Good or better {fmt_odds(good)}", [Step("3d6 plus", f"{modifier:+d}", ASSUMED)], odds, "reaction",
+    return Result(f"Good or better {fmt_odds(good)}", [Step("3d6 plus", f"{modifier:+d}", ASSUMED), bands_step(table)], odds, "reaction",
                   highlight=["Good", "Very Good", "Excellent"])
 
 
-def _reaction_roll(rng, modifier):
-    dice, total, level = roll_reaction(modifier, rng)
+def _reaction_roll(rng, modifier, bands=BASE_BANDS):
+    dice, total, level = roll_reaction(modifier, rng, table=parse_bands(bands))
     return f"{dice} {modifier:+d} = {total}: {level}"
 
 
 def reaction_calculator(seed: int | None = None,  # the first seed shown
                        ) -> Calculator:
     "Calculator: a reaction roll's exact odds, and a seeded roll."
-    return Calculator("Reaction roll", [int_field("modifier", "Reaction modifiers", 0, *MODIFIER_RANGE)], _reaction,
+    return Calculator("Reaction roll", [int_field("modifier", "Reaction modifiers", 0, *MODIFIER_RANGE), bands_field()], _reaction,
                       _reaction_roll, seed=seed, intro="3d6 rolled high, read on the reaction table.")
 
 
@@ -127,5 +169,6 @@ def checks_3d6_box() -> widgets.VBox:
     return widgets.VBox([success_calculator(), contest_calculator(), reaction_calculator()])
 
 # %% auto #0
-__all__ = ['CRITICAL_CHOICES', 'WingResult', 'criticals_field', 'success_result', 'success_calculator', 'contest_calculator',
+__all__ = ['TIE_CHOICES', 'BASE_BANDS', 'CRITICAL_CHOICES', 'WingResult', 'ties_field', 'parse_bands', 'bands_field',
+           'bands_step', 'criticals_field', 'success_result', 'success_calculator', 'contest_calculator',
            'reaction_calculator', 'checks_3d6_box']
