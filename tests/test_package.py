@@ -93,3 +93,26 @@ def test_wheel_declares_core_and_extras(tmp_path):
     assert any(r.startswith("voila") and 'extra == "dashboards"' in r for r in requires)
     assert {"besm_nb/dice.py", "besm_nb/checks.py", "besm_nb/ui/calc.py", "besm_nb/ui/serve.py", "besm_nb/tristat/__init__.py",
             "besm_nb/anime_d20/combat.py", "besm_nb/besm_d20/chase.py", "besm_nb/ui/tristat/round.py"} <= set(names)
+
+
+def _undefined_names(source: str) -> list[str]:
+    "Global names a module reads but never defines or imports (a crude check: any binding anywhere counts)."
+    import ast
+    import builtins
+    tree = ast.parse(source)
+    defined = set(dir(builtins)) | {"__file__", "__name__", "__all__"}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)): defined.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)): defined |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)): defined.add(node.id)
+        elif isinstance(node, ast.arg): defined.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name: defined.add(node.name)
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return sorted(used - defined)
+
+
+def test_every_exported_module_defines_what_it_uses():
+    "A name a notebook's test cells import but its exported cells do not works in nbdev_test and fails in the package."
+    found = {str(p.relative_to(ROOT)): _undefined_names(p.read_text()) for p in sorted((ROOT / "besm_nb").rglob("*.py"))}
+    assert {p: names for p, names in found.items() if names} == {}
+    assert _undefined_names("def f():\n    return roll_success(1)\n") == ["roll_success"]  # the check catches one

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence  # Sequence: for the annotations Result pas
 
 from ...render import Result, bar_chart, odds_table, working_table
 from ...special.rolls import (ASSUMED, CRITICALS, MODIFIER_RANGE, OUTCOMES, REACTION_LEVELS, REACTION_TABLE, SKILL_RANGE,
-                                   quick_contest_odds, reaction_bands, reaction_odds, roll_quick_contest, roll_reaction,
+                                   quick_contest_odds, reaction_bands, reaction_odds, roll_quick_contest, roll_reaction, roll_success,
                                    success_odds)
 from ..calc import Calculator, Field, choice_field, int_field, text_field
 
