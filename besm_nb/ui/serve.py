@@ -24,7 +24,8 @@ DASHBOARD_CSS = """
 .widget-inline-hbox { max-width: 100%; }
 .jupyter-button.widget-button { width: auto; min-width: 5em; max-width: 100%; height: auto;
   min-height: var(--jp-widgets-inline-height); white-space: normal; overflow: visible; text-overflow: clip; }
-.widget-html-content { white-space: normal; overflow-wrap: anywhere; }
+.widget-html, .widget-html-content { min-width: 0; max-width: 100%; }
+.widget-html-content { white-space: normal; overflow-wrap: break-word; overflow-x: auto; }
 .widget-html-content table { display: block; max-width: 100%; overflow-x: auto; }
 .besm-log .widget-html-content { max-height: 24em; overflow-y: auto; }
 .jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
