@@ -875,6 +875,13 @@ def troops_to_dict(t: Troops) -> dict:
             "big_mecha": t.big_mecha}
 
 
+def _confirm(claims: dict, got: dict) -> None:
+    "Refuse a save whose claimed state differs from what replaying it gives, naming each difference."
+    if claims != got:
+        diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
+        raise ValueError(f"the saved battle does not replay to the state it claims: {diff}")
+
+
 def _read(cls: type,  # the record to build
           where: str,  # where the saved object sits, e.g. "battle.actions[2]"
           data: object,  # the saved object
@@ -975,10 +982,7 @@ def battle_from_dict(data: object,  # as written by `battle_to_dict`
     actions = [_read(BattleAction, f"battle.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(top["actions"], "battle.actions"))]
     battle = Battle(start, actions)
     claims = _read_claims(top["claims"], "battle.claims")
-    got = battle_claims(battle.state)
-    if claims != got:
-        diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
-        raise ValueError(f"the saved battle does not replay to the state it claims: {diff}")
+    _confirm(claims, battle_claims(battle.state))
     return battle
 
 

@@ -18,7 +18,7 @@ from ..anime_d20.checks import SCORE_RANGE, ability_modifier
 from ..anime_d20.combat import attack_odds, critical_damage, defence_penalty
 from ..anime_d20.damage import damage_odds
 from ..anime_d20.situations import add_to_damage
-from .battles import NAME_LENGTH, SIDES, _read, as_dice
+from .battles import NAME_LENGTH, SIDES, _confirm, _read, as_dice
 from ..checks import Step, d20_check, d20_success_odds
 from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_items,
                           require_text, shown, stats)
@@ -1419,10 +1419,7 @@ def combat_from_dict(data: object,  # as written by `combat_to_dict`
     actions = [_read(UnitAction, f"combat.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(top["actions"], "combat.actions"))]
     combat = Combat(start, actions)
     claims = _read_claims(top["claims"], "combat.claims")
-    got = combat_claims(combat.state)
-    if claims != got:
-        diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
-        raise ValueError(f"the saved battle does not replay to the state it claims: {diff}")
+    _confirm(claims, combat_claims(combat.state))
     return combat
 
 
