@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Callable
 
+from playwright.sync_api import expect
+
 from tests.helpers import assert_beside
 
 
@@ -41,16 +43,15 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
     t.wait_for(timeout=60_000)
     page.wait_for_function("s => document.querySelector(s) !== null", arg=tracker_selector)
     t.locator(".besm-history", has_text="steps to undo").first.wait_for(timeout=30_000)
-    assert marker(t) == after, (marker(t), after)
-    assert "Resumed" in message("besm-history-message").inner_text()
+    assert settled(page, t, marker, after), (marker(t), after)
+    expect(message("besm-history-message")).to_contain_text("Resumed", timeout=30_000)
 
     # undo reaches back across the round, and redo comes forward again
     for _ in range(2 if next_round else 1):
         t.locator("button.besm-undo").click()
         page.wait_for_timeout(300)
     t.locator(".besm-history-message", has_text="Undone").first.wait_for(timeout=10_000)
-    undone = marker(t)
-    assert undone != after, "undo changed nothing"
+    assert settled(page, t, lambda t: str(marker(t) != after), "True"), "undo changed nothing"
     for _ in range(2 if next_round else 1):
         t.locator("button.besm-redo").click()
         page.wait_for_timeout(300)
@@ -87,7 +88,6 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
     name.fill("table one")
     t.locator("button.besm-save").click()
     t.locator(".besm-save-message", has_text="Saved as").first.wait_for(timeout=10_000)
-    page.wait_for_timeout(500)
-    offered = [o.replace("\xa0", " ").strip() for o in t.locator(".besm-saved select option").all_inner_texts()]
-    assert "table one.json" in offered, offered
+    offered = lambda t: [o.replace("\xa0", " ").strip() for o in t.locator(".besm-saved select option").all_inner_texts()]
+    assert settled(page, t, lambda t: str("table one.json" in offered(t)), "True"), offered(t)
     assert page.errors == [], page.errors

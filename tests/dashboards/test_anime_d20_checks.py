@@ -2,6 +2,7 @@
 from fractions import Fraction
 
 import pytest
+from playwright.sync_api import expect
 from tests.helpers import assert_beside, field
 
 from besm_nb.ui.anime_d20.damage import crash_fall_calculator, crash_fall_result
@@ -41,7 +42,7 @@ def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
         set_field(page, name, value)
     want = crash_fall_result("fall", 60, 30, 2, True, 12, "once", "none", False)
     headline_becomes(fall, want.headline)
-    assert "Acrobatics DC 35" in fall.inner_text()
+    expect(fall).to_contain_text("Acrobatics DC 35", timeout=30_000)
 
     # a mind attack against a wiser target: the shown chance is the library's
     page.get_by_role("tab", name="Mind combat").click()

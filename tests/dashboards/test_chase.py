@@ -2,6 +2,7 @@
 import random
 
 import pytest
+from playwright.sync_api import expect
 
 from besm_nb.besm_d20.chase import Chase, ChaseRules, Mecha, legal_manoeuvres, start_chase
 from besm_nb.besm_d20.chase_odds import round_odds
@@ -105,4 +106,4 @@ def test_chase_tracker_keeps_everything(page, dashboards_url):
 
     check_tracker_kit(page, dashboards_url + URL, ".besm-tracker", step, lambda t: play(t, 2),
                       lambda t: t.locator(".besm-chase-head").first.inner_text(), "besm-chase")
-    assert f"lead {chase.state.lead}" in page.locator(".besm-chase-head").first.inner_text()
+    expect(page.locator(".besm-chase-head").first).to_contain_text(f"lead {chase.state.lead}", timeout=30_000)

@@ -1,6 +1,7 @@
 """The Encounters dashboard in a real browser: the action planner driven through the page (also on a 400 px phone screen),
 its answers and seeded rolls the library's own; the range bands; the Stamina tracker played, reloaded and undone."""
 import pytest
+from playwright.sync_api import expect
 from tests.dashboards.kit import check_tracker_kit
 from tests.helpers import assert_beside
 
@@ -115,18 +116,18 @@ def test_the_stamina_tracker_holds_the_door(page, dashboards_url):
     t.locator(".besm-strength input").fill("5"); t.locator(".besm-max-stamina input").fill("40")
     t.locator("button.besm-add").click()
     page.locator('.besm-fighter[data-name="Garth"]').wait_for(timeout=10_000)
-    assert [o.strip() for o in t.locator(".besm-points select option").all_inner_texts()] == ["1", "2", "3", "4", "5"]  # up to double
+    expect(t.locator(".besm-points select option")).to_have_text(["1", "2", "3", "4", "5"], timeout=10_000)  # up to double
     t.locator(".besm-points select").select_option("5")
     t.locator("button.besm-push").click()
     page.wait_for_function("document.querySelector('.besm-fighter').dataset.stamina === '35'", timeout=10_000)
-    assert "Strength 10 (5 +5)" in t.locator(".besm-stamina-status").inner_text()
+    expect(t.locator(".besm-stamina-status")).to_contain_text("Strength 10 (5 +5)", timeout=10_000)
     t.locator("button.besm-end-round").click()
     for _ in range(3):
         page.wait_for_function("!document.querySelector('button.besm-repeat').disabled", timeout=10_000)
         t.locator("button.besm-repeat").click()
         t.locator("button.besm-end-round").click()
     page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
-    assert page.locator(".besm-fighter").get_attribute("data-stamina") == "20"  # the example: 20 down
+    expect(page.locator(".besm-fighter")).to_have_attribute("data-stamina", "20", timeout=10_000)  # the example: 20 down
 
     # the exertion rule on: each round of holding the door costs 6 (5 pushed + 1 exertion), not 5
     t.locator(".besm-exertion input").check(); t.locator("button.besm-set-rules").click()
@@ -136,13 +137,14 @@ def test_the_stamina_tracker_holds_the_door(page, dashboards_url):
         t.locator("button.besm-push").click()
         t.locator("button.besm-end-round").click()
         page.wait_for_function(f"document.querySelector('.besm-fighter').dataset.stamina === '{left}'", timeout=10_000)
-    assert [o.strip() for o in t.locator(".besm-points select option").all_inner_texts()] == ["1", "2"]  # no more than he has
+    expect(t.locator(".besm-points select option")).to_have_text(["1", "2"], timeout=10_000)  # no more than he has
     t.locator(".besm-points select").select_option("2")
     t.locator("button.besm-push").click()
     t.locator("button.besm-end-round").click()
     page.wait_for_function("document.querySelector('.besm-stamina-status').innerText.includes('COLLAPSED')", timeout=10_000)
-    assert page.locator(".besm-fighter").get_attribute("data-stamina") == "0"
-    assert t.locator("button.besm-act").is_disabled() and t.locator("button.besm-push").is_disabled()  # only what is legal
+    expect(page.locator(".besm-fighter")).to_have_attribute("data-stamina", "0", timeout=10_000)
+    expect(t.locator("button.besm-act")).to_be_disabled(timeout=10_000)  # only what is legal
+    expect(t.locator("button.besm-push")).to_be_disabled(timeout=10_000)
 
     # a refusal sits beside its button and names the field on screen
     t.locator(".besm-name input").fill("Garth")

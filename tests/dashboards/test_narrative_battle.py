@@ -4,6 +4,7 @@ Upload, save names); and the page at 400 px wide."""
 import random
 
 import pytest
+from playwright.sync_api import expect
 
 from besm_nb.besm_d20.battle_odds import turn_odds
 from besm_nb.besm_d20.battles import Battle, BattleRules, army_from_troops, start_battle
@@ -68,7 +69,7 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
     # undo reaches back across the turn and the encounter
     for _ in range(2): page.locator("button.besm-undo").click(); page.wait_for_timeout(500)
     text_is(page, ".besm-as-A", "5,100"); text_is(page, ".besm-turn", "2")
-    assert page.locator(".besm-fights").inner_text().strip() == ""
+    expect(page.locator(".besm-fights")).to_have_text("", timeout=10_000)
 
     # a typed total the dice cannot show: refused beside the button, nothing changes
     typed(page, "25")
