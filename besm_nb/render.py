@@ -62,8 +62,9 @@ def bar_chart(odds: Mapping[object, Fraction],  # each outcome with its exact pr
             f'align-items:center;flex:1 1 0;min-width:{2 if many else 18}px;max-width:64px">'
             + ("" if many else f'<span style="font-size:70%;white-space:nowrap">{pct(p, 1)}</span>')
             + f'<div style="width:{"100%" if many else "80%"};height:{h}px;background:{colour}"></div>'
-            f'<span style="font-size:70%;line-height:1.1;text-align:center;'  # long names wrap under their bar
-            + ('white-space:nowrap;overflow:visible' if many else 'white-space:normal') + f'">{lab}</span></div>')
+            # long names wrap under their bar; two lines' room under every bar keeps the bars on one baseline
+            f'<span style="font-size:70%;line-height:1.1;text-align:center;'
+            + ('white-space:nowrap;overflow:visible' if many else 'white-space:normal;min-height:2.2em') + f'">{lab}</span></div>')
     return (f'<div class="besm-chart" role="img" aria-label="bar chart of the odds" '
             f'style="display:flex;align-items:flex-end;gap:{0 if many else 3}px;height:{height + 40}px;'
             f'max-width:720px;margin:0.4em 0">' + "".join(bars) + "</div>")

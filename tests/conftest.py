@@ -32,6 +32,7 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serve_dashboards(*extra: str,  # more command-line settings for the server
                      log_path: Path | None = None,  # its log (default: .pytest_cache/voila.log when that folder exists)
+                     folder: Path = ROOT / "nbs" / "dashboards",  # the dashboards served
                     ):
     "Start `besm-dashboards` on a free port with a fresh saves folder; yield (base URL, process) once the home page answers."
     port = free_port()
@@ -39,7 +40,7 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
     log = open(log_path, "w") if log_path else subprocess.DEVNULL
     saves = tempfile.mkdtemp(prefix="besm-saves-")  # trackers autosave here, never into the project
     env = os.environ | {"BESM_NB_SAVES": saves}
-    proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(ROOT / "nbs" / "dashboards"),
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(folder),
                              "--port", str(port), *extra], stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -28,6 +28,11 @@ DASHBOARD_CSS = """
 .widget-html-content { white-space: normal; overflow-wrap: break-word; overflow-x: auto; }
 .widget-html-content table { display: block; max-width: 100%; overflow-x: auto; }
 .besm-log .widget-html-content { max-height: 24em; overflow-y: auto; }
+.widget-checkbox { height: auto; min-height: var(--jp-widgets-inline-height); }
+.widget-checkbox .widget-label-basic, .widget-checkbox .widget-label-basic span { white-space: normal; overflow: visible;
+  text-overflow: clip; height: auto; line-height: 1.3; }
+.besm-hidden { display: none !important; }
+.besm-tracker .besm-log .widget-html-content:empty::before { content: "Nothing yet."; font-style: italic; opacity: 0.7; }
 .jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
 .jp-RenderedMarkdown td, .jp-RenderedMarkdown th { text-align: left !important; vertical-align: top; }
 .widget-tab > .lm-TabBar .lm-TabBar-content, .widget-tab > .p-TabBar .p-TabBar-content { flex-wrap: wrap; }
@@ -39,6 +44,7 @@ DASHBOARD_CSS = """
   .besm-label { width: 100% !important; }
   .widget-inline-hbox .widget-label { width: auto !important; min-width: 5em; }
   .widget-text, .widget-dropdown, .widget-select, .widget-select-multiple { width: auto !important; }
+  .widget-dropdown select { min-width: 10em; }
 }
 """
 

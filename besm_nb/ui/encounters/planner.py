@@ -72,7 +72,7 @@ def action_planner(seed: int | None = None,  # the first seed shown
         int_field("dex", "Dex", 3, *ATTRIBUTE_RANGE), int_field("intelligence", "Int", 2, *ATTRIBUTE_RANGE),
         int_field("striking", "Striking", 5, *SKILL_RANGE), int_field("defense", "Defense", 6, *SKILL_RANGE),
         int_field("sorcery", "Sorcery", 0, *SKILL_RANGE), int_field("resistance", "Resistance", 0, *SKILL_RANGE),
-        int_field("attacks", "Attacks", 1, *COUNT_RANGE), int_field("defences", "Defences (Defense)", 1, *COUNT_RANGE),
+        int_field("attacks", "Attacks made", 1, *COUNT_RANGE), int_field("defences", "Defense rolls made", 1, *COUNT_RANGE),
         int_field("casts", "Sorceries cast", 0, *COUNT_RANGE), int_field("resists", "Resistance rolls", 0, *COUNT_RANGE),
         int_field("physical_tasks", "Other physical actions", 0, *COUNT_RANGE),
         int_field("mental_tasks", "Other mental actions", 0, *COUNT_RANGE), int_field("minor", "Minor actions", 0, *COUNT_RANGE),

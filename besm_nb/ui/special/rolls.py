@@ -123,7 +123,7 @@ def _contest(skill_a, skill_b, criticals, ties="stand"):
     shown = {"first wins": c["first wins"], "tie": c["tie"], "second wins": c["second wins"]}
     return Result(f"First wins {fmt_odds(c['first wins'])}; tie {fmt_odds(c['tie'])}; second wins {fmt_odds(c['second wins'])}",
                   steps, shown, "result",
-                  highlight=["first wins"], note=f"Ties rolled again until someone wins: the first side {fmt_odds(c['eventually'])}.")
+                  highlight=["first wins"], note=f"With the other reading (ties rolled again until someone wins), the first side would win {fmt_odds(c['eventually'])}.")
 
 
 def _contest_roll(rng, skill_a, skill_b, criticals, ties="stand"):

@@ -46,11 +46,17 @@ def _roll(rng, **values) -> str:
     return str(roll_vehicle_hit(values["damage"], rng, **_options(values)))
 
 
+# fields that only one kind of vehicle uses: shown for it alone
+ONLY_FOR = {"car": ("engine_dr", "flat_tyre", "special_rounds_cars"),
+            "motorcycle": ("passenger", "front_4", "bike_tyre_dr", "one_die", "vital_part")}
+
+
 class _Adapt:
-    "Keeps the vehicle-dependent fields legal when the vehicle changes."
-    def __init__(self, fields: dict):
-        self.f = fields
+    "Keeps the vehicle-dependent fields legal, and only those of this vehicle on screen, when the vehicle changes."
+    def __init__(self, fields: dict, rows: dict):
+        self.f, self.rows = fields, rows  # rows: each field's row on screen, by name
         fields["vehicle"].widget.observe(lambda _: self.apply(), names="value")
+        self.apply()
 
     @staticmethod
     def _offer(w: widgets.Dropdown, options: list) -> None:
@@ -67,6 +73,9 @@ class _Adapt:
             w = self.f[name].widget
             if not lo_hi[0] <= w.value <= lo_hi[1]: w.value = default
         self.f["engine_taken"].widget.value = min(self.f["engine_taken"].widget.value, self.f["engine_hp"].widget.value)
+        for kind, names in ONLY_FOR.items():
+            for name in names:
+                (self.rows[name].remove_class if kind == v else self.rows[name].add_class)("besm-hidden")
 
 
 def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
@@ -105,9 +114,9 @@ def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
     calc = Calculator("Vehicle damage resolver", fields, vehicle_damage_result, _roll, seed=seed,
                       intro="One hit that has already landed on a car or motorcycle. Every chance is exact.")
     by_name = {f.name: f for f in calc.fields}
-    calc.adapt = _Adapt(by_name)
     rows = list(calc.children)
     first = 1  # the title
+    calc.adapt = _Adapt(by_name, {f.name: rows[first + i] for i, f in enumerate(calc.fields)})
     reading_rows = [rows[first + i] for i, f in enumerate(calc.fields) if f.name in READINGS]
     plain_rows = [rows[first + i] for i, f in enumerate(calc.fields) if f.name not in READINGS]
     folded = widgets.Accordion(children=[widgets.VBox(reading_rows)], titles=("Readings (switches)",), selected_index=None)
@@ -115,4 +124,4 @@ def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
     return calc
 
 # %% auto #0
-__all__ = ['READINGS', 'vehicle_damage_result', 'vehicle_damage_calculator']
+__all__ = ['READINGS', 'ONLY_FOR', 'vehicle_damage_result', 'vehicle_damage_calculator']
