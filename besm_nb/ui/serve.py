@@ -32,6 +32,10 @@ DASHBOARD_CSS = """
 .widget-checkbox .widget-label-basic, .widget-checkbox .widget-label-basic span { white-space: normal; overflow: visible;
   text-overflow: clip; height: auto; line-height: 1.3; }
 .besm-hidden { display: none !important; }
+.jupyter-button.widget-button:disabled { filter: grayscale(1); opacity: 0.45; cursor: not-allowed; }
+.besm-upload { font-size: 0 !important; }  /* ipywidgets writes the file count into the label: "Upload save (0)" */
+.besm-upload::after { content: "Upload save"; font-size: var(--jp-widgets-font-size); }
+.besm-upload i { font-size: var(--jp-widgets-font-size); margin-right: 0.4em; }
 .besm-tracker .besm-log .widget-html-content:empty::before { content: "Nothing yet."; font-style: italic; opacity: 0.7; }
 .jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
 .jp-RenderedMarkdown td, .jp-RenderedMarkdown th { text-align: left !important; vertical-align: top; }
@@ -44,7 +48,7 @@ DASHBOARD_CSS = """
   .besm-label { width: 100% !important; }
   .widget-inline-hbox .widget-label { width: auto !important; min-width: 5em; }
   .widget-text, .widget-dropdown, .widget-select, .widget-select-multiple { width: auto !important; }
-  .widget-dropdown select { min-width: 10em; }
+  .jupyter-widgets.widget-dropdown > select { min-width: 10em; }  /* an empty list would shrink to its arrow */
 }
 """
 
