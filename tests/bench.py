@@ -14,8 +14,9 @@
 * special situations: the vehicle damage resolver's exact odds of one hit (<= 5 ms), with its caches cleared and warm;
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   for the checks page, the Tri-Stat tracker and, as Voila's own floor, a notebook showing a single label;
-  and input change to updated output (<= 100 ms median); twenty sessions opened at once: p50 / p95 page load and
-  the resident memory of the server with its twenty kernels;
+  and input change to updated output (<= 100 ms median); a table opening at once, a GM's Tri-Stat tracker and seven
+  players' views (p95 <= 6 s), and twenty sessions of the checks page (p95 <= 27 s): p50 / p95 page load (from the
+  request), each with the machine's load average, the resident memory of the server with its kernels and of one kernel;
 * the rules site's live calculators (the built _site/ on a static server on 127.0.0.1, every other request blocked):
   page load to first calculator interactive with an empty cache (<= 4 s) and a warm one (<= 1.5 s), an input change
   to updated odds (<= 150 ms median), the bytes a first visit downloads, with the machine's load and the browser's CPU.
@@ -232,7 +233,6 @@ DASHBOARD_LOADS = ("dice_and_checks", "tristat_combat", "floor")
 def dashboards(loads=11, changes=21, sessions=20, refill=10):
     import json, shutil, tempfile
     from tests import conftest
-    from tests.dashboards.crowd import crowd
     from playwright.sync_api import sync_playwright
     folder = Path(tempfile.mkdtemp()) / "dashboards"
     shutil.copytree(conftest.ROOT / "nbs" / "dashboards", folder, ignore=shutil.ignore_patterns("saves"))
@@ -272,12 +272,24 @@ def dashboards(loads=11, changes=21, sessions=20, refill=10):
                 change_times.append((time.perf_counter() - t) * 1000)
             report("dashboard: input change -> updated output (median)", statistics.median(change_times[1:]), "ms", 100)
             pg.close(run_before_unload=True)
-            time.sleep(5)
-            c = crowd(browser, url, proc.pid, sessions=sessions)
-            print(f"{f'{sessions} sessions at once: page -> first widget, p50 / p95':<58} {c.p50:8.1f} s / {c.p95:.1f} s"
-                  f"   ({len(c.loads)} of {sessions} shown, {len(c.errors)} errors)")
-            print(f"{f'{sessions} sessions at once: server + kernels resident memory':<58} {c.rss_mb:8.0f} MB")
+            crowds(browser, url, proc, sessions)
             browser.close()
+
+
+def crowds(browser, url, proc, sessions=20):
+    "Pages opened at once: a table (a GM's tracker and seven players' views), then `sessions` sessions of the checks page."
+    from tests.dashboards.crowd import crowd
+    time.sleep(60)  # closed pages' kernels are shut down and the pools refilled: the table arrives at a ready server
+    table = ["/voila/render/tristat_combat.ipynb"] + ["/voila/render/tristat_combat.ipynb?view=players"] * 7
+    for name, n, paths, target in (("a table: a GM's tracker and 7 players' views", 8, table, 6),
+                                   (f"{sessions} sessions of the checks page", sessions, "/voila/render/dice_and_checks.ipynb", 27)):
+        c = crowd(browser, url, proc.pid, sessions=n, path=paths)
+        print(f"{name}, at once (load average {c.load:.1f} as they opened; {len(c.loads)} of {n} shown, {len(c.errors)} errors)")
+        report("  page -> first widget, p50", c.p50, "s", target)
+        report("  page -> first widget, p95", c.p95, "s", target)
+        print(f"{'  server + kernels resident memory / one kernel (mean)':<58} {c.rss_mb:8.0f} MB / {c.kernel_mb:.0f} MB "
+              f"({len(c.kernels)} kernels)", flush=True)
+        time.sleep(60)
 
 
 # a page's first live calculator: n -> (field, the value typed, how the new answer starts)
@@ -376,7 +388,20 @@ def site_live(cold_runs=5, warm_runs=7, changes=21, page="core/dice_ui.html"):
           f"   (of which Python: {python / 1e6:.1f} MB; the whole site: {sum(f.stat().st_size for f in site.rglob('*') if f.is_file()) / 1e6:.0f} MB)")
 
 
+def crowds_only():
+    "`python tests/bench.py --crowd`: only the pages-at-once figures, on a server of their own."
+    from tests import conftest
+    from playwright.sync_api import sync_playwright
+    with conftest.serve_dashboards() as (url, proc), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=conftest.CHROMIUM_ARGS)
+        crowds(browser, url, proc)
+        browser.close()
+
+
 if __name__ == "__main__":
+    if "--crowd" in sys.argv:  # only the pages-at-once figures
+        crowds_only()
+        sys.exit()
     if "--site" in sys.argv:  # only the live site's figures
         for page in SITE_CHANGES: site_live(page=page)
         sys.exit()

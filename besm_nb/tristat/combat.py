@@ -12,7 +12,7 @@ from typing import Sequence
 from ..checks import Step, TRISTAT_AUTO_SUCCESS, rank, tristat_check_odds, tristat_succeeds
 from ..dice import checked, InputError, dist, require_bool, require_int, require_items, require_text, shown
 
-RULE = "001"
+RULE = "BESM Tri-Stat combat"  # the book, as a citation opens: "BESM Tri-Stat combat · Damage"
 CV_RANGE = (0, 40)  # ACV, DCV and stats, with room for boosts
 POWER_RANGE = (0, 10_000)  # attack power, shield, armour, force field
 

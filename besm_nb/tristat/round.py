@@ -439,7 +439,7 @@ def action_kinds(c: Combatant,  # the combatant whose phase it is
 
 
 def _grapple(r: _Round, act: Action, dice: DiceFeed, start: dict[str, Combatant]) -> None:
-    "Grab, escape, squeeze, strangle, pin or release (001 · Grabbing & Grappling)."
+    "Grab, escape, squeeze, strangle, pin or release (BESM Tri-Stat combat · Grabbing & Grappling)."
     me = r.get(act.who)
     if act.kind == "grab":
         if not act.to or act.to == act.who: raise InputError("plan", f"{act.who}'s grab needs someone else as its target")

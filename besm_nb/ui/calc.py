@@ -38,7 +38,7 @@ def html_text(value: str = "",  # the HTML to show
               cls: str | None = None,  # a CSS class, for styling and tests
               layout: str = "plain",  # which shared layout: "plain", "label", "error" or "hidden" (shown only where a stylesheet says)
              ) -> widgets.HTML:
-    "An HTML widget on the shared layout and style."
+    "An HTML widget on the shared layout and style (never show or hide it through its layout: every text shares it)."
     s = _shared()
     w = widgets.HTML(value, layout=getattr(s, layout), style=s.html)
     for c in (cls or "").split(): w.add_class(c)  # one class at a time: the browser refuses a name with a space
@@ -228,7 +228,9 @@ class Calculator(widgets.VBox):
         self._seeds = seeds or random.Random()
         self.message = html_text(cls="besm-error besm-calc-message")
         self.output = html_text(cls="besm-output")
-        self.answer = html_text(cls="besm-answer-line", layout="hidden")  # the headline kept in view on a phone (the dashboards' stylesheet shows it)
+        long = len(self.fields) >= 6 or any(isinstance(f.widget, TickPicker) for f in self.fields)
+        # on a phone, a long calculator's headline stays in view at the bottom of the screen (the dashboards' stylesheet shows it)
+        self.answer = html_text(cls="besm-answer-line" if long else None, layout="hidden")
         head = [html_text(f"<h3>{escape(title)}</h3>" + (f"<p>{escape(intro)}</p>" if intro else ""), cls="besm-calc-head")]
         rows = [f.row() for f in self.fields]
         roll_row = []

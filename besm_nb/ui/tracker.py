@@ -141,7 +141,7 @@ def order_html(play: Play,  # what to show
     return f'<div class="besm-order-head" style="font-size:16px;margin-bottom:0.2em">{head}</div>{body}'
 
 # %% ../../nbs/core/06_tracker.ipynb #8233d2b1
-HISTORY_BYTES = 2_000_000  # how much undo history the autosave file keeps (the page keeps all of it)
+HISTORY_BYTES = 2_000_000  # how much undo history a tracker keeps, on the page and in its autosave: the newest steps within 2 MB of states
 FIT_CSS = ("<style>.besm-fit .widget-html, .besm-fit .widget-html-content { min-width: 0; max-width: 100%; }</style>")
 # a tracker's texts may be narrower than their widest table or chart: those then scroll inside themselves, never the page
 PLAY_CSS = """<style>
@@ -279,6 +279,7 @@ class Tracker(Panel):
     kind: str = "tracker"  # the save document's kind, e.g. "tristat-fight"
     version: int = 1  # the newest layout of that kind this tracker reads
     noun: str = "fight"  # what one game is called: "New fight"
+    history_bytes: int = HISTORY_BYTES  # the undo history kept: the newest steps whose states add up to this many characters
     labels = {"name": "File name", "totals": "Typed dice"}
 
     # -- what a tracker supplies --------------------------------------------------------------------
@@ -579,7 +580,7 @@ class Tracker(Panel):
             if _text(self.state()) != before: self.restore(json.loads(before))  # half-done work is taken back
             raise
         if _text(self.state()) != before:
-            self._undo.append(before)
+            self._remember(before)
             self._redo.clear()
         self._after()
 
@@ -588,6 +589,13 @@ class Tracker(Panel):
            ) -> bool:
         "Run a change that does not come from a kit button (a pick, an upload) as an undoable, autosaved action."
         return self.run(fn, where)
+
+    def _remember(self, before: str) -> None:
+        "Keep the state before an action as an undo step; past `history_bytes` of states the oldest steps are let go (the newest always stays)."
+        self._undo.append(before)
+        size = sum(map(len, self._undo))
+        while len(self._undo) > 1 and size > self.history_bytes:
+            size -= len(self._undo.pop(0))
 
     def undo(self) -> None:
         "Go back one action, across rounds too."
@@ -605,7 +613,7 @@ class Tracker(Panel):
         current = _text(self.state())
         self.restore(json.loads(self._redo[-1]))
         self._redo.pop()
-        self._undo.append(current)
+        self._remember(current)
         self._after()
         self._say("Redone.", self.history_message)
 

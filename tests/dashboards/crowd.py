@@ -1,10 +1,13 @@
-"""Many sessions at once against one dashboards server: page-load times, errors, and the server's memory (shared by the load test and `make bench`)."""
+"""Many sessions at once against one dashboards server: page-load times, errors, the server's memory and each kernel's
+(shared by the load test and `make bench`)."""
 from __future__ import annotations
 
+import os
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 
 @dataclass
@@ -12,6 +15,8 @@ class Crowd:
     loads: list[float]  # seconds from page request to first widget, one per session
     errors: list[str]  # page errors and failed sessions
     rss_mb: float  # the server and its kernels, resident memory, with every session open
+    kernels: list[float] = field(default_factory=list)  # each kernel's resident memory (MB), with every session open
+    load: float = 0.0  # the machine's load average (1 minute) when the sessions were opened
 
     @property
     def p50(self) -> float: return statistics.median(self.loads)
@@ -19,9 +24,11 @@ class Crowd:
     @property
     def p95(self) -> float: return sorted(self.loads)[max(0, round(0.95 * len(self.loads)) - 1)]
 
+    @property
+    def kernel_mb(self) -> float: return statistics.mean(self.kernels) if self.kernels else 0.0
 
-def tree_rss_mb(pid: int) -> float:
-    "Resident memory of a process and all its descendants (Linux /proc), in MB."
+
+def _children() -> dict[int, list[int]]:
     children: dict[int, list[int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -29,38 +36,56 @@ def tree_rss_mb(pid: int) -> float:
             children.setdefault(int(parts[1]), []).append(int(stat.parent.name))
         except (OSError, IndexError, ValueError):
             continue
-    total, todo = 0, [pid]
+    return children
+
+
+def _rss(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"): return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def tree_rss_mb(pid: int) -> float:
+    "Resident memory of a process and all its descendants (Linux /proc), in MB."
+    children, total, todo = _children(), 0.0, [pid]
     while todo:
         p = todo.pop()
-        try:
-            for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"): total += int(line.split()[1])
-        except OSError:
-            pass
+        total += _rss(p)
         todo += children.get(p, [])
-    return total / 1024
+    return total
 
 
-def crowd(browser, url: str, server_pid: int, sessions: int = 20, path: str = "/voila/render/dice_and_checks.ipynb",
+def kernels_rss_mb(pid: int) -> list[float]:
+    "Each kernel's resident memory (the server's child processes), in MB."
+    return [_rss(p) for p in _children().get(pid, [])]
+
+
+def crowd(browser, url: str, server_pid: int, sessions: int = 20, path: str | Sequence[str] = "/voila/render/dice_and_checks.ipynb",
           timeout_s: float = 240) -> Crowd:
-    "Open `sessions` pages at once (each its own browser context, as separate people are); wait for each one's first widget."
+    "Open `sessions` pages at once (each its own browser context, as separate people are); wait for each one's first widget. `path` may list a page per session."
+    paths = [path] * sessions if isinstance(path, str) else list(path)[:sessions]
     contexts, pages, errors = [], [], []
+    load = os.getloadavg()[0]
     start = time.perf_counter()
-    for i in range(sessions):
+    for i, p in enumerate(paths):
         ctx = browser.new_context()
         pg = ctx.new_page()
         pg.on("pageerror", lambda e, i=i: errors.append(f"session {i}: {e}"))
         contexts.append(ctx)
-        pg.goto(url + path, wait_until="commit")
-        pages.append((pg, time.perf_counter()))
+        t0 = time.perf_counter()  # as the person asks for the page: a server slow to answer counts too
+        pg.goto(url + p, wait_until="commit")
+        pages.append((pg, t0))
     loads = []
     for i, (pg, t0) in enumerate(pages):
         left = max(1.0, timeout_s - (time.perf_counter() - start))
         try:
-            pg.locator(".besm-calculator, .besm-tracker").first.wait_for(timeout=left * 1000)
+            pg.locator(".besm-calculator, .besm-tracker, .besm-players").first.wait_for(timeout=left * 1000)
             loads.append(time.perf_counter() - t0)
         except Exception as e:  # a session that never showed its widget is a failure, counted, not a hang
             errors.append(f"session {i}: no widget within {timeout_s:.0f} s ({type(e).__name__})")
-    rss = tree_rss_mb(server_pid)
+    rss, kernels = tree_rss_mb(server_pid), kernels_rss_mb(server_pid)
     for ctx in contexts: ctx.close()
-    return Crowd(loads, errors, rss)
+    return Crowd(loads, errors, rss, kernels, load)

@@ -91,3 +91,30 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
     offered = lambda t: [o.replace("\xa0", " ").strip() for o in t.locator(".besm-saved select option").all_inner_texts()]
     assert settled(page, t, lambda t: str("table one.json" in offered(t)), "True"), offered(t)
     assert page.errors == [], page.errors
+
+
+# -- the play layout: shared checks for every tracker laid out with `Tracker.play_layout` ----------------------------------
+TOP = "() => { for (const e of document.querySelectorAll('*')) if (e.scrollTop) e.scrollTop = 0; window.scrollTo(0, 0); }"
+BOX = """s => { const e = [...document.querySelectorAll(s)].find(e => e.getClientRects().length);
+  if (!e) return null; const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; }"""
+PLAY_PARTS = {"order of play": ".besm-order", "odds": ".besm-odds-panel", "Resolve": "button.besm-resolve"}
+
+
+def first_screen(page, parts: dict[str, str] = PLAY_PARTS) -> dict[str, dict]:
+    "Where each part sits on the page scrolled to its top: its box in the first screen's coordinates (None if not shown)."
+    page.evaluate(TOP)
+    return {name: page.evaluate(BOX, sel) for name, sel in parts.items()}
+
+
+def check_first_screen(page, parts: dict[str, str] = PLAY_PARTS, height: int = 900) -> dict[str, tuple[int, int]]:
+    "Every part ends within the first screen (`height` px); returns (top, bottom) of each, for the report."
+    boxes = first_screen(page, parts)
+    for name, b in boxes.items():
+        assert b is not None, f"{name} is not on the page"
+        assert b["bottom"] <= height, f"{name} ends at {b['bottom']:.0f} px, below the first {height} px"
+    return {name: (round(b["top"]), round(b["bottom"])) for name, b in boxes.items()}
+
+
+def current(page, root: str = ".besm-order") -> str | None:
+    "The side whose turn it is, as the order of play (or the players' view) marks it."
+    return page.evaluate("r => document.querySelector(`${r} .besm-current`)?.dataset.name ?? null", root)

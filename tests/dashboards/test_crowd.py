@@ -1,4 +1,4 @@
-"""Twenty people at once: every session shows its first widget with no error; idle kernels are culled."""
+"""A table of devices at once (a GM and a party), and twenty people: every session shows its first widget with no error; idle kernels are culled."""
 import time
 
 import pytest
@@ -16,6 +16,16 @@ def test_twenty_sessions_at_once(browser, dashboards_server):
     assert result.errors == [], result.errors
     assert len(result.loads) == 20
     print(f"20 sessions: p50 {result.p50:.1f} s, p95 {result.p95:.1f} s, server and kernels {result.rss_mb:.0f} MB")
+
+
+@pytest.mark.timeout(600)
+def test_a_table_at_once(browser, dashboards_server):
+    "A GM's tracker and seven players' views opened together: every page shows, with no error (their times are in make bench)."
+    url, proc = dashboards_server
+    table = ["/voila/render/tristat_combat.ipynb"] + ["/voila/render/tristat_combat.ipynb?view=players"] * 7
+    result = crowd(browser, url, proc.pid, sessions=8, path=table, timeout_s=300)
+    assert result.errors == [] and len(result.loads) == 8, result.errors
+    print(f"8 pages (load {result.load:.1f}): p50 {result.p50:.1f} s, p95 {result.p95:.1f} s, one kernel {result.kernel_mb:.0f} MB")
 
 
 @pytest.mark.timeout(300)

@@ -108,10 +108,15 @@ def in_turn(page, names, current):
                            arg=[names, current], timeout=30_000)
 
 
-def tick_target(page, tracker, name, offered):
-    "Tick a target once the page offers exactly these (the list is rebuilt as the one acting changes)."
+def targets_offered(page, offered):
+    "Wait until the target boxes offered are exactly these (the list is rebuilt as the one acting changes)."
     page.wait_for_function("([sel, want]) => JSON.stringify([...document.querySelectorAll(sel)].map(e => e.innerText.trim())) === "
                            "JSON.stringify(want)", arg=[".besm-targets .widget-checkbox", offered], timeout=30_000)
+
+
+def tick_target(page, tracker, name, offered):
+    "Tick a target once the page offers exactly these."
+    targets_offered(page, offered)
     tracker.locator(".besm-targets").get_by_label(name, exact=True).check()
     tracker.locator(".besm-targets .besm-ticked", has_text=f"Ticked: {name}").wait_for(timeout=30_000)
 
@@ -162,8 +167,7 @@ def test_tristat_tracker_shows_who_is_out_and_offers_the_readings(page, dashboar
     tracker.get_by_role("button", name="Roll initiative").click()
     in_turn(page, ["Rei", "Youma", "Ghost"], "Rei")
     expect(page.locator(".besm-side[data-name='Ghost'] .besm-conditions")).to_contain_text("dead")
-    targets = [t.strip() for t in tracker.locator(".besm-targets .widget-checkbox").all_inner_texts()]
-    assert targets == ["Youma"]  # the dead are not offered
+    targets_offered(page, ["Youma"])  # the dead are not offered (waited for: the boxes are rebuilt after the order)
     assert page.errors == [], page.errors
 
 

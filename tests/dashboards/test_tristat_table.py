@@ -8,18 +8,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import serve_dashboards
+from tests.dashboards.kit import PLAY_PARTS, check_first_screen, first_screen
 from tests.dashboards.test_home_dice_tristat import TRISTAT, add_fighters, fill, fresh_fight, tick_target
 
 pytestmark = pytest.mark.browser
-TOP = "() => { for (const e of document.querySelectorAll('*')) if (e.scrollTop) e.scrollTop = 0; window.scrollTo(0, 0); }"
-BOX = """s => { const e = [...document.querySelectorAll(s)].find(e => e.getClientRects().length);
-  if (!e) return null; const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; }"""
 
 
 def where(page, selector):
     "Where an element sits on the page scrolled to its top (its box in the first screen's coordinates)."
-    page.evaluate(TOP)
-    return page.evaluate(BOX, selector)
+    return first_screen(page, {"it": selector})["it"]
 
 
 def order(page, root=".besm-order"):
@@ -55,15 +52,21 @@ def test_play_layout_first_screen(browser, dashboards_url):
             "els => els.every(e => !e.getClientRects().length)"), "the set-up should fold away once play starts"
         tick_target(page, tracker, "Aiko", ["Aiko", "Rei"])
         expect(page.locator(".besm-odds-panel")).to_contain_text("Bandit hits with", timeout=30_000)
-        boxes = {k: where(page, s) for k, s in (("order", ".besm-order"), ("odds", ".besm-odds-panel"), ("resolve", "button.besm-resolve"))}
-        print("1366x900:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
-        for k, b in boxes.items(): assert b["bottom"] <= 900, f"{k} ends at {b['bottom']:.0f} px, below the first screen"
-        assert boxes["order"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the action panel"
+        print("1366x900:", check_first_screen(page))
+        boxes = first_screen(page)
+        assert boxes["order of play"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the action panel"
         page.set_viewport_size({"width": 400, "height": 800})
         page.wait_for_timeout(500)
-        boxes = {k: where(page, s) for k, s in (("order", ".besm-order"), ("odds", ".besm-odds-panel"), ("resolve", "button.besm-resolve"))}
+        boxes = first_screen(page)
         print("400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
-        assert boxes["order"]["bottom"] <= boxes["odds"]["top"] <= boxes["resolve"]["top"]  # the same order, top to bottom
+        assert boxes["order of play"]["bottom"] <= boxes["odds"]["top"] <= boxes["Resolve"]["top"]  # the same order, top to bottom
+        # the combatants' table (in the set-up) at a phone's width: names first, and a shadow where more columns scroll in
+        page.locator(".besm-setup .lm-AccordionPanel-title, .besm-setup .jupyter-widget-Collapse-header").first.click()
+        table = page.locator(".besm-combatants table").first
+        table.wait_for(timeout=30_000)
+        cue = table.evaluate("t => ({wide: t.scrollWidth > t.clientWidth, first: t.rows[0].cells[0].innerText,"
+                             " shadow: getComputedStyle(t).backgroundAttachment, sticky: getComputedStyle(t.rows[1].cells[0]).position})")
+        assert cue == {"wide": True, "first": "name", "shadow": "local, local, scroll, scroll", "sticky": "sticky"}, cue
         assert page.evaluate("document.documentElement.scrollWidth") <= 400
         assert errors == [], errors
     finally:
