@@ -15,7 +15,8 @@ from typing import Iterable, Sequence
 
 from ..anime_d20.checks import RANK_RANGE, SCORE_RANGE, check_bonus
 from ..checks import Step
-from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text, shown, stats
+from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_items, require_text,
+                          shown, stats)
 from .chase import History
 from ..store import fields, flag, items, load_json, save_json, whole
 from ..dice import DiceFeed
@@ -34,7 +35,7 @@ NAME_LENGTH = 60
 # %% auto #0
 __all__ = ['RULE', 'SIDES', 'COUNT_RANGE', 'LEVEL_RANGE', 'MOUNT_HD_RANGE', 'BIG_MECHA_RANGE', 'STRENGTH_RANGE', 'QUALITY_RANGE',
            'MODIFIER_RANGE', 'NAME_LENGTH', 'TROOP_KINDS', 'DOUBLE_STRENGTH', 'TABLE_A6', 'EXACT_MULTIPLE_READINGS',
-           'RULE_CHECKS', 'AURA_RANGE', 'TABLE_A8', 'LARGEST_READINGS', 'TURN_MINUTES', 'TURN_RANGE',
+           'RULE_CHECKS', 'AURA_RANGE', 'MAX_CARRIED', 'TABLE_A8', 'LARGEST_READINGS', 'TURN_MINUTES', 'TURN_RANGE',
            'PARTICIPANTS_RANGE', 'SCALES', 'RULE_ENCOUNTERS', 'GLORY_RANGE', 'CHARACTERS_RANGE', 'TROOP_TYPES',
            'TABLE_A9', 'A9_NOTES', 'MAX_FIGHTS', 'ZERO_STRENGTH_READINGS', 'PSB_READINGS', 'MAX_ACTIONS', 'MAX_TURNS',
            'BATTLE_KIND', 'BATTLE_VERSION', 'ACTIONS', 'ADJUST_RANGE', 'Troops', 'half_up', 'army_strength',
@@ -234,6 +235,18 @@ def opposed_battle_check(total_a: int,  # army A's Battle Check total
     return ("A", total_a - total_b) if total_a > total_b else ("B", total_b - total_a)
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #9988848d
+MAX_CARRIED = 5  # the largest Table A-8 bonus a winner carries into the next check
+
+
+def _loss_dice(expr: str, name: str) -> None:
+    "Refuse dice for an AS loss that are not dice, or whose total could fall below 0 or rise above 1,000."
+    if expr == "": return
+    terms = parse_param(expr, name)
+    if any(t.sign < 0 for t in terms) or sum((t.count * t.sides if t.count else t.value) * t.multiplier for t in terms) > 1000:
+        raise InputError(name, f"must be dice whose total is never below 0 nor above 1,000, got {expr!r}")
+
+
+@checked
 @dataclass(frozen=True)
 class A8Row:
     "One row of Table A-8: what the winner and the loser of the Battle Checks lose, by the margin."
@@ -246,6 +259,19 @@ class A8Row:
     loser_dice: str  # the loser's AS loss: these dice ...
     loser_times: int  # ... times this
     loser_quality: int  # AQ the loser loses
+
+    def __post_init__(self):  # a row built by hand (a house rule) is checked field by field
+        require_text(self.label, "label", NAME_LENGTH, empty=False)
+        require_int(self.lo, "lo", 0, 1000)
+        if self.hi is not None: require_int(self.hi, "hi", self.lo, 1000)
+        for side in ("winner", "loser"):
+            dice, times = require_text(getattr(self, f"{side}_dice"), f"{side}_dice", 60), getattr(self, f"{side}_times")
+            _loss_dice(dice, f"{side}_dice")
+            require_int(times, f"{side}_times", 0, 100)
+            if times not in ((10, 100) if dice else (0,)):
+                raise InputError(f"{side}_times", "must be 10 or 100 with loss dice" if dice else "must be 0 with no loss dice")
+        require_int(self.winner_bonus, "winner_bonus", 0, MAX_CARRIED)
+        require_int(self.loser_quality, "loser_quality", 0, 100)
 
 
 TABLE_A8: tuple[A8Row, ...] = (
@@ -419,7 +445,7 @@ class Fight:
     "One result of Table A-9 as rolled: the dice, the row, each character's foes, the fight's length."
     d20: int  # the die as rolled
     modified: int  # d20 + modifier
-    row: int  # index into TABLE_A9
+    row: int | None = None  # index into TABLE_A9 (None: the row the modified roll falls in)
     opponents: tuple[tuple[tuple[int, str], ...], ...] = ()  # for each character: ((how many, troop type), ...)
     rounds: int | None = None  # the fight's length in rounds; None: until every foe is beaten, or no fight
     again: int | None = None  # the roll-again d6, where the row has one
@@ -427,6 +453,7 @@ class Fight:
     def __post_init__(self):  # a fight built by hand is checked like one rolled: the row its roll gives, foes and rounds its dice allow
         require_int(self.d20, "d20", 1, 20)
         require_int(self.modified, "modified", -2000, 2000)
+        if self.row is None: object.__setattr__(self, "row", TABLE_A9.index(a9_row(self.modified)))
         require_int(self.row, "row", 0, len(TABLE_A9) - 1)
         e = TABLE_A9[self.row]
         if a9_row(self.modified) is not e:
@@ -672,7 +699,6 @@ def turn_losses(row: A8Row,  # the turn's Table A-8 row
                ) -> tuple[tuple[str, int, int], tuple[str, int, int]]:
     "Each side's (loss dice, multiplier, AQ lost) for a Table A-8 result."
     require_choice(winner, "winner", ("", *SIDES))
-    if row not in TABLE_A8: raise InputError("row", f"must be a row of Table A-8 (`TABLE_A8`), got {shown(row)}")
     out = []
     for s in SIDES:
         if not winner or s == winner: out.append((row.winner_dice, row.winner_times, 0))
