@@ -59,6 +59,7 @@ def core():
     chase()
     damage_saves()
     battles()
+    battle_bounds()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
@@ -135,6 +136,33 @@ def battles():
     report("Unit combat: attack_outlook, 30 counters, two attacks (median)", median_ms(lambda: attack_outlook(s, "Host", "Goblins", "charge"), 10), "ms", 500)
     t, _ = roll_initiative(start_combat([NISHIHAMA, Unit("Goblins", "B", 10, 10, ac=1, armour=2)]), [20, 1])
     report("Unit combat: attack_outlook, the sample roster's charge (median)", median_ms(lambda: attack_outlook(t, NISHIHAMA.name, "Goblins", "charge"), 50), "ms", 50)
+
+
+def battle_bounds():
+    "Narrative battles at their stated limits: a save of MAX_ACTIONS actions (<= 2 s, <= 100 MB), battle_odds at its worst (<= 2 s, <= 500 MB)."
+    import json
+    import time
+    import tracemalloc
+    from besm_nb.besm_d20.battle_odds import SIMULATED_TURNS, battle_odds
+    from besm_nb.besm_d20.battles import MAX_ACTIONS, Army, Battle, General, battle_from_dict, start_battle
+    g = General("Hideyoshi", 18, 20, 10, 20)
+    b = Battle(start_battle(Army("A", g, 10**8, 200), Army("B", g, 10**8, 200)))
+    b.turn(dice=[10, 10, 1, 1])  # a tie: 1d4 × 100 × 100 each, and the battle goes on
+    data = json.loads(json.dumps(b.to_dict()))
+    data["actions"] *= MAX_ACTIONS
+    data["claims"] |= {"turn": MAX_ACTIONS + 1, "strength": [10**8 - 10_000 * MAX_ACTIONS] * 2}
+    report(f"Narrative battle: load a {MAX_ACTIONS:,}-turn save (median of 3)", median_ms(lambda: battle_from_dict(data), 3) / 1000, "s", 2)
+    tracemalloc.start(); battle_from_dict(data); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
+    report(f"Narrative battle: load a {MAX_ACTIONS:,}-turn save, peak memory", peak, "MB", 100)
+    elite = lambda aq: start_battle(Army("East", g, 10**9, aq), Army("West", g, 9 * 10**8, aq))
+    report("Narrative battle: battle_odds, AQ 200 a side, 16 turns, exact (median)", median_ms(lambda: battle_odds(elite(200)), 3) / 1000, "s", 1)
+    worst, name = 0.0, ""
+    for aq in (5, 30, 200):  # the chain stopped at its limit, then 2,000 battles of 200 turns simulated (AQ 200: the longest)
+        t = time.perf_counter(); battle_odds(elite(aq), 200, n=SIMULATED_TURNS // 200); took = time.perf_counter() - t
+        if took > worst: worst, name = took, f"AQ {aq} a side"
+    report(f"Narrative battle: battle_odds worst legal case ({name}, 200 turns)", worst, "s", 2)
+    tracemalloc.start(); battle_odds(elite(30), 200, n=SIMULATED_TURNS // 200); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
+    report("Narrative battle: battle_odds worst legal case, peak memory", peak, "MB", 500)
 
 
 def d20_attack():
