@@ -403,7 +403,7 @@ def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: 
 def battle_odds(state: BattleState,  # the battle now
                 turns: int = 16,  # how many turns ahead, 1 to 200
                 method: str = "auto",  # "auto", "exact" (refused where it cannot be exact) or "simulate"
-                n: int = 2000,  # battles to simulate: 100 to 20,000, and at most `SIMULATED_TURNS` battles × turns
+                n: int = 2000,  # battles to simulate: 100 to 20,000, and at most `SIMULATED_TURNS` battles × turns (unless "exact")
                 seed: int = 1,  # the simulation's seed
                 circumstance: tuple[int, int] = (0, 0),  # the GM's modifiers on the first turn, A and B
                ) -> BattleOdds:
@@ -411,7 +411,7 @@ def battle_odds(state: BattleState,  # the battle now
     require_int(turns, "turns", *TURNS_RANGE)
     require_choice(method, "method", METHODS)
     require_int(n, "n", *SIMULATIONS_RANGE); require_int(seed, "seed", 0, 2**63)
-    if n * turns > SIMULATED_TURNS:
+    if method != "exact" and n * turns > SIMULATED_TURNS:  # refused whatever the armies, so that the same boxes always answer
         raise InputError("n", f"at most {SIMULATED_TURNS // turns:,} battles over {turns} turns (battles × turns at most {SIMULATED_TURNS:,}), got {n:,}")
     circumstance = _pair(circumstance, "circumstance", *MODIFIER_RANGE)
     if state.over: raise InputError("turn", f"the battle is over ({state.reason})")
