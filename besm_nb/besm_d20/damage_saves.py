@@ -209,7 +209,7 @@ def _cap(max_effect: str, maximum_force: bool) -> int | None:
     require_choice(max_effect, "max_effect", tuple(MAX_EFFECTS))
     require_bool(maximum_force, "maximum_force")
     if maximum_force and max_effect != "none":
-        raise InputError("max_effect", "a Special Attack with the Maximum Force defect cannot pull its punch")
+        raise InputError("max_effect", "the Maximum Force defect on this Special Attack forbids pulling the punch")
     return MAX_EFFECTS[max_effect]
 
 
