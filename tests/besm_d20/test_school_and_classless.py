@@ -277,3 +277,13 @@ def test_school_origins_are_exactly_the_origins_make_child_accepts(ranks, brawl,
         try: make_child(c, name, divine_relationship_cap=cap); ok = True
         except InputError: ok = False
         assert ok == (name in allowed), name
+
+
+@pytest.mark.parametrize("value", (None, [], {}, ["x"], {"a": 1}, "x", 1.5, float("nan"), 1, 10 ** 400), ids=repr)
+def test_entries_built_by_hand_are_refused_naming_the_field(value):
+    with pytest.raises(InputError, match="extra: must be True or False"):
+        ClasslessBuild("P").push(Session(value))
+    with pytest.raises(InputError, match="extra: must be True or False"):
+        ClasslessBuild("P", entries=[Session(value)])
+    with pytest.raises(InputError, match="entries: must be"):
+        ClasslessBuild("P", entries=[{"entry": "session", "extra": True}])
