@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import tempfile
@@ -190,19 +191,29 @@ def _typed(value: object, hint, where: str) -> object:
     return value
 
 
+@functools.lru_cache(maxsize=None)
+def _field_hints(cls: type) -> tuple[dict, tuple[str, ...]]:
+    "A dataclass's field types and the names of its fields, read once (a long save reads the same classes many times)."
+    return typing.get_type_hints(cls), tuple(f.name for f in dataclasses.fields(cls) if f.init)
+
+
 def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switches, text, or lists of them
                 data: object,  # its fields as saved
                 where: str,  # where it sits, for messages, e.g. "events[2]"
+                defaults: bool = True,  # a missing field takes its default; False: every field must be saved
                ):
-    "A dataclass built from saved fields, each checked for its type; unknown fields are refused, missing ones take their defaults."
+    "A dataclass built from saved fields, each checked for its type; unknown fields are refused, missing ones take their defaults (or are refused)."
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)): raise InputError("cls", f"must be a dataclass, got {shown(cls)}")
     if not isinstance(data, dict): raise InputError(where, f"must be an object with fields, got {shown(data)}")
-    init = [f for f in dataclasses.fields(cls) if f.init]
-    extra = [k for k in data if k not in {f.name for f in init}]
+    require_bool(defaults, "defaults")
+    hints, names = _field_hints(cls)
+    extra = [k for k in data if k not in names]
     if extra: raise InputError(f"{where}.{extra[0]}", f"is not a field of {cls.__name__}")
-    missing = [f.name for f in init if f.name not in data and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
-    if missing: raise InputError(where, f"is incomplete: missing {', '.join(missing)}")
-    hints = typing.get_type_hints(cls)
+    absent = [n for n in names if n not in data]
+    if absent:
+        fs = {f.name: f for f in dataclasses.fields(cls)}
+        missing = [n for n in absent if not defaults or (fs[n].default is dataclasses.MISSING and fs[n].default_factory is dataclasses.MISSING)]
+        if missing: raise InputError(where, f"is incomplete: missing {', '.join(missing)}")
     values = {k: _typed(v, hints[k], f"{where}.{k}") for k, v in data.items()}
     try: return cls(**values)
     except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None

@@ -7,7 +7,8 @@
 * Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves, XP;
 * chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s), loading a 9,000-round save
   (<= 2 s, <= 100 MB at its peak: loading grows linearly with the rounds);
-* BESM d20 damage saves: the exact odds of one Damage Save, with hits and a pulled punch (<= 2 ms);
+* BESM d20 damage saves: the exact odds of one Damage Save, with hits and a pulled punch (<= 2 ms); loading a damage
+  record, a Fate ledger and a classless build saved at their caps (<= 1 s, <= 50 MB each);
 * Encounters: a round planned (Fred the Swift), a range band, charge damage and its exact odds, Initiative odds and
   who goes first, a Stamina step and its undo in a 250-event fight (<= 1 ms each); loading that fight (<= 20 ms);
 * narrative battles: one turn resolved (<= 1 ms), the battle odds over 16 turns (<= 1 s); a unit attack's exact odds;
@@ -115,6 +116,31 @@ def damage_saves():
     track = DamageTrack(Target("Rei", con=2, armour=2, damn_healthy=1, fortitude=4, level=6))
     for n in (4, 12, 9): track.attack(19, natural=n)
     report("Damage saves: the tracker's odds of the next attack (median)", median_ms(lambda: track.odds(25, "stun", 11), 2000), "ms", 2)
+    character_saves()
+
+
+def character_saves():
+    "Loading a damage record, a Fate ledger and a classless build each saved at its cap: linear in the entries."
+    import json
+    import tracemalloc
+    from besm_nb.besm_d20 import classless, damage_saves as ds, fate_points as fp
+    record = ds.DamageTrack(ds.Target("T", fate_points=100)).to_dict()
+    record["events"] = ([{"event": "attack", "dc": 10, "attack": "stun", "natural": 9, "attacker_level": -1, "max_effect": "none",
+                          "maximum_force": False}, {"event": "end round"},
+                         {"event": "wait", "rounds": 600, "resting": False, "medical": False}] * ds.MAX_EVENTS)[:ds.MAX_EVENTS]
+    ledger = fp.FateLedger("P").to_dict()
+    ledger["entries"] = [{"entry": "gain", "points": 1, "note": "a goal"},
+                         {"entry": "spend", "use": "Raw Power", "points": 1, "note": "", "level": 5, "roll": 3, "weapon": "none"}] * (fp.MAX_ENTRIES // 2)
+    build = classless.ClasslessBuild("P", 90).to_dict()
+    build["entries"] = [{"entry": "session", "extra": True},
+                        {"entry": "buy", "kind": "ability", "name": "Strength", "count": 1, "cost": "", "int_mod": 0}] * (classless.MAX_ENTRIES // 2)
+    for name, load, data in ((f"a {ds.MAX_EVENTS:,}-event damage record", ds.DamageTrack.from_dict, record),
+                             (f"a {fp.MAX_ENTRIES:,}-entry Fate ledger", fp.FateLedger.from_dict, ledger),
+                             (f"a {classless.MAX_ENTRIES:,}-entry classless build", classless.ClasslessBuild.from_dict, build)):
+        data = json.loads(json.dumps(data))
+        report(f"Load {name} (median of 3)", median_ms(lambda: load(data), 3) / 1000, "s", 1)
+        tracemalloc.start(); load(data); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
+        report(f"Load {name}, peak memory", peak, "MB", 50)
 
 
 def battles():
