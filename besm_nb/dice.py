@@ -28,7 +28,7 @@ __all__ = ['MAX_DICE', 'MIN_SIDES', 'MAX_SIDES', 'MAX_FACES', 'MAX_TERMS', 'MAX_
            'require_bool', 'require_choice', 'require_text', 'require_items', 'checked', 'Term', 'ExprError',
            'TooLargeForOdds', 'odds_size', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most',
            'chance_at_least', 'odds_rows', 'pct', 'fmt_odds', 'latex', 'DieRoll', 'TermRoll', 'Roll', 'dice_count',
-           'roll', 'bounds', 'DiceFeed']
+           'roll', 'bounds', 'expected_total', 'DiceFeed']
 
 # %% ../nbs/core/00_dice.ipynb #7c942573
 class InputError(ValueError):
@@ -507,10 +507,11 @@ def parse(expr: str,  # a dice expression such as "2d6+3", "4d6kh3" or "6d6>=5"
 # %% ../nbs/core/00_dice.ipynb #5d283d7f
 def parse_param(expr: str,  # a dice expression
                 param: str,  # the name of the parameter it was given as
+                exact: bool = True,  # also hold it to the exact-odds bounds (False: rolling only)
                ) -> tuple[Term, ...]:
     "`parse`, with errors naming `param` instead of 'expr'."
     try:
-        return parse(expr)
+        return parse(expr, exact)
     except ExprError as e:
         raise ExprError(param, e.what, e.text, e.pos, e.hint) from None
     except InputError as e:
@@ -795,6 +796,16 @@ def _bounds(expr: str) -> tuple[int, int]:
         a, b = sorted((t.sign * t.multiplier * a, t.sign * t.multiplier * b))
         lo, hi = lo + a, hi + b
     return lo, hi
+
+
+def expected_total(expr: str,  # a dice expression
+                  ) -> Fraction | None:
+    "The exact mean of any valid expression, die by die, with no enumeration (None if a group keeps or drops: that needs the whole pool)."
+    mean = Fraction(0)
+    for t in parse(expr, exact=False):
+        if t.keep: return None
+        mean += t.sign * t.multiplier * (Fraction(t.value) if not t.is_dice else t.count * Fraction(_one(t).mean()))
+    return mean
 
 
 def _ordinal(n: int) -> str: return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
