@@ -1,6 +1,8 @@
 """`make bench`: the performance figures, measured (targets in brackets).
 
 * dist("20d6") median (<= 5 ms), d20_check_odds and tristat_check_odds medians (<= 1 ms);
+* dice notation: the slowest expressions the caps allow (keep, explode, reroll, count), each in a fresh process
+  (<= 2 s of CPU, <= 500 MB at its peak), a roll that keeps 50 of 100 dice (<= 5 ms), `besm-nb --help` (<= 0.3 s);
 * `import besm_nb.dice, besm_nb.checks` in a fresh process (<= 0.3 s), importing neither sympy nor ipywidgets;
 * Tri-Stat: a 5-combatant round resolved (<= 2 ms), the combat odds (<= 5 ms each);
 * Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms);
@@ -430,11 +432,49 @@ def site_live(cold_runs=5, warm_runs=7, changes=21, page="core/dice_ui.html"):
           f"   (of which Python: {python / 1e6:.1f} MB; the whole site: {sum(f.stat().st_size for f in site.rglob('*') if f.is_file()) / 1e6:.0f} MB)")
 
 
+DICE_WORST = ("100d10", "100d10r<=9", "20d20kh19", "4d100kh3", "13d5!kh12", "16d10!", "100d10!>=8", "20d20kh10>=10",
+              "1d166!", "20d20kh19+20d20kh18+10d20")  # the largest the caps allow, of each kind
+
+
+def dice_notation():
+    "The dice notation's caps: no expression they allow costs more than 2 s or 500 MB (first call, fresh process)."
+    import random
+    from besm_nb import dice
+    code = ("import resource, sys, time; from besm_nb.dice import dist; t, c = time.perf_counter(), time.process_time(); "
+            "dist(sys.argv[1]); print(time.perf_counter() - t, time.process_time() - c, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    worst = (0.0, 0.0, 0.0)
+    for expr in DICE_WORST:
+        out = subprocess.run([sys.executable, "-c", code, expr], capture_output=True, text=True, check=True).stdout.split()
+        wall, cpu, mb = map(float, out)
+        print(f"{'dist(' + repr(expr) + '), fresh process':<58} {wall * 1000:8.1f} ms   (CPU {cpu * 1000:.0f} ms, peak {mb:.0f} MB)")
+        worst = (max(worst[0], wall), max(worst[1], cpu), max(worst[2], mb))
+    report("dice notation: slowest allowed expression, CPU time", worst[1], "s", 2)
+    print(f"{'dice notation: slowest allowed expression, wall time':<58} {worst[0]:8.3f} s   (the machine's load adds to it)")
+    report("dice notation: largest peak memory of those processes", worst[2], "MB", 500)
+    long = " + ".join(["10d10!r<=2kh3"] * 12) + " + 1d4"  # 195 characters, 13 terms
+    report("parse a 195-character expression (median)", median_ms(lambda: dice.parse(long, exact=False), 500), "ms", 1)
+    rng = random.Random(1)
+    report("roll('100d100kh50') with every die shown (median)", median_ms(lambda: str(dice.roll("100d100kh50", rng)), 200), "ms", 5)
+    cli = Path(sys.executable).parent / "besm-nb"
+    if cli.exists():
+        import resource
+        walls, cpus = [], []
+        for _ in range(5):
+            before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            subprocess.run([str(cli), "--help"], capture_output=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            walls.append(time.perf_counter() - t); cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        report("besm-nb --help, fresh process (median CPU time)", statistics.median(cpus), "s", 0.3)
+        print(f"{'besm-nb --help, fresh process (median wall time)':<58} {statistics.median(walls):8.3f} s   (the machine's load adds to it)")
+    report("bounds('100d1000!'), too large for odds (first call)", median_ms(lambda: dice.bounds("100d1000!"), 1, setup=dice._bounds.cache_clear), "ms", 2000)
+
+
 if __name__ == "__main__":
     if "--site" in sys.argv:  # only the live site's figures
         for page in SITE_CHANGES: site_live(page=page)
         sys.exit()
     core()
+    dice_notation()
     encounters()
     special()
     if "--no-browser" not in sys.argv:
