@@ -40,15 +40,16 @@ def carried_over(run: list[str]) -> bool:
     """Whether a run of words (as written) is what carries over from a source rather than its wording: numbers and table
     rows (two numbers or more in the run), or names (of tables, columns, rules, classes, formulas' terms: every word
     capitalised, a number, or a small word such as 'and' or 'of', as in "Table A-10: Epic Save and Epic Attack Bonuses")."""
-    if sum(w.isdigit() for w in run) >= 2: return True
-    return all(w[0].isupper() or w.isdigit() or w.lower() in SMALL_WORDS for w in run) and any(w[0].isupper() for w in run)
+    if sum(w[0].isdigit() for w in run) >= 2: return True  # a number, with or without its unit: 16, 66mm, 21st
+    return all(w[0].isupper() or w[0].isdigit() or w.lower() in SMALL_WORDS for w in run) and any(w[0].isupper() for w in run)
 
 
 def pasted_runs(text: str, seed: str, run: int = RUN) -> list[str]:
-    """Every run of `run` words of `text` that also stands in the source `seed`, leaving out quotations (text in
-    quotation marks) and what carries over from a source (numbers, tables and names: `carried_over`)."""
+    """Every run of `run` words of `text` that also stands in the source `seed`, leaving out what carries over from a
+    source (numbers, tables and names: `carried_over`). Quotation marks do not make a run our own: a reading note names
+    the words it reads with fewer than seven of them, or in its own."""
     grams = _seed_runs(seed, run)
-    w = re.findall(r"[A-Za-z0-9']+", re.sub(r'"[^"]*"', " ", text).replace("\u2019", "'"))
+    w = re.findall(r"[A-Za-z0-9']+", text.replace("\u2019", "'"))
     low = [x.lower() for x in w]
     return [" ".join(low[j:j + run]) for j in range(len(w) - run + 1)
             if tuple(low[j:j + run]) in grams and not carried_over(w[j:j + run])]
@@ -108,7 +109,7 @@ def notebook_pasted(page: Path, seed: str) -> list[str]:
     "The runs of a notebook pasted from the source: its prose, and the code cells that stay on the page (strings, comments)."
     out = []
     for i, c in enumerate(json.loads(page.read_text())["cells"]):
-        text, where = "".join(c["source"]), f"{page.relative_to(ROOT)} cell {i}"
+        text, where = "".join(c["source"]), f"{page.relative_to(ROOT)} cell {i} ({c.get('id')})"
         if c["cell_type"] == "markdown": out += [f"{where}: {r}" for r in pasted_runs(text, seed)]
         elif c["cell_type"] == "code" and not _exported(c):
             code = "\n".join("" if l.lstrip().startswith(("%", "!")) else l for l in text.splitlines())  # magics

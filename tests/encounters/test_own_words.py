@@ -1,6 +1,6 @@
 """The Encounters wing states seed 004 in its own words. The check itself (prose, docstrings, docments, comments and
 on-screen messages of every page and module) runs for every wing in tests/test_own_words.py; here, that it reaches this
-wing's pages and modules, and the places a review found copied runs in."""
+wing's pages and modules, and the docstrings and the message that once held copied runs."""
 from besm_nb.encounters.actions import divide_skills, divided_skill, multi_round_action_fails, recovers
 from besm_nb.encounters.planner import plan_round
 from tests.helpers import ROOT, WING_SEEDS, pasted_runs, wing_files
@@ -18,7 +18,7 @@ def test_every_page_and_module_is_checked():
             "besm_nb/ui/encounters/planner.py"} <= files
 
 
-def test_the_docstrings_a_review_named_are_our_own():
+def test_the_docstrings_that_held_copied_runs_are_our_own():
     for fn in (divided_skill, divide_skills, multi_round_action_fails, recovers):
         assert pasted_runs(fn.__doc__, SEED_NAME) == [], fn.__name__
 

@@ -21,3 +21,4 @@ def test_the_check_sees_a_pasted_sentence():
     sentence = "Humans normally fly in a horizontal position (so they can see the ground)"
     assert pasted_runs(sentence, SEED)  # in prose
     assert code_pasted(f'def f():\n    "{sentence}"\n', SEED)  # in a docstring
+    assert pasted_runs(f'> **Reading used here.** "{sentence}" is read as ...', SEED)  # quoted in a reading note
