@@ -127,6 +127,16 @@ class Fighter:
     @property
     def collapsed(self) -> bool: return self.stamina <= 0
 
+    @property
+    def can_act(self) -> bool:
+        "Whether she may still be marked as acting (an effort) this round."
+        return not (self.collapsed or self.effort)
+
+    @property
+    def can_act_minor(self) -> bool:
+        "Whether she may still be marked as taking a minor action only this round."
+        return not (self.collapsed or self.acted)
+
     def now(self, stat: str) -> int:
         "A stat's level this round, pushes included."
         require_choice(stat, "stat", STATS)
@@ -386,13 +396,11 @@ class StaminaRecord:
         return self.do({"do": "add", "name": name, "strength": strength, "willpower": willpower, "max_stamina": max_stamina,
                         "stamina": max_stamina if stamina is None else stamina, "heavy": heavy})
 
-    def act(self, name: str):
-        "Mark a character as acting this round: an effort (no recovery; exertion, with the rule in use)."
-        return self.do({"do": "act", "name": name})
-
-    def minor(self, name: str):
-        "Mark a character as doing something small this round (a minor action, the free move, dropping prone): no recovery, no exertion."
-        return self.do({"do": "minor", "name": name})
+    def act(self, name: str,
+            effort: bool = True,  # False: a minor action only (a step, the free move, dropping prone): no exertion
+           ):
+        "Mark a character as acting this round: no recovery for her, and exertion for an effort when the rule is in use."
+        return self.do({"do": "act" if require_bool(effort, "effort") else "minor", "name": name})
 
     def push(self, name: str, stat: str, points: int):
         "Push Strength or Willpower with Stamina for this round."
@@ -444,16 +452,6 @@ class StaminaRecord:
         e = self._redo[-1]
         self._step(e); self._redo.pop()
         return e
-
-    def can_act(self, name: str) -> bool:
-        "Whether a character may be marked as acting now."
-        f = self.fighter(name)
-        return not (f.collapsed or f.effort)
-
-    def can_minor(self, name: str) -> bool:
-        "Whether a character may be marked as taking a minor action only, now."
-        f = self.fighter(name)
-        return not (f.collapsed or f.acted)
 
     @property
     def can_undo(self) -> bool: return bool(self.events)

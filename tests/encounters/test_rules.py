@@ -182,7 +182,7 @@ def test_recovery_needs_no_action_at_all():
     # the record: a minor action costs the rest but no exertion; an effort costs both; doing nothing rests
     r = StaminaRecord(exertion=True, recovery=2)
     for name in ("Ann", "Bo", "Cy"): r.add(name, 3, 3, 20, stamina=10)
-    r.minor("Ann"); r.act("Bo"); r.end_round()
+    r.act("Ann", effort=False); r.act("Bo"); r.end_round()
     assert [r.fighter(n).stamina for n in ("Ann", "Bo", "Cy")] == [10, 9, 12]
 
 

@@ -147,8 +147,8 @@ class StaminaTracker(Tracker):
         most = f.can_push(self.stat.value) if f else 0
         self._offer(self.points, [str(n) for n in range(1, most + 1)] or ["—"])
         self.b_push.disabled = most == 0
-        self.b_act.disabled = f is None or not self.record.can_act(name)
-        self.b_minor.disabled = f is None or not self.record.can_minor(name)
+        self.b_act.disabled = f is None or not f.can_act
+        self.b_minor.disabled = f is None or not f.can_act_minor
         for b in (self.b_hurt, self.b_heavy, self.b_remove): b.disabled = f is None
 
     def _who(self) -> str:
@@ -177,7 +177,7 @@ class StaminaTracker(Tracker):
 
     def minor_now(self) -> None:
         "The chosen character does only something small this round: no rest, no exertion."
-        self.record.minor(self._who())
+        self.record.act(self._who(), effort=False)
 
     def push(self) -> None:
         "The chosen character pushes the chosen stat with the Stamina shown."
