@@ -13,6 +13,7 @@
   record, a Fate ledger and a classless build saved at their caps (<= 1 s, <= 50 MB each);
 * Encounters: a round planned (Fred the Swift), a range band, charge damage and its exact odds, Initiative odds and
   who goes first, a Stamina step and its undo in a 250-event fight (<= 1 ms each); loading that fight (<= 20 ms);
+  the largest Stamina saves the record takes (100 characters, 20,000 events; its step cap reached) (<= 2 s each);
 * narrative battles: one turn resolved (<= 1 ms), the battle odds over 16 turns (<= 1 s); a unit attack's exact odds;
 * special situations: the vehicle damage resolver's exact odds of one hit (<= 5 ms), with its caches cleared and warm;
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
@@ -260,6 +261,18 @@ def encounters():
     saved = r.to_dict()
     report(f"Encounters: load a {len(r.events)}-event fight (median)",
            median_ms(lambda: StaminaRecord.from_dict(saved), 50), "ms", 20)
+    from besm_nb.encounters.exertion import MAX_EVENTS, MAX_FIGHTERS
+    add = lambda i: {"do": "add", "name": f"c{i}", "strength": 100, "willpower": 100, "max_stamina": 10 ** 5, "stamina": 10 ** 5, "heavy": False}
+    crowd = [add(i) for i in range(MAX_FIGHTERS)]
+    acts = crowd + [e for _ in range(MAX_EVENTS) for e in [{"do": "act", "name": f"c{i}"} for i in range(MAX_FIGHTERS)] + [{"do": "end_round"}]]
+    pushes = crowd + [{"do": "push", "name": f"c{i % MAX_FIGHTERS}", "stat": "strength", "points": 1} for i in range(5000)]
+    pushes += [{"do": "end_round"}, {"do": "repeat"}] * MAX_EVENTS
+    for what, events in (("acts and rounds", acts), ("pushes, then end round and repeat", pushes)):
+        doc = {"kind": "encounters-stamina", "version": 2, "rules": {"exertion": True, "recovery": 1}, "events": events[:MAX_EVENTS]}
+        def load():
+            try: StaminaRecord.from_dict(doc)
+            except ValueError: pass  # the step cap reached: refused, as it should be
+        report(f"Encounters: load a {MAX_EVENTS:,}-event Stamina save, {MAX_FIGHTERS} characters, {what}", median_ms(load, 3) / 1000, "s", 2)
 
 
 def special():
