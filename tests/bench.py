@@ -120,7 +120,8 @@ def battles():
     import random
     from besm_nb.besm_d20.battle_odds import battle_odds, turn_odds
     from besm_nb.besm_d20.battles import General, Troops, army_from_troops, resolve_turn, start_battle
-    from besm_nb.besm_d20.units import NISHIHAMA, Unit, attack_outlook, roll_initiative, start_combat
+    from besm_nb.besm_d20.unit_rounds import attack_outlook, roll_initiative, start_combat
+    from besm_nb.besm_d20.units import NISHIHAMA, Unit
     samurai = army_from_troops("Samurai", General("Kenshin", 14, 8, 2, 5), [Troops("Foot", 2000, 1),
                                Troops("Horse", 500, 2, "cavalry", mount_hd=4, war_mount=True), Troops("Mecha", 100, 5, "mecha", big_mecha=2)])
     horde = army_from_troops("Raiders", General("Toghrul", 12, 6), [Troops("Foot", 4000, 1), Troops("Riders", 1000, 1, "cavalry", mount_hd=3)])

@@ -3,6 +3,7 @@ worked example, the round engine and its saves, exact attack odds, properties, a
 import json
 import random
 import re
+from pathlib import Path
 from dataclasses import replace
 from fractions import Fraction
 
@@ -10,14 +11,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from besm_nb.anime_d20.combat import attack_odds
-from besm_nb.besm_d20.units import (BALLISTA, NEVER_LISTED, NISHIHAMA, STANDING_MODIFIER, TABLE_A12, TABLE_A13, TABLE_A14, Combat,
-                                    DamageResult, Unit, UnitAction, UnitRules, allowed_unit_types, apply_damage, attack, attack_outlook,
-                                    cavalry_counter_hp, combat_from_dict, counter_hp, counters_failing, hit_dice, hit_dice_loss, majority,
-                                    mass_save, mecha_hit_dice, morale_bonus, morale_check, morale_triggers, next_round, outmatching,
-                                    pass_turn, roll_initiative, save_effect, save_percentage, spell_dc, start_combat, unit_attack_result,
-                                    unit_hit_points, unit_initiative_bonus, unit_level)
+from besm_nb.besm_d20.unit_attacks import (TABLE_A12, DamageResult, apply_damage, counters_failing, hit_dice_loss, mass_save,
+                                           outmatching, save_percentage, spell_dc, unit_attack_result, unit_hit_points)
+from besm_nb.besm_d20.unit_morale import STANDING_MODIFIER, TABLE_A13, TABLE_A14, morale_bonus, morale_triggers
+from besm_nb.besm_d20.unit_rounds import (Combat, UnitAction, UnitRules, attack, attack_outlook, combat_from_dict, hit_dice,
+                                          morale_check, next_round, pass_turn, roll_initiative, save_effect, start_combat)
+from besm_nb.besm_d20.units import (BALLISTA, NEVER_LISTED, NISHIHAMA, Unit, allowed_unit_types, cavalry_counter_hp, counter_hp,
+                                    majority, mecha_hit_dice, unit_initiative_bonus, unit_level)
 from besm_nb.dice import InputError
-from tests.helpers import seed_text
+from tests.helpers import pasted_runs, prose_pasted, seed_text
 
 SEED = "000_f9e715c2d04899ab.txt"
 GOBLINS = Unit("Goblin raiders", "B", 10, 10, initiative=1, attack=(1,), damage="1d6", ac=1, armour=2, standing="mercenary")
@@ -284,3 +286,25 @@ def test_saved_unit_battles_are_checked_field_by_field():
         for k in path[:-1]: node = node[k]
         node[path[-1]] = value
         with pytest.raises(ValueError, match=re.escape(msg)): combat_from_dict(bad)
+
+
+# --- own words --------------------------------------------------------------------------------------------------------
+
+UNIT_PAGES = ("52_units", "55_unit_attacks", "56_unit_morale", "57_unit_rounds", "54_units_ui")
+UNIT_MODULES = ("besm_d20/units.py", "besm_d20/unit_attacks.py", "besm_d20/unit_morale.py", "besm_d20/unit_rounds.py", "ui/besm_d20/units.py")
+
+
+def test_unit_chapters_are_in_our_own_words():
+    "No run of seven words of the source in the unit pages' prose, nor in the modules' docstrings, comments and messages."
+    import ast
+    root = Path(__file__).resolve().parents[2]
+    for name in UNIT_PAGES:
+        assert prose_pasted(root / "nbs" / "besm_d20" / f"{name}.ipynb", SEED) == [], name
+    for mod in UNIT_MODULES:
+        source = (root / "besm_nb" / mod).read_text()
+        strings = [n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                   and n.value not in TABLE_A14]  # the table's rows carry over as they are printed
+        comments = [line.split("#", 1)[1] for line in source.splitlines() if "#" in line]
+        pasted = [r for s in strings + comments for r in pasted_runs(s, SEED)]
+        assert pasted == [], (mod, pasted)
+    assert pasted_runs("a unit may not contain more than 30 counters, though", SEED)  # the check sees a pasted run

@@ -3,7 +3,7 @@ legal actions offered; undo across a round; refusals beside their button; what e
 across rounds, Download and Upload, save names); and the page at 400 px wide."""
 import pytest
 
-from besm_nb.besm_d20.units import Combat, UnitAction, legal_actions, start_combat
+from besm_nb.besm_d20.unit_rounds import Combat, UnitAction, legal_actions, start_combat
 from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
 from tests.dashboards.kit import check_tracker_kit
 from tests.helpers import assert_beside

@@ -12,10 +12,11 @@ from pathlib import Path
 import ipywidgets as widgets
 
 from ...besm_d20.battles import SIDES
-from ...besm_d20.units import (CAVALRY_READINGS, CRIT_READINGS, HELPLESS_READINGS, NISHIHAMA, ROUNDINGS, SAVES, SPELL_EFFECTS, STANDINGS,
-                                    TABLE_A14, THIRD_READINGS, UNIT_TYPES, Combat, Unit, UnitAction, UnitRules, attack_outlook,
-                                    cavalry_counter_hp, combat_from_dict, combat_to_dict, counter_hp, legal_actions, legal_targets,
-                                    narrate, start_combat, unit_from_dict, unit_to_dict)
+from ...besm_d20.unit_attacks import SPELL_EFFECTS
+from ...besm_d20.unit_morale import TABLE_A14
+from ...besm_d20.unit_rounds import (Combat, UnitAction, UnitRules, attack_outlook, combat_from_dict, combat_to_dict, legal_actions,
+                                          legal_targets, narrate, start_combat, unit_from_dict, unit_to_dict)
+from ...besm_d20.units import NISHIHAMA, SAVES, UNIT_TYPES, Unit, cavalry_counter_hp, counter_hp
 from ...dice import InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
