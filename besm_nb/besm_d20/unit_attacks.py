@@ -5,21 +5,30 @@
 # %% ../../nbs/besm_d20/55_unit_attacks.ipynb #9d1815d6
 from __future__ import annotations
 
+import itertools
 import math
+import random
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import Sequence
 
 from ..anime_d20.checks import SCORE_RANGE, ability_modifier
+from ..anime_d20.combat import CRIT_READINGS, critical_damage, defence_penalty
+from ..anime_d20.damage import damage_odds
+from ..anime_d20.situations import add_to_damage
 from .units import COUNTER_HP_RANGE, DAMAGE_RANGE, HD_RANGE, MAX_COUNTERS, MEMBERS_RANGE, BONUS_RANGE, RULE
 from ..checks import Step
-from ..dice import InputError, checked, require_choice, require_int
+from ..dice import InputError, checked, parse_param, require_bool, require_choice, require_int, require_items
 
 
 # %% auto #0
 __all__ = ['RULE_ROUNDS', 'CHARGE_BONUS', 'CHARGE_AC', 'HINDERED_BONUS', 'TABLE_A12', 'RULE_SAVES', 'SAVE_FLOOR', 'SAVE_CEILING',
-           'ROUNDINGS', 'SPELL_EFFECTS', 'HELPLESS_READINGS', 'FEAR_DC', 'unit_attack_result', 'DamageResult',
+           'ROUNDINGS', 'SPELL_EFFECTS', 'HELPLESS_READINGS', 'FEAR_DC', 'MAX_ATTACKS', 'ODDS_BITS', 'MIN_SIMULATED',
+           'MAX_SIMULATED', 'SIMULATED_DRAWS', 'ODDS_SEED', 'PENALTY_FLOOR', 'unit_attack_result', 'DamageResult',
            'unit_hit_points', 'apply_damage', 'outmatching', 'spell_dc', 'save_percentage', 'counters_failing',
-           'MassSave', 'mass_save', 'hit_dice_loss', 'majority_affected']
+           'MassSave', 'mass_save', 'hit_dice_loss', 'majority_affected', 'unit_defence_penalty', 'attack_chances',
+           'AttackOutlook', 'unit_attack_odds']
 
 # %% ../../nbs/besm_d20/55_unit_attacks.ipynb #456f5221
 RULE_ROUNDS = f"{RULE} · Resolving Unit Combat"
@@ -206,3 +215,207 @@ def majority_affected(affected: int,  # members the spell affects
     "Whether a non-damaging spell counts in unit combat: only if it affects most of the unit's members."
     require_int(members, "members", 1, MEMBERS_RANGE[1]); require_int(affected, "affected", 0, members)
     return 2 * affected > members
+
+# %% ../../nbs/besm_d20/55_unit_attacks.ipynb #fba9add3
+MAX_ATTACKS = 6  # attack rolls one unit makes in a round, at most
+ODDS_BITS = 1_000_000  # the exact odds' bound: the size, in bits, of the largest weight list they multiply
+MIN_SIMULATED, MAX_SIMULATED = 2_000, 20_000  # beyond the bound: attacks simulated for the counters removed
+SIMULATED_DRAWS = 200_000  # the dice drawn in all for them, at most (or as MIN_SIMULATED attacks need)
+ODDS_SEED = 1  # their seed, so that the same attack always shows the same estimate
+PENALTY_FLOOR = -300  # a defence this far down cannot beat any attack that reached the AC (a natural 20 still does)
+
+
+@checked
+def unit_defence_penalty(nth: int,  # which defence roll of the round this is for the unit: 1 for the first
+                        ) -> int:
+    "The defence roll's penalty: 0 for the first of the round, −2 for each one before it (Anime d20), however many."
+    require_int(nth, "nth", 1, 100_000)
+    return max(PENALTY_FLOOR, defence_penalty(min(nth, 50)) - 2 * max(0, nth - 50))
+
+
+@lru_cache(maxsize=4096)
+def _split(bonus: int, ac: int, defence: bool, nth: int) -> tuple[Fraction, ...]:
+    "One attack roll: (miss, critical, hit, each with no defence roll; defended, hit, after one) — the engine's own rule, all 400 pairs."
+    counts, pen = [0] * 5, unit_defence_penalty(nth)
+    for a in range(1, 21):
+        total = a + bonus
+        if not defence or a in (1, 20) or total < ac:
+            counts[("miss", "critical", "hit").index(unit_attack_result(total, a, ac))] += 20
+        else:
+            for d in range(1, 21): counts[3 if unit_attack_result(total, a, ac, d + ac + pen, d) == "defended" else 4] += 1
+    return tuple(Fraction(c, 400) for c in counts)
+
+
+@checked
+def attack_chances(attacks: Sequence[int],  # the total bonus of each attack roll
+                   ac: int,  # the target's AC now
+                   defence: bool = True,  # the target makes defence rolls
+                   defences: int = 0,  # defence rolls it has made already this round
+                  ) -> tuple[tuple[dict[str, Fraction], ...], dict[tuple[int, int], Fraction]]:
+    "Each attack's outcome chances and the chance of each (hits, criticals); a defence roll's −2 counts only rolls really made."
+    attacks = require_items(attacks, "attacks", MAX_ATTACKS)
+    if not attacks: raise InputError("attacks", "needs the bonus of at least one attack roll")
+    for b in attacks: require_int(b, "attacks", -1000, 1000)
+    require_int(ac, "ac", -1000, 1000); require_bool(defence, "defence"); require_int(defences, "defences", 0, 100_000)
+    states: dict[tuple[int, int, int], Fraction] = {(0, 0, 0): Fraction(1)}  # (defence rolls made, hits, criticals)
+    each = []
+    for b in attacks:
+        new: dict[tuple[int, int, int], Fraction] = {}
+        seen = dict.fromkeys(("miss", "defended", "hit", "critical"), Fraction(0))
+        for (d, h, c), p in states.items():
+            miss, crit, hit, held, through = _split(b, ac, defence, defences + d + 1)
+            for what, q, key in (("miss", miss, (d, h, c)), ("critical", crit, (d, h, c + 1)), ("hit", hit, (d, h + 1, c)),
+                                 ("defended", held, (d + 1, h, c)), ("hit", through, (d + 1, h + 1, c))):
+                if q: new[key] = new.get(key, Fraction(0)) + p * q; seen[what] += p * q
+        states = new
+        each.append(seen)
+    ways: dict[tuple[int, int], Fraction] = {}
+    for (_, h, c), p in states.items(): ways[h, c] = ways.get((h, c), Fraction(0)) + p
+    return tuple(each), ways
+
+
+def _den(d: dict[int, Fraction]) -> int:
+    "The common denominator of a distribution's chances."
+    return math.lcm(*(p.denominator for p in d.values()))
+
+
+def _capped(d: dict[int, Fraction], g: int, top: int) -> tuple[list[int], int]:
+    "A distribution of multiples of `g` as whole-number weights of 0, g, 2g … (the slot `top` holding top·g and more), and their total."
+    den = _den(d)
+    w = [0] * (min(top, max(d) // g) + 1)
+    for v, p in d.items(): w[min(v // g, top)] += int(p * den)
+    return w, den
+
+
+def _mul(a: list[int], b: list[int], top: int) -> list[int]:
+    "The weights of the sum of two draws, capped at slot `top`: one product of two packed big integers (Kronecker substitution)."
+    width = (max(a) * max(b) * min(len(a), len(b))).bit_length() // 8 + 1
+    pack = lambda xs: int.from_bytes(b"".join(x.to_bytes(width, "little") for x in xs), "little")
+    n = len(a) + len(b) - 1
+    raw = (pack(a) * pack(b)).to_bytes(width * n, "little")
+    out = [int.from_bytes(raw[i * width:(i + 1) * width], "little") for i in range(n)]
+    return out if n <= top + 1 else out[:top] + [sum(out[top:])]
+
+
+def _power(a: list[int], n: int, top: int) -> list[int]:
+    "The weights of the sum of `n` draws, capped at slot `top` (by doubling)."
+    out, base = [1], a
+    while n:
+        if n & 1: out = _mul(out, base, top)
+        n >>= 1
+        if n: base = _mul(base, base, top)
+    return out
+
+
+def _exact_removed(ways, A, hit, crit, n, top, g, carry, counter_hp, reach) -> dict[int, Fraction]:
+    "Counters removed, exactly: Σ P(h hits, c criticals) × (n hits' damage)^h × (n criticals')^c, capped where every counter in reach is gone."
+    (hw, dh), (cw, dc) = _capped(hit, g, top), _capped(crit, g, top)
+    U, V, du, dv = _power(hw, n, top), _power(cw, n, top), dh ** n, dc ** n
+    ups = [[1]]
+    for _ in range(max(h for h, _ in ways)): ups.append(_mul(ups[-1], U, top))
+    scale = 400 ** A
+
+    def q(c: int) -> list[int]:  # Σ_h P(h, c) U^h, over the common denominator 400^A du^A
+        out: list[int] = []
+        for (h, cc), p in ways.items():
+            if cc != c: continue
+            k = int(p * scale) * du ** (A - h)
+            if len(out) < len(ups[h]): out += [0] * (len(ups[h]) - len(out))
+            for i, x in enumerate(ups[h]): out[i] += k * x
+        return out or [0]
+
+    acc = q(A)
+    for c in range(A - 1, -1, -1):  # Horner in V: acc·V + dv^(A−c)·Q_c
+        acc, add, f = _mul(acc, V, top), q(c), dv ** (A - c)
+        if len(acc) < len(add): acc += [0] * (len(add) - len(acc))
+        for i, x in enumerate(add): acc[i] += f * x
+    total = scale * du ** A * dv ** A
+    out: dict[int, int] = {}
+    for y, w in enumerate(acc):
+        if w: r = min((carry + g * y) // counter_hp, reach); out[r] = out.get(r, 0) + w
+    return {r: Fraction(w, total) for r, w in sorted(out.items())}
+
+
+def _sum_table(d: dict[int, Fraction], m: int) -> tuple[list[int], list[float]]:
+    "The sum of `m` draws, exactly, as values and running chances for drawing one by its cumulative weights."
+    w, den = _capped(d, 1, m * max(d))
+    w = _power(w, m, m * max(d))
+    return [v for v, x in enumerate(w) if x], list(itertools.accumulate(x / den ** m for x in w if x))
+
+
+def _simulated_removed(ways, hit, crit, n, carry, counter_hp, reach, seed) -> tuple[dict[int, Fraction], int]:
+    "Counters removed, as shares of simulated attacks drawn from the exact chances (a seeded estimate); and how many were simulated."
+    logs = {id(d): math.log2(_den(d)) for d in (hit, crit)}
+    bits = lambda m, d: (m * max(d) + 1) * m * logs[id(d)]
+    m = max(k for k in range(1, n + 1) if k == 1 or max(bits(k, hit), bits(k, crit)) <= ODDS_BITS)  # counters' rolls summed ahead
+    whole, rest = divmod(n, m)
+    tables = [(_sum_table(d, m), _sum_table(d, rest) if rest else None) for d in (hit, crit)]
+    A = max(h + c for h, c in ways)
+    trials = min(MAX_SIMULATED, max(MIN_SIMULATED, SIMULATED_DRAWS // (A * (whole + (1 if rest else 0)))))
+    rng = random.Random(seed)
+    keys, kw = list(ways), list(itertools.accumulate(float(p) for p in ways.values()))
+
+    def rolls(k: int, which: int) -> int:  # the damage of k hits (which 0) or k criticals (1)
+        (mv, mw), part = tables[which]
+        x = sum(rng.choices(mv, cum_weights=mw, k=k * whole)) if k else 0
+        return x + (sum(rng.choices(part[0], cum_weights=part[1], k=k)) if part and k else 0)
+    out: dict[int, int] = {}
+    for h, c in rng.choices(keys, cum_weights=kw, k=trials):
+        r = min((carry + rolls(h, 0) + rolls(c, 1)) // counter_hp, reach); out[r] = out.get(r, 0) + 1
+    return {r: Fraction(k, trials) for r, k in sorted(out.items())}, trials
+
+
+@dataclass(frozen=True)
+class AttackOutlook:
+    "The odds of one unit's attack action before it is rolled."
+    outcomes: tuple[dict[str, Fraction], ...]  # each attack roll's "miss", "defended", "hit", "critical" (exact)
+    mean: Fraction  # the damage its hits roll in all, on average, every attack counted (exact)
+    removed: dict[int, Fraction]  # the chance of each number of counters removed: exact, or the share of the simulated attacks
+    exact: bool = True  # False: `removed` is an estimate from `trials` simulated attacks (the attack was past the bound)
+    trials: int = 0
+
+    @property
+    def lands(self) -> Fraction:
+        "The chance that the first attack roll hits (a critical included)."
+        return self.outcomes[0]["hit"] + self.outcomes[0]["critical"]
+
+
+@checked
+def unit_attack_odds(attacks: Sequence[int],  # the total bonus of each attack roll (everything added to the d20)
+                     ac: int,  # the target's AC now (a charger's −2 included; below 0 is fine)
+                     damage: str,  # one counter's base damage on a hit
+                     counters: int,  # counters attacking: each rolls the damage on a hit
+                     target_counters: int,  # the target's counters
+                     counter_hp: int,  # the target's counter hit points
+                     carry: int = 0,  # damage the target already carries
+                     in_range: int = 0,  # the target's counters in reach (0: all)
+                     armour: int = 0,  # the target's Armour, off each counter's roll
+                     damage_bonus: int = 0,  # added to each counter's roll (Table A-14's deeds)
+                     defence: bool = True,  # the target makes defence rolls
+                     defences: int = 0,  # defence rolls the target has made this round already
+                     crit: str = "dice",  # a critical hit: "dice" doubled, or the whole roll made "twice"
+                     seed: int = ODDS_SEED,  # the simulation's seed, past the bound
+                    ) -> AttackOutlook:
+    "Exact chances of each attack roll's outcome and of the mean damage; the counters removed exactly, or simulated past the bound."
+    attacks = require_items(attacks, "attacks", MAX_ATTACKS)
+    require_int(counters, "counters", 1, MAX_COUNTERS)
+    require_int(target_counters, "target_counters", 1, MAX_COUNTERS); require_int(counter_hp, "counter_hp", *COUNTER_HP_RANGE)
+    require_int(carry, "carry", 0, counter_hp - 1); require_int(armour, "armour", 0, 10_000)
+    reach = target_counters if in_range == 0 else require_int(in_range, "in_range", 1, target_counters)
+    require_int(damage_bonus, "damage_bonus", -100, 100); require_bool(defence, "defence")
+    require_int(defences, "defences", 0, 100_000); require_choice(crit, "crit", CRIT_READINGS); require_int(seed, "seed", 0, 2 ** 32)
+    parse_param(damage, "damage")
+    hit = damage_odds(add_to_damage(damage, damage_bonus), armour)
+    crit_d = damage_odds(add_to_damage(critical_damage(damage, crit), damage_bonus), armour)
+    each, ways = attack_chances(tuple(attacks), ac, defence, defences)  # checks the attacks, the AC and the defences
+    mean_of = lambda d: sum(v * p for v, p in d.items())
+    mean = sum(counters * (o["hit"] * mean_of(hit) + o["critical"] * mean_of(crit_d)) for o in each)
+    g = math.gcd(*(v for v in itertools.chain(hit, crit_d) if v)) or 1
+    top = -(-(reach * counter_hp - carry) // g)  # the slot where every counter in reach is gone
+    width = min(top, len(attacks) * counters * max(crit_d) // g) + 1
+    size = width * len(attacks) * (math.log2(400) + counters * math.log2(_den(hit) * _den(crit_d)))
+    if size <= ODDS_BITS:
+        return AttackOutlook(each, mean, _exact_removed(ways, len(attacks), hit, crit_d, counters, top, g, carry, counter_hp, reach))
+    removed, trials = _simulated_removed(ways, hit, crit_d, counters, carry, counter_hp, reach, seed)
+    return AttackOutlook(each, mean, removed, False, trials)
+

@@ -5,42 +5,51 @@
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #6866761a
 from __future__ import annotations
 
-import itertools
-import math
+import dataclasses
 import os
 import random
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Iterable, Sequence
 
-from ..anime_d20.combat import attack_odds, critical_damage, defence_penalty
-from ..anime_d20.damage import damage_odds
-from ..anime_d20.situations import add_to_damage
-from .battles import SIDES, _confirm, _read, as_dice
+from ..anime_d20.combat import CRIT_READINGS, MAX_INCREMENTS, critical_damage, increment_penalty
+from .battles import NAME_LENGTH, SIDES, as_dice
 from .unit_attacks import (CHARGE_AC, CHARGE_BONUS, FEAR_DC, HELPLESS_READINGS, HINDERED_BONUS, ROUNDINGS, RULE_ROUNDS,
-                                           RULE_SAVES, SPELL_EFFECTS, DamageResult, apply_damage, mass_save, outmatching,
-                                           unit_attack_result, unit_hit_points)
-from .unit_morale import (RALLY_DC, RULE_MORALE, THIRD_READINGS, morale_award, morale_bonus, morale_triggers)
-from .units import COUNTER_HP_RANGE, HD_RANGE, MAX_COUNTERS, RULE, SAVES, Unit, unit_initiative_bonus
+                                           RULE_SAVES, SPELL_EFFECTS, AttackOutlook, DamageResult, apply_damage, mass_save, outmatching,
+                                           unit_attack_odds, unit_attack_result, unit_defence_penalty, unit_hit_points)
+from .unit_morale import (RALLY_DC, ROUND_DAMAGE, RULE_MORALE, SIZE_READINGS, TABLE_A14, THIRD_READINGS, morale_award,
+                                          morale_bonus, morale_triggers)
+from .units import (BONUS_RANGE, COUNTER_HP_RANGE, HD_RANGE, MAX_COUNTERS, MAX_RANGE_INCREMENT, RULE, SAVES, Unit,
+                                    unit_initiative_bonus)
 from ..checks import Step, d20_check
 from ..dice import (DiceFeed, InputError, checked, parse_param, require_bool, require_choice, require_int, require_items,
                           require_text, shown)
 from ..store import fields, items, load_json, save_json, whole
 
-
 # %% auto #0
-__all__ = ['RULE_DAMAGE', 'MORALE_STATES', 'OPTIONS', 'CRIT_READINGS', 'TURN_ACTIONS', 'UNIT_KIND', 'UNIT_VERSION',
-           'ACTION_KINDS', 'UnitRules', 'UnitState', 'CombatState', 'start_combat', 'legal_actions', 'legal_targets',
-           'roll_initiative', 'attack', 'withdraw', 'pass_turn', 'coup_de_grace', 'rally', 'morale_check', 'next_round',
-           'narrate', 'save_effect', 'hit_dice', 'condition', 'award', 'AttackOutlook', 'attack_outlook', 'UnitAction',
+__all__ = ['RULE_DAMAGE', 'MORALE_STATES', 'OPTIONS', 'RULES_CRIT', 'CHARGE_AC_READINGS', 'MAX_UNITS', 'MAX_CHARACTERS',
+           'MAX_ROUNDS', 'MAX_DISTANCE', 'TURN_ACTIONS', 'UNIT_KIND', 'UNIT_VERSION', 'ACTION_KINDS', 'MAX_ACTIONS',
+           'UnitRules', 'Character', 'UnitState', 'CombatState', 'start_combat', 'legal_actions', 'legal_targets',
+           'roll_initiative', 'AttackPlan', 'attack', 'withdraw', 'pass_turn', 'coup_de_grace', 'rally', 'morale_check',
+           'next_round', 'narrate', 'save_effect', 'hit_dice', 'condition', 'award', 'attack_outlook', 'UnitAction',
            'apply_action', 'Combat', 'combat_claims', 'combat_to_dict', 'unit_to_dict', 'unit_from_dict',
-           'combat_from_dict', 'save_combat', 'load_combat']
+           'character_to_dict', 'character_from_dict', 'combat_from_dict', 'save_combat', 'load_combat']
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #6610698e
 RULE_DAMAGE = f"{RULE} · Damage"
-MORALE_STATES = ("steady", "withdrawing", "shaken", "routing", "fleeing", "vanquished")
+MORALE_STATES = ("steady", "withdrawing", "shaken", "routing", "fleeing", "fled", "vanquished")
 OPTIONS = ("charge", "attack", "ranged")
-CRIT_READINGS = ("dice", "total")
+RULES_CRIT = CRIT_READINGS  # the critical readings the attack code plays: Anime d20's own
+CHARGE_AC_READINGS = ("turn", "round")
+MAX_UNITS, MAX_CHARACTERS = 200, 60  # on one field
+MAX_ROUNDS = 100_000
+MAX_DISTANCE = 10 * MAX_RANGE_INCREMENT  # feet: the longest reach of any ranged weapon
+
+
+def _set(record, **changes):
+    "A copy of a battle record with some fields changed, not checked again: the engine's own steps keep what a record built by hand is checked for."
+    new = object.__new__(type(record))
+    new.__dict__.update(record.__dict__, **changes)
+    return new
 
 
 @checked
@@ -51,15 +60,32 @@ class UnitRules:
     rounding: str = "nearest"  # counters failing a mass save: "nearest", "down" or "up"
     third: str = "by"  # Table A-13's third: "by" (lost a third this round) or "to" (left with a third)
     helpless: str = "removed"  # helpless counters: "removed" at once, or "marked" until a coup de grace
-    crit: str = "dice"  # a critical hit doubles the damage "dice" (Anime d20) or the "total"
+    crit: str = "dice"  # a critical hit: the damage "dice" doubled, or the whole roll made "twice" (Anime d20's readings)
     fear_dc: int = FEAR_DC  # the morale check fear calls for
+    size: str = "first"  # Table A-13's half and quarter: a check in the round the unit "first" falls that low, or "every" round
+    charge_ac: str = "turn"  # a charger's AC −2 lasts until its next "turn", or to the end of the "round"
 
     def __post_init__(self):
         require_bool(self.defence, "defence"); require_choice(self.rounding, "rounding", ROUNDINGS)
         require_choice(self.third, "third", THIRD_READINGS); require_choice(self.helpless, "helpless", HELPLESS_READINGS)
-        require_choice(self.crit, "crit", CRIT_READINGS); require_int(self.fear_dc, "fear_dc", 0, 40)
+        require_choice(self.crit, "crit", RULES_CRIT); require_int(self.fear_dc, "fear_dc", 0, 40)
+        require_choice(self.size, "size", SIZE_READINGS); require_choice(self.charge_ac, "charge_ac", CHARGE_AC_READINGS)
 
 
+@checked
+@dataclass(frozen=True)
+class Character:
+    "A player character (or major NPC) in a unit battle: never part of a unit, acting in Initiative order among them."
+    name: str
+    side: str  # "A" or "B"
+    initiative: int = 0  # the character's Initiative modifier
+
+    def __post_init__(self):
+        require_text(self.name, "name", NAME_LENGTH, empty=False); require_choice(self.side, "side", SIDES)
+        require_int(self.initiative, "initiative", *BONUS_RANGE)
+
+
+@checked
 @dataclass(frozen=True)
 class UnitState:
     "A unit as it stands in the battle."
@@ -67,13 +93,14 @@ class UnitState:
     counters: int  # counters left on the field (helpless and hindered ones included)
     carry: int = 0  # damage carried on the roster
     dead: int = 0  # counters in the dead pile
-    fled: int = 0  # counters that fled (fear)
+    fled: int = 0  # counters that fled: from fear, or with the whole unit when it left the field
     helpless: int = 0  # helpless counters left on the field (reading "marked")
     hindered: int = 0  # counters hampered by a spell: they cannot fight; attacks on them +2
     morale: str = "steady"  # one of MORALE_STATES
     engaged: tuple[str, ...] = ()  # the units it is in melee with
-    charged: bool = False  # charged this round: AC −2
-    bonus: int = 0  # its morale bonus (Table A-14, spells): attack, damage and morale
+    charged: int = 0  # the round it last charged (0: never); its AC −2 lasts as `CombatState.ac_now` says
+    deeds: int = 0  # Table A-14's morale bonuses: attack, damage and morale
+    spells: int = 0  # other morale modifiers (bless +1, bane −1): attack rolls and morale checks, not damage
     round_start: int = 0  # counters at the start of the round
     taken: int = 0  # melee damage taken this round
     dealt: int = 0  # melee damage dealt this round
@@ -81,6 +108,25 @@ class UnitState:
     defences: int = 0  # defence rolls made this round
     checked: bool = False  # it has made its morale check this round
     fear: bool = False  # fear calls for a morale check now
+
+    def __post_init__(self):
+        n = self.unit.counters
+        require_int(self.counters, "counters", 0, n); require_int(self.carry, "carry", 0, self.unit.counter_hp - 1)
+        require_int(self.dead, "dead", 0, n); require_int(self.fled, "fled", 0, n)
+        if self.counters + self.dead + self.fled != n:
+            raise InputError("counters", f"{self.counters} on the field, {self.dead} dead and {self.fled} fled are not the unit's {n}")
+        require_int(self.helpless, "helpless", 0, self.counters); require_int(self.hindered, "hindered", 0, self.counters - self.helpless)
+        require_choice(self.morale, "morale", MORALE_STATES)
+        if (self.counters == 0) != (self.morale in ("fled", "vanquished")):
+            raise InputError("morale", f"{self.morale!r} with {self.counters} counters on the field: a unit is fled or vanquished when none are left")
+        for e in require_items(self.engaged, "engaged", MAX_UNITS): require_text(e, "engaged", NAME_LENGTH, empty=False)
+        object.__setattr__(self, "engaged", tuple(self.engaged))
+        require_int(self.charged, "charged", 0, MAX_ROUNDS)
+        require_int(self.deeds, "deeds", -50, 50); require_int(self.spells, "spells", -50, 50)
+        require_int(self.round_start, "round_start", self.counters, n)
+        require_int(self.taken, "taken", 0, ROUND_DAMAGE); require_int(self.dealt, "dealt", 0, ROUND_DAMAGE)
+        require_int(self.biggest, "biggest", 0, MAX_COUNTERS); require_int(self.defences, "defences", 0, 100_000)
+        require_bool(self.checked, "checked"); require_bool(self.fear, "fear")
 
     @property
     def name(self) -> str: return self.unit.name
@@ -92,56 +138,112 @@ class UnitState:
 
     @property
     def fighting(self) -> bool:
-        "Still in the battle: counters left, neither beaten nor fleeing."
-        return self.counters > 0 and self.morale not in ("fleeing", "vanquished")
+        "Still fighting: on the field, and not fleeing (a unit that failed morale is still fighting while it withdraws)."
+        return self.counters > 0 and self.morale != "fleeing"
 
     @property
     def hit_points(self) -> int: return unit_hit_points(self.counters, self.unit.counter_hp, self.carry)
 
 
+@checked
 @dataclass(frozen=True)
 class CombatState:
     "A unit battle as it stands."
     units: tuple[UnitState, ...]
     rules: UnitRules = UnitRules()
     round: int = 0  # 0 until Initiative is rolled
-    order: tuple[str, ...] = ()  # the acting order
-    initiative: tuple[int, ...] = ()  # each unit's Initiative total, in that order
-    acted: tuple[str, ...] = ()  # units that have acted this round
-    history: tuple[str, ...] = ()
+    order: tuple[str, ...] = ()  # the acting order: units and characters
+    initiative: tuple[int, ...] = ()  # each one's Initiative total, in that order
+    acted: tuple[str, ...] = ()  # units and characters that have acted this round
+    characters: tuple[Character, ...] = ()
+    note: str = ""  # the last action, in one line (the whole story is the battle's list of actions)
 
-    def get(self, name: str, param: str = "unit") -> UnitState:
+    def __post_init__(self):
+        for f, cls, most in (("units", UnitState, MAX_UNITS), ("characters", Character, MAX_CHARACTERS)):
+            for x in require_items(getattr(self, f), f, most):
+                if not isinstance(x, cls): raise InputError(f, f"must hold {cls.__name__} records, got {shown(x)}")
+            object.__setattr__(self, f, tuple(getattr(self, f)))
+        if not self.units: raise InputError("units", "a battle needs its units")
+        names = [u.name for u in self.units] + [c.name for c in self.characters]
+        if len(set(names)) != len(names): raise InputError("units", "every unit and character needs its own name")
+        require_int(self.round, "round", 0, MAX_ROUNDS)
+        for f in ("order", "initiative", "acted"): object.__setattr__(self, f, require_items(getattr(self, f), f, len(names)))
+        if sorted(self.order) != (sorted(names) if self.round else []):
+            raise InputError("order", "must name every unit and character once Initiative is rolled, and none before")
+        if len(self.initiative) != len(self.order): raise InputError("initiative", "needs one total for each name in the order")
+        for i in self.initiative: require_int(i, "initiative", -1000, 1000)
+        if len(set(self.acted)) != len(self.acted) or not set(self.acted) <= set(self.order):
+            raise InputError("acted", "must name units and characters of the order, each once")
+        require_text(self.note, "note", 5000)
+
+    @checked
+    def get(self, name: str,  # a unit's name
+            param: str = "unit",  # the parameter it was given as, for the message
+           ) -> UnitState:
+        "The unit of that name."
         for u in self.units:
             if u.name == name: return u
         raise InputError(param, f"no unit called {name!r}")
 
+    @checked
+    def character(self, name: str,  # a name
+                 ) -> Character | None:
+        "The character of that name, or None."
+        return next((c for c in self.characters if c.name == name), None)
+
     def put(self, *changed: UnitState) -> "CombatState":
         "The state with these units replaced."
         by = {u.name: u for u in changed}
-        return replace(self, units=tuple(by.get(u.name, u) for u in self.units))
+        return _set(self, units=tuple(by.get(u.name, u) for u in self.units))
 
-    def army_size(self, side: str) -> int:
+    @checked
+    def army_size(self, side: str,  # "A" or "B"
+                 ) -> int:
         "Creatures of every unit of a side still fighting on the field."
+        require_choice(side, "side", SIDES)
         return sum(u.counters * u.unit.per_counter for u in self.units if u.unit.side == side and u.fighting)
+
+    @checked
+    def routed(self, side: str,  # "A" or "B"
+              ) -> bool:
+        "Whether no unit of a side is still fighting (every one beaten, fled or fleeing)."
+        require_choice(side, "side", SIDES)
+        return not any(u.fighting for u in self.units if u.unit.side == side)
 
     @property
     def over(self) -> str:
-        "Why the battle is over ('' while both sides have a unit on the field; a fleeing unit may still rally)."
-        gone = [s for s in SIDES if not any(u.counters for u in self.units if u.unit.side == s)]
-        return "" if not gone else "; ".join(f"side {s} has no unit left on the field" for s in gone)
-
-    def routed(self, side: str) -> bool:
-        "Whether every unit of a side is beaten or fleeing."
-        return not any(u.fighting for u in self.units if u.unit.side == side)
+        "Why the battle is over: '' while each side has a unit still fighting."
+        return "; ".join(f"side {s} has no unit still fighting" for s in SIDES if self.routed(s))
 
     def to_act(self) -> tuple[str, ...]:
-        "The units still to act this round, in order."
-        return tuple(n for n in self.order if n not in self.acted and self.get(n).counters > 0 and self.get(n).morale != "vanquished")
+        "The units and characters still to act this round, in order."
+        return tuple(n for n in self.order if n not in self.acted and (self.character(n) or self.get(n).counters > 0))
 
     def current(self) -> str | None:
-        "The unit whose turn it is (None before Initiative, or when all have acted)."
+        "The unit or character whose turn it is (None before Initiative, or when all have acted)."
         left = self.to_act()
         return left[0] if self.round and left else None
+
+    @checked
+    def turn_come(self, name: str,  # a unit or character
+                 ) -> bool:
+        "Whether its place in this round's order has been reached (its turn is now, or past)."
+        if name not in self.order:
+            if not self.character(name): self.get(name)
+            return False  # before Initiative
+        now = self.current()
+        return now is None or self.order.index(name) <= self.order.index(now)
+
+    def charging(self, name: str) -> bool:
+        "Whether a unit still has its charge's AC −2: the round it charged, and (reading 'turn') the next round until its turn."
+        u = self.get(name)
+        if not u.charged: return False
+        if u.charged == self.round: return True
+        return self.rules.charge_ac == "turn" and u.charged == self.round - 1 and not self.turn_come(name)
+
+    def ac_now(self, name: str) -> int:
+        "A unit's Armour Class now: its roster's, less 2 while its charge lasts."
+        return self.get(name).unit.ac + (CHARGE_AC if self.charging(name) else 0)
 
     def morale_due(self, name: str) -> tuple[tuple[str, int], ...]:
         "The morale checks a unit owes now: fear at once; Table A-13's circumstances once all units have acted."
@@ -149,40 +251,56 @@ class CombatState:
         if u.counters == 0 or u.morale not in ("steady", "withdrawing") or not self.round: return ()
         due = ((("a fear effect", self.rules.fear_dc),) if u.fear else ())
         if not u.checked and not self.to_act():
-            due += morale_triggers(u.unit.counters, u.round_start, u.counters, u.taken, u.dealt, u.biggest, self.rules.third)
+            due += morale_triggers(u.unit.counters, u.round_start, u.counters, u.taken, u.dealt, u.biggest, self.rules.third,
+                                   self.rules.size)
         return due
 
 
 @checked
 def start_combat(units: Sequence[Unit],  # every unit on the field, sides A and B
                  rules: UnitRules | None = None,  # the table's readings
+                 characters: Sequence[Character] = (),  # the characters who fight among them, each acting on its own
                 ) -> CombatState:
     "A unit battle before Initiative."
-    units = list(units)
+    units, characters = list(units), list(characters)
     if not units or not all(isinstance(u, Unit) for u in units): raise InputError("units", "needs Unit rosters")
-    names = [u.name for u in units]
-    if len(set(names)) != len(names): raise InputError("units", "every unit needs its own name")
+    if not all(isinstance(c, Character) for c in characters): raise InputError("characters", "needs Character records")
+    if len(units) > MAX_UNITS: raise InputError("units", f"at most {MAX_UNITS} units on one field, got {len(units)}")
+    if len(characters) > MAX_CHARACTERS: raise InputError("characters", f"at most {MAX_CHARACTERS}, got {len(characters)}")
+    names = [u.name for u in units] + [c.name for c in characters]
+    if len(set(names)) != len(names): raise InputError("units", "every unit and character needs its own name")
     if {u.side for u in units} != set(SIDES): raise InputError("units", "needs at least one unit on each side, A and B")
-    return CombatState(tuple(UnitState(u, u.counters, round_start=u.counters) for u in units), rules or UnitRules())
+    return CombatState(tuple(UnitState(u, u.counters, round_start=u.counters) for u in units), rules or UnitRules(),
+                       characters=tuple(characters))
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #e3bc4ba9
 TURN_ACTIONS = ("charge", "attack", "ranged", "withdraw", "coup", "rally", "pass")  # what a unit may do on its turn
 
 
+def _foes(state: CombatState, u: UnitState) -> list[UnitState]:
+    return [x for x in state.units if x.unit.side != u.unit.side and x.counters]
+
+
+def _known(state: CombatState, name: str, param: str = "unit") -> None:
+    "Refuse a name that is neither a unit nor a character of the battle."
+    if not state.character(name): state.get(name, param)
+
+
 @checked
 def legal_actions(state: CombatState,  # the battle
-                  unit: str,  # a unit
+                  unit: str,  # a unit or a character
                  ) -> tuple[str, ...]:
-    "What the unit may do now, in the engine's words ('charge', 'attack', 'ranged', 'withdraw', 'coup', 'rally', 'pass'); () if it is not its turn."
-    u = state.get(unit)
+    "What the unit may do now, in the engine's words ('charge', 'attack', 'ranged', 'withdraw', 'coup', 'rally', 'pass'); () if it is not its turn. A character's turn is ('pass',): what it does is told with `hit_dice`, `save_effect`, `condition` and `award`, `by` its name, before it passes."
+    _known(state, unit)
     if state.over or state.current() != unit: return ()
+    if state.character(unit): return ("pass",)
+    u = state.get(unit)
     if u.morale == "fleeing": return ("rally", "pass")
-    foes = [x for x in state.units if x.unit.side != u.unit.side and x.counters]
-    out = []
+    foes, out = _foes(state, u), []
     if u.morale == "steady" and u.able:
         if not u.engaged and foes: out.append("charge")
         if u.engaged: out.append("attack")
-        if foes: out.append("ranged")
+        if foes and u.unit.shoots: out.append("ranged")
     if u.morale == "steady" and u.engaged: out.append("withdraw")
     if u.morale == "steady" and any(x.helpless and x.name in u.engaged for x in foes): out.append("coup")
     return tuple(out) + ("pass",)
@@ -194,54 +312,67 @@ def legal_targets(state: CombatState,  # the battle
                   action: str,  # one of its legal actions
                  ) -> tuple[str, ...]:
     "The enemy units the action may be aimed at."
-    u = state.get(unit)
+    _known(state, unit)
     require_choice(action, "action", TURN_ACTIONS)
-    foes = [x for x in state.units if x.unit.side != u.unit.side and x.counters]
-    if action in ("charge", "ranged"): return tuple(x.name for x in foes)
+    if state.character(unit): return ()
+    u = state.get(unit)
+    foes = _foes(state, u)
+    if action == "charge" or (action == "ranged" and u.unit.shoots): return tuple(x.name for x in foes)
     if action == "attack": return tuple(x.name for x in foes if x.name in u.engaged)
     if action == "coup": return tuple(x.name for x in foes if x.name in u.engaged and x.helpless)
     return ()
 
 
-def _turn(state: CombatState, name: str) -> UnitState:
-    "The unit, if it is its turn to act."
+def _turn(state: CombatState, name: str) -> UnitState | None:
+    "The unit (None for a character) whose turn it is; refused if it is not that one's turn."
     if state.over: raise InputError("unit", f"the battle is over ({state.over})")
     if not state.round: raise InputError("unit", "roll Initiative first")
-    u = state.get(name)
+    _known(state, name)
     now = state.current()
     if now is None: raise InputError("unit", "every unit has acted this round: make the morale checks due, then start the next round")
     if name != now: raise InputError("unit", f"it is {now}'s turn, not {name}'s (Initiative order)")
+    return None if state.character(name) else state.get(name)
+
+
+def _unit_turn(state: CombatState, name: str) -> UnitState:
+    "The unit whose turn it is; a character's turn is refused (it acts with its own rules, told as `by` it)."
+    u = _turn(state, name)
+    if u is None: raise InputError("unit", f"{name} is a character: tell what it does (Hit Dice, an area effect, a condition, a deed) by its name, then pass")
     return u
 
 
-def _open(state: CombatState, param: str) -> None:
-    "Refuse an action outside a round: before Initiative, or once the battle is over."
+def _open(state: CombatState, param: str, by: str = "") -> None:
+    "Refuse an action outside a round (before Initiative, once the battle is over), or a character's outside its turn."
     if not state.round: raise InputError(param, "roll Initiative first")
     if state.over: raise InputError(param, f"the battle is over ({state.over})")
+    if by:
+        require_text(by, "by", NAME_LENGTH)
+        if not state.character(by): raise InputError("by", f"no character called {by!r}")
+        if state.current() != by: raise InputError("by", f"it is not {by}'s turn ({state.current() or 'every one has acted'}): a character acts on its own turn")
 
 
-def _log(state: CombatState, log: list, line: str) -> CombatState:
-    return replace(state, history=state.history + (line,))
+def _log(state: CombatState, line: str) -> CombatState:
+    return _set(state, note=line)
 
 
 @checked
 def roll_initiative(state: CombatState,  # the battle before its first round
-                    dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the d20s rolled, in unit order
+                    dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the d20s rolled: units, then characters
                    ) -> tuple[CombatState, list[Step]]:
-    "Every unit rolls Initiative (1d20 + modifier + Aura of Command + 2 for skirmishers); round 1 begins."
+    "Every unit and character rolls Initiative (units: 1d20 + modifier + Aura of Command + 2 for skirmishers); round 1 begins."
     if state.round: raise InputError("initiative", "Initiative is rolled once, before the first round")
     feed = as_dice(dice)
     rows, log = [], []
-    for i, u in enumerate(state.units):
-        bonus, _ = unit_initiative_bonus(u.unit.initiative, u.unit.aura, u.unit.unit_type)
-        d20 = feed("1d20", f"{u.name}'s Initiative")
-        rows.append((d20 + bonus, bonus, -i, u.name))
-        log.append(Step(f"{u.name}: Initiative", f"d20 {d20} {bonus:+d} = {d20 + bonus}", f"{RULE} · Initiative"))
+    bonuses = [(u.name, unit_initiative_bonus(u.unit.initiative, u.unit.aura, u.unit.unit_type)[0]) for u in state.units]
+    for i, (name, bonus) in enumerate(bonuses + [(c.name, c.initiative) for c in state.characters]):
+        d20 = feed("1d20", f"{name}'s Initiative")
+        rows.append((d20 + bonus, bonus, -i, name))
+        log.append(Step(f"{name}: Initiative", f"d20 {d20} {bonus:+d} = {d20 + bonus}", f"{RULE} · Initiative"))
     rows.sort(reverse=True)
     order = tuple(r[3] for r in rows)
     log.append(Step("Acting order", ", ".join(order), f"{RULE} · Initiative"))
-    new = replace(state, round=1, order=order, initiative=tuple(r[0] for r in rows),
-                  history=state.history + ("Initiative: " + ", ".join(f"{r[3]} {r[0]}" for r in rows),))
+    new = _set(state, round=1, order=order, initiative=tuple(r[0] for r in rows),
+                  note="Initiative: " + ", ".join(f"{r[3]} {r[0]}" for r in rows))
     return new, log
 
 
@@ -257,13 +388,13 @@ def _remove(u: UnitState, removed: int, first: str = "able") -> UnitState:
         elif pool == "helpless": helpless -= take
         else: able -= take
     counters = u.counters - removed
-    return replace(u, counters=counters, dead=u.dead + removed, hindered=hindered, helpless=helpless,
+    return _set(u, counters=counters, dead=u.dead + removed, hindered=hindered, helpless=helpless,
                    morale="vanquished" if counters == 0 else u.morale, engaged=() if counters == 0 else u.engaged)
 
 
 def _disengage(state: CombatState, name: str) -> CombatState:
     "Take a unit out of melee on both sides."
-    changed = [replace(u, engaged=()) if u.name == name else replace(u, engaged=tuple(n for n in u.engaged if n != name))
+    changed = [_set(u, engaged=()) if u.name == name else _set(u, engaged=tuple(n for n in u.engaged if n != name))
                for u in state.units if u.name == name or name in u.engaged]
     return state.put(*changed)
 
@@ -272,7 +403,7 @@ def _damage(state: CombatState, target: str, damage: int, in_range: int | None, 
     "Counter hit points of damage to a unit: counters removed, overflow carried, the excess beyond reach wasted."
     t = state.get(target, "target")
     r = apply_damage(t.counters, t.unit.counter_hp, t.carry, damage, in_range)
-    new = replace(_remove(t, r.removed, first), carry=r.carry)
+    new = _set(_remove(t, r.removed, first), carry=r.carry)
     state = state.put(new)
     if new.counters == 0: state = _disengage(state, target)
     return state, r
@@ -285,81 +416,112 @@ def _damage_line(name: str, r: DamageResult, hp: int) -> str:
     return text + (f"; {name} is beaten" if r.counters == 0 else f"; {r.counters} left")
 
 
-@checked
-def attack(state: CombatState,  # the battle
-           unit: str,  # the attacking unit (it must be its turn)
-           target: str,  # the enemy unit attacked
-           option: str = "attack",  # "charge", "attack" (melee) or "ranged"
-           counters: int = 0,  # counters attacking (0: every counter able to fight; ranged: those with a line of sight)
-           in_range: int = 0,  # the target's counters in reach (0: all of them)
-           at_hindered: bool = False,  # the attack is on counters hindered by a spell (+2)
-           dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
-          ) -> tuple[CombatState, list[Step]]:
-    "A unit's Charge, melee Attack or ranged attack: one attack roll per attack, the defence roll, each counter's damage, counters removed."
-    me = _turn(state, unit)
-    require_choice(option, "option", OPTIONS); require_bool(at_hindered, "at_hindered")
-    them = state.get(target, "target")
+@dataclass(frozen=True)
+class AttackPlan:
+    "What a unit's attack action rolls, before any die: the same for `attack` and its odds."
+    counters: int  # counters attacking
+    reach: int  # the target's counters within reach
+    rolls: tuple[int, ...]  # the total bonus of each attack roll
+    damage: str  # one counter's damage on a hit
+    extra: int  # added to each counter's damage roll (Table A-14's deeds)
+    ac: int  # the target's AC now
+    steps: tuple[Step, ...]  # the modifiers, each with its rule
+
+
+def _plan(state: CombatState, unit: str, target: str, option: str, counters: int, in_range: int, at_hindered: bool,
+          distance: int) -> AttackPlan:
+    "Check an attack action against the rules and work out what it rolls."
+    me, them = state.get(unit), state.get(target, "target")
+    require_choice(option, "option", OPTIONS); require_bool(at_hindered, "at_hindered"); require_int(distance, "distance", 0, MAX_DISTANCE)
     if them.unit.side == me.unit.side: raise InputError("target", f"{target} is on {unit}'s own side")
     if them.counters == 0: raise InputError("target", f"{target} is beaten")
     if me.morale != "steady": raise InputError("unit", f"{unit} is {me.morale}: it cannot attack")
     if me.able == 0: raise InputError("counters", f"{unit} has no counter able to fight")
     if option == "charge" and me.engaged: raise InputError("option", f"{unit} is engaged in melee ({', '.join(me.engaged)}): only a unit not in melee may charge")
     if option == "attack" and target not in me.engaged: raise InputError("option", f"{unit} is not in melee with {target}: charge to start melee")
+    if option == "ranged" and not me.unit.shoots: raise InputError("option", f"{unit} has no ranged weapon: it fights in melee only")
+    if option != "ranged" and distance: raise InputError("distance", "only a ranged attack is made at a distance (melee: 0)")
     n = me.able if counters == 0 else require_int(counters, "counters", 1, me.able)
     reach = them.counters if in_range == 0 else require_int(in_range, "in_range", 1, them.counters)
     if at_hindered:
         if not them.hindered: raise InputError("at_hindered", f"{target} has no hindered counters")
         reach = min(reach, them.hindered)
-    feed = as_dice(dice)
-    rule = RULE_ROUNDS
-    log = [Step(f"{unit}: {option}", f"{n} counters against {target} ({reach} in reach)", rule)]
-    melee = option != "ranged"
-    out = outmatching(n, reach) if melee else 0
-    base = (CHARGE_BONUS if option == "charge" else 0) + out + me.bonus + (HINDERED_BONUS if at_hindered else 0)
-    if option == "charge": log.append(Step("Charge", f"+{CHARGE_BONUS} to attack, AC {CHARGE_AC} this round", f"{RULE} · Unit Charge Option"))
-    if melee: log.append(Step(f"Outmatching ({n} against {reach})", f"{out:+d}", f"{RULE} · Outmatching (Table A-12)"))
-    if me.bonus: log.append(Step("Morale bonus", f"{me.bonus:+d}", f"{RULE} · Unit Morale (Table A-14)"))
-    if at_hindered: log.append(Step("Against hindered counters", f"+{HINDERED_BONUS}", f"{RULE} · Other Magic in the BCSC"))
-    me = replace(me, charged=me.charged or option == "charge",
+    steps = []
+    if option == "ranged":
+        inc = me.unit.range_increment
+        pen = increment_penalty(inc, distance)
+        if pen is None: raise InputError("distance", f"{target} at {distance:,} ft is out of {unit}'s range ({MAX_INCREMENTS} increments of {inc:,} ft: {MAX_INCREMENTS * inc:,} ft)")
+        rolls, damage, mod = me.unit.ranged_attack, me.unit.ranged_damage, pen
+        steps.append(Step(f"Range: {distance:,} ft, in increments of {inc:,} ft", f"{pen:+d}", f"{RULE_ROUNDS} (Anime d20 range increments)"))
+    else:
+        out = outmatching(n, reach)
+        rolls, damage, mod = (me.unit.attack[:1] if option == "charge" else me.unit.attack), me.unit.damage, out
+        if option == "charge":
+            lasts = "until its next turn" if state.rules.charge_ac == "turn" else "to the end of the round"
+            steps.append(Step("Charge: one attack", f"+{CHARGE_BONUS} to attack, AC {CHARGE_AC} {lasts}", f"{RULE} · Unit Charge Option"))
+            mod += CHARGE_BONUS
+        steps.append(Step(f"Outmatching ({n} against {reach})", f"{out:+d}", f"{RULE} · Outmatching (Table A-12)"))
+    if me.deeds: steps.append(Step("Morale bonus (deeds: attack and damage)", f"{me.deeds:+d}", f"{RULE} · Unit Morale (Table A-14)"))
+    if me.spells: steps.append(Step("Morale modifier (spells: attack, not damage)", f"{me.spells:+d}", f"{RULE_MORALE} (Table A-13's note)"))
+    if at_hindered: steps.append(Step("Against hindered counters", f"+{HINDERED_BONUS}", f"{RULE} · Other Magic in the BCSC"))
+    mod += me.deeds + me.spells + (HINDERED_BONUS if at_hindered else 0)
+    return AttackPlan(n, reach, tuple(b + mod for b in rolls), damage, me.deeds, state.ac_now(target), tuple(steps))
+
+
+@checked
+def attack(state: CombatState,  # the battle
+           unit: str,  # the attacking unit (it must be its turn)
+           target: str,  # the enemy unit attacked
+           option: str = "attack",  # "charge" (one attack, +2), "attack" (melee: every attack) or "ranged" (with its ranged weapon)
+           counters: int = 0,  # counters attacking (0: every counter able to fight; ranged: those with a line of sight)
+           in_range: int = 0,  # the target's counters in reach (0: all of them)
+           at_hindered: bool = False,  # the attack is on counters hindered by a spell (+2)
+           distance: int = 0,  # ranged: feet to the target (0: within the first range increment, as the GM says)
+           dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
+          ) -> tuple[CombatState, list[Step]]:
+    "A unit's Charge, melee Attack or ranged attack: one attack roll per attack, the defence roll, each counter's damage, counters removed."
+    me = _unit_turn(state, unit)
+    plan = _plan(state, unit, target, option, counters, in_range, at_hindered, distance)
+    feed, rule, melee, reach = as_dice(dice), RULE_ROUNDS, option != "ranged", plan.reach
+    log = [Step(f"{unit}: {option}", f"{plan.counters} counters against {target} ({reach} in reach)", rule), *plan.steps]
+    me = _set(me, charged=state.round if option == "charge" else me.charged,
                  engaged=me.engaged + ((target,) if option == "charge" and target not in me.engaged else ()))
     state = state.put(me)
-    if option == "charge": state = state.put(replace(state.get(target), engaged=state.get(target).engaged + ((unit,) if unit not in state.get(target).engaged else ())))
-    total_dealt = 0
-    for k, atk in enumerate(me.unit.attack, 1):
+    if option == "charge": state = state.put(_set(state.get(target), engaged=state.get(target).engaged + ((unit,) if unit not in state.get(target).engaged else ())))
+    total_dealt, ac, several = 0, plan.ac, len(plan.rolls) > 1
+    for k, bonus in enumerate(plan.rolls, 1):
         them = state.get(target)
         if them.counters == 0 or reach == 0: break
-        bonus = atk + base
-        ac = them.unit.ac + (CHARGE_AC if them.charged else 0)
-        d20 = feed("1d20", f"{unit}'s attack roll" + (f" ({k})" if len(me.unit.attack) > 1 else ""))
+        d20 = feed("1d20", f"{unit}'s attack roll" + (f" ({k})" if several else ""))
         total = d20 + bonus
         defence = dnat = None
         if state.rules.defence and d20 not in (1, 20) and total >= ac:
-            pen = defence_penalty(them.defences + 1)
+            pen = unit_defence_penalty(them.defences + 1)
             dnat = feed("1d20", f"{target}'s defence roll")
             defence = dnat + ac + pen
-            state = state.put(replace(them, defences=them.defences + 1)); them = state.get(target)
+            state = state.put(_set(them, defences=them.defences + 1)); them = state.get(target)
         result = unit_attack_result(total, d20, ac, defence, dnat)
         line = f"d20 {d20} {bonus:+d} = {total} against AC {ac}"
-        if defence is not None: line += f"; defence d20 {dnat} {ac + defence_penalty(them.defences):+d} = {defence}"
-        log.append(Step(f"Attack {k}" if len(me.unit.attack) > 1 else "Attack roll", f"{line}: {result}", rule))
+        if defence is not None: line += f"; defence d20 {dnat} {defence - dnat:+d} = {defence}"
+        log.append(Step(f"Attack {k}" if several else "Attack roll", f"{line}: {result}", rule))
         if result not in ("hit", "critical"): continue
-        expr = critical_damage(me.unit.damage, state.rules.crit) if result == "critical" else me.unit.damage
-        rolls = [feed(expr, f"{unit}'s counter {i + 1} damage ({expr})") for i in range(n)]
-        each = [max(0, r + me.bonus - them.unit.armour) for r in rolls]
+        expr = critical_damage(plan.damage, state.rules.crit) if result == "critical" else plan.damage
+        rolls = [feed(expr, f"{unit}'s counter {i + 1} damage ({expr})") for i in range(plan.counters)]
+        each = [max(0, r + plan.extra - them.unit.armour) for r in rolls]
         dmg = sum(each)
-        log.append(Step(f"Damage: {n} × {expr}" + (f" {me.bonus:+d} morale" if me.bonus else "") + (f" − Armour {them.unit.armour} each" if them.unit.armour else ""),
-                        f"{' + '.join(map(str, each))} = {dmg}", RULE_DAMAGE))
+        log.append(Step(f"Damage: {plan.counters} × {expr}" + (f" {plan.extra:+d} morale" if plan.extra else "")
+                        + (f" − Armour {them.unit.armour} each" if them.unit.armour else ""), f"{' + '.join(map(str, each))} = {dmg}", RULE_DAMAGE))
         state, r = _damage(state, target, dmg, reach, "hindered" if at_hindered else "able")
         reach -= r.removed
         log.append(Step(f"{target}", _damage_line(target, r, them.unit.counter_hp), RULE_DAMAGE))
         t = state.get(target)
-        state = state.put(replace(t, biggest=max(t.biggest, me.counters), taken=t.taken + (dmg if melee else 0)))
+        state = state.put(_set(t, biggest=max(t.biggest, me.counters), taken=min(ROUND_DAMAGE, t.taken + (dmg if melee else 0))))
         total_dealt += dmg
     me = state.get(unit)
-    state = state.put(replace(me, dealt=me.dealt + (total_dealt if melee else 0)))
-    state = replace(state, acted=state.acted + (unit,))
+    state = state.put(_set(me, dealt=min(ROUND_DAMAGE, me.dealt + (total_dealt if melee else 0))))
+    state = _set(state, acted=state.acted + (unit,))
     t = state.get(target)
-    return _log(state, log, f"Round {state.round}: {unit} {option}s {target}: {total_dealt} damage; {target} {t.counters} counters"
+    return _log(state, f"Round {state.round}: {unit} {option}s {target}: {total_dealt} damage; {target} {t.counters} counters"
                 + (f", {t.carry} carried" if t.carry else "") + (" (beaten)" if t.counters == 0 else "")), log
 
 
@@ -368,23 +530,23 @@ def withdraw(state: CombatState,  # the battle
              unit: str,  # the unit withdrawing (its turn)
             ) -> tuple[CombatState, list[Step]]:
     "Declare a withdrawal (a full action): next round the unit moves away and is out of melee."
-    me = _turn(state, unit)
+    me = _unit_turn(state, unit)
     if me.morale != "steady": raise InputError("unit", f"{unit} is {me.morale}")
     if not me.engaged: raise InputError("unit", f"{unit} is not in melee: there is nothing to withdraw from")
-    state = replace(state.put(replace(me, morale="withdrawing")), acted=state.acted + (unit,))
+    state = _set(state.put(_set(me, morale="withdrawing")), acted=state.acted + (unit,))
     log = [Step(f"{unit}: withdraw", "a full action; it moves away next round", f"{RULE} · Unit Withdraw Option")]
-    return _log(state, log, f"Round {state.round}: {unit} withdraws"), log
+    return _log(state, f"Round {state.round}: {unit} withdraws"), log
 
 
 @checked
 def pass_turn(state: CombatState,  # the battle
-              unit: str,  # the unit (its turn)
+              unit: str,  # the unit or character whose turn it is
              ) -> tuple[CombatState, list[Step]]:
-    "The unit does nothing this round (a fleeing unit keeps running)."
+    "The unit does nothing this round (a fleeing unit keeps running); a character ends its turn."
     me = _turn(state, unit)
-    state = replace(state, acted=state.acted + (unit,))
-    what = "keeps fleeing" if me.morale == "fleeing" else "holds"
-    return _log(state, [], f"Round {state.round}: {unit} {what}"), [Step(f"{unit}", what, RULE_ROUNDS)]
+    state = _set(state, acted=state.acted + (unit,))
+    what = "ends its turn" if me is None else "keeps fleeing" if me.morale == "fleeing" else "holds"
+    return _log(state, f"Round {state.round}: {unit} {what}"), [Step(f"{unit}", what, RULE_ROUNDS)]
 
 
 @checked
@@ -393,19 +555,19 @@ def coup_de_grace(state: CombatState,  # the battle
                   target: str,  # the enemy unit with helpless counters within reach
                  ) -> tuple[CombatState, list[Step]]:
     "A standard action: the helpless counters of an enemy unit in reach go to the dead pile."
-    me = _turn(state, unit)
+    me = _unit_turn(state, unit)
     them = state.get(target, "target")
     if me.morale != "steady": raise InputError("unit", f"{unit} is {me.morale}")
     if them.unit.side == me.unit.side: raise InputError("target", f"{target} is on {unit}'s own side")
     if not them.helpless: raise InputError("target", f"{target} has no helpless counters")
     if target not in me.engaged: raise InputError("target", f"{target} is not within {unit}'s reach (not in melee with it)")
     n = them.helpless
-    gone = replace(them, counters=them.counters - n, dead=them.dead + n, helpless=0)
-    if gone.counters == 0: gone = replace(gone, morale="vanquished", carry=0)
-    state = replace(state.put(gone), acted=state.acted + (unit,))
+    left = them.counters - n
+    gone = _set(them, counters=left, dead=them.dead + n, helpless=0, **({"morale": "vanquished", "carry": 0} if left == 0 else {}))
+    state = _set(state.put(gone), acted=state.acted + (unit,))
     if gone.counters == 0: state = _disengage(state, target)
     log = [Step(f"{unit}: coup de grace", f"{n} helpless counters of {target} to the dead pile", f"{RULE} · Other Magic in the BCSC")]
-    return _log(state, log, f"Round {state.round}: {unit} finishes {n} helpless counters of {target}"), log
+    return _log(state, f"Round {state.round}: {unit} finishes {n} helpless counters of {target}"), log
 
 
 @checked
@@ -414,13 +576,13 @@ def rally(state: CombatState,  # the battle
           situational: int = 0,  # any other morale modifier the GM allows
           dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the d20 rolled
          ) -> tuple[CombatState, list[Step]]:
-    "A fleeing unit's morale check at DC 20: passed, it may attack again from the next round."
-    me = _turn(state, unit)
+    "A fleeing unit's morale check at DC 20: passed, it may attack again from the next round; failed, it leaves the field."
+    me = _unit_turn(state, unit)
     if me.morale != "fleeing": raise InputError("unit", f"{unit} is not fleeing: only a fleeing unit rallies")
     ok, log = _morale_roll(state, me, RALLY_DC, situational, as_dice(dice), "rally")
-    me = replace(state.get(unit), morale="steady" if ok else "fleeing")
-    state = replace(state.put(me), acted=state.acted + (unit,))
-    return _log(state, log, f"Round {state.round}: {unit} " + ("rallies" if ok else "fails to rally")), log
+    me = _set(state.get(unit), morale="steady" if ok else "fleeing")
+    state = _set(state.put(me), acted=state.acted + (unit,))
+    return _log(state, f"Round {state.round}: {unit} " + ("rallies" if ok else "fails to rally: it leaves the field at the round's end")), log
 
 
 def _morale_roll(state: CombatState, u: UnitState, dc: int, situational: int, feed: DiceFeed, why: str) -> tuple[bool, list[Step]]:
@@ -428,10 +590,11 @@ def _morale_roll(state: CombatState, u: UnitState, dc: int, situational: int, fe
     side = u.unit.side
     other = SIDES[1 - SIDES.index(side)]
     sizes = outmatching(state.army_size(side), state.army_size(other), "morale")
-    bonus, steps = morale_bonus(u.unit.leader_cha, u.unit.aura, u.bonus + sizes + situational, u.unit.elite, u.unit.standing)
+    bonus, steps = morale_bonus(u.unit.leader_cha, u.unit.aura, u.deeds + u.spells + sizes + situational, u.unit.elite, u.unit.standing)
     d20 = feed("1d20", f"{u.name}'s {why} check")
     check = d20_check(bonus, dc, d20)
     log = [Step(f"Army sizes (Table A-12): {state.army_size(side):,} against {state.army_size(other):,}", f"{sizes:+d}", f"{RULE} · Outmatching")]
+    log += [Step(w, f"{v:+d}", f"{RULE_MORALE} (Table A-14)") for w, v in (("Deeds (Table A-14)", u.deeds), ("Spells and other morale modifiers", u.spells)) if v]
     log += list(steps) + [Step(f"{u.name}: {why} check", f"d20 {d20} {bonus:+d} = {check.total} against DC {dc}: {'passed' if check.success else 'failed'}", RULE_MORALE)]
     return check.success, log
 
@@ -449,36 +612,42 @@ def morale_check(state: CombatState,  # the battle
     u = state.get(unit)
     ok, log = _morale_roll(state, u, dc, situational, as_dice(dice), "morale")
     log.insert(0, Step(f"{unit}: morale check due", "; ".join(f"{w} (DC {d})" for w, d in due), f"{RULE_MORALE} (Table A-13)"))
-    u = replace(state.get(unit), checked=u.checked or not u.fear or not state.to_act(), fear=False, morale=u.morale if ok else "shaken")
+    u = _set(state.get(unit), checked=u.checked or not u.fear or not state.to_act(), fear=False, morale=u.morale if ok else "shaken")
     state = state.put(u)
-    return _log(state, log, f"Round {state.round}: {unit} morale DC {dc}: " + ("holds" if ok else "breaks (withdraws next turn, then flees)")), log
+    return _log(state, f"Round {state.round}: {unit} morale DC {dc}: " + ("holds" if ok else "breaks (withdraws next turn, then flees)")), log
 
 
 @checked
 def next_round(state: CombatState,  # the battle once every unit has acted and every morale check is made
               ) -> tuple[CombatState, list[Step]]:
-    "Start the next round: withdrawals and routs move on, charges end, the round's tallies are cleared."
+    "Start the next round: withdrawals and routs move on, a fleeing unit that did not rally leaves the field, the round's tallies are cleared."
     if not state.round: raise InputError("round", "roll Initiative first")
     if state.over: raise InputError("round", f"the battle is over ({state.over})")
+    if state.round >= MAX_ROUNDS: raise InputError("round", f"a battle lasts at most {MAX_ROUNDS:,} rounds")
     left = state.to_act()
     if left: raise InputError("round", f"{left[0]} has not acted this round (attack, withdraw or pass)")
     owing = [u.name for u in state.units if state.morale_due(u.name)]
     if owing: raise InputError("round", f"{owing[0]} owes a morale check first")
     log, acted, rnd = [], [], state.round + 1
-    for u in state.units:
-        u = replace(u, charged=False, round_start=u.counters, taken=0, dealt=0, biggest=0, defences=0, checked=False)
+    for name in [u.name for u in state.units]:
+        u = state.get(name)  # as it stands now: moving an earlier unit off may have changed who this one is engaged with
+        u = _set(u, round_start=u.counters, taken=0, dealt=0, biggest=0, defences=0, checked=False)
         state = state.put(u)
         if u.morale == "withdrawing":
-            state = _disengage(state, u.name); state = state.put(replace(state.get(u.name), morale="steady"))
+            state = _disengage(state, u.name); state = state.put(_set(state.get(u.name), morale="steady"))
             acted.append(u.name); log.append(Step(u.name, "moves away: out of melee (its action this round)", f"{RULE} · Unit Withdraw Option"))
         elif u.morale == "shaken":
-            state = state.put(replace(u, morale="routing")); acted.append(u.name)
+            state = state.put(_set(u, morale="routing")); acted.append(u.name)
             log.append(Step(u.name, "withdraws (its morale failed): its action this round", RULE_MORALE))
         elif u.morale == "routing":
-            state = _disengage(state, u.name); state = state.put(replace(state.get(u.name), morale="fleeing"))
-            log.append(Step(u.name, "flees the field at top speed; it may try to rally (DC 20)", RULE_MORALE))
-    state = replace(state, round=rnd, acted=tuple(acted))
-    return _log(state, log, f"Round {rnd} begins"), log
+            state = _disengage(state, u.name); state = state.put(_set(state.get(u.name), morale="fleeing"))
+            log.append(Step(u.name, "flees the field at top speed; on its turn it may try to rally (DC 20)", RULE_MORALE))
+        elif u.morale == "fleeing":  # it did not rally: gone
+            state = _disengage(state, u.name)
+            state = state.put(_set(state.get(u.name), counters=0, fled=u.fled + u.counters, carry=0, helpless=0, hindered=0, morale="fled"))
+            log.append(Step(u.name, f"has left the field ({u.counters} counters fled)", RULE_MORALE))
+    state = _set(state, round=rnd, acted=tuple(acted))
+    return _log(state, f"Round {rnd} begins"), log
 
 
 @checked
@@ -496,10 +665,11 @@ def save_effect(state: CombatState,  # the battle
                 damage: str,  # the effect's damage dice, rolled once
                 area: int = 0,  # the target's counters in the area (0: all)
                 armour: bool = False,  # the unit's Armour stops this damage
+                by: str = "",  # the character whose turn it is, if one of them cast it ("": a caster outside the order)
                 dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the damage rolled
                ) -> tuple[CombatState, list[Step]]:
     "An area effect with a save for half on a unit: the failing share of the counters at full damage, the rest at half."
-    _open(state, "target")
+    _open(state, "target", by)
     t = state.get(target, "target")
     if t.counters == 0: raise InputError("target", f"{target} is beaten")
     require_choice(save, "save", SAVES); parse_param(damage, "damage")
@@ -509,8 +679,8 @@ def save_effect(state: CombatState,  # the battle
     ms = mass_save(n, dc, getattr(t.unit, save), max(0, rolled), t.unit.armour if armour else 0, state.rules.rounding)
     state, r = _damage(state, target, ms.total, n)
     log = list(ms.working) + [Step(target, _damage_line(target, r, t.unit.counter_hp), RULE_SAVES)]
-    return _log(state, log, f"Round {state.round}: area effect DC {dc} ({save}) on {target}: {ms.failed} of {n} counters fail, "
-                f"{ms.total} damage; {r.counters} counters left"), log
+    return _log(state, f"Round {state.round}: {by + ': ' if by else ''}area effect DC {dc} ({save}) on {target}: {ms.failed} of {n} "
+                f"counters fail, {ms.total} damage; {r.counters} counters left"), log
 
 
 @checked
@@ -519,9 +689,10 @@ def hit_dice(state: CombatState,  # the battle
              hit_dice: int,  # Hit Dice of each creature slain, subdued or turned
              creatures: int = 1,  # how many
              why: str = "slain by a character",  # e.g. "slain by a spell", "turned"
+             by: str = "",  # the character whose turn it is, if one of them did it
             ) -> tuple[CombatState, list[Step]]:
     "Creatures taken out by a character, a spell or turning: their Hit Dice come off the unit's hit points at once."
-    _open(state, "target")
+    _open(state, "target", by)
     t = state.get(target, "target")
     if t.counters == 0: raise InputError("target", f"{target} is beaten")
     require_text(why, "why", 80)
@@ -529,9 +700,10 @@ def hit_dice(state: CombatState,  # the battle
     require_int(hit_dice, "hit_dice", 0, HD_RANGE[1]); require_int(creatures, "creatures", 1, 100_000)
     state, r = _damage(state, target, hit_dice * creatures, None)
     after = state.get(target).hit_points
-    log = [Step(f"{creatures} × {hit_dice} HD {why}", f"{target}'s hit points {before} → {after}", f"{RULE} · Player Characters"),
+    log = [Step(f"{creatures} × {hit_dice} HD {why}" + (f" ({by})" if by else ""), f"{target}'s hit points {before} → {after}",
+                f"{RULE} · Player Characters"),
            Step(target, _damage_line(target, r, t.unit.counter_hp), RULE_DAMAGE)]
-    return _log(state, log, f"Round {state.round}: {target} loses {hit_dice * creatures} HD ({why}): {before} → {after}"), log
+    return _log(state, f"Round {state.round}: {by + ': ' if by else ''}{target} loses {hit_dice * creatures} HD ({why}): {before} → {after}"), log
 
 
 @checked
@@ -539,9 +711,10 @@ def condition(state: CombatState,  # the battle
               target: str,  # the unit a spell affects
               effect: str,  # "death", "helpless", "hindered", "fear" or "recover" (hindered counters freed)
               counters: int,  # how many of its counters
+              by: str = "",  # the character whose turn it is, if one of them cast it
              ) -> tuple[CombatState, list[Step]]:
     "A spell's condition on some counters of a unit."
-    _open(state, "target")
+    _open(state, "target", by)
     t = state.get(target, "target")
     require_choice(effect, "effect", SPELL_EFFECTS)
     rule = f"{RULE} · Other Magic in the BCSC"
@@ -551,82 +724,56 @@ def condition(state: CombatState,  # the battle
         return require_int(counters, "counters", 1, have)
     if effect == "recover":
         n = some(t.hindered, "hindered counters")
-        t = replace(t, hindered=t.hindered - n); text = f"{n} hindered counters free again"
+        t = _set(t, hindered=t.hindered - n); text = f"{n} hindered counters free again"
     elif effect == "hindered":
         n = some(t.able, "counters able to fight")
-        t = replace(t, hindered=t.hindered + n); text = f"{n} counters hindered (cannot fight; attacks on them +{HINDERED_BONUS})"
+        t = _set(t, hindered=t.hindered + n); text = f"{n} counters hindered (cannot fight; attacks on them +{HINDERED_BONUS})"
     elif effect == "helpless" and state.rules.helpless == "marked":
         n = some(t.counters - t.helpless, "counters that are not already helpless")
         take_h = max(0, n - t.able)  # hindered counters may be made helpless too
-        t = replace(t, helpless=t.helpless + n, hindered=t.hindered - take_h); text = f"{n} counters helpless, left on the field"
+        t = _set(t, helpless=t.helpless + n, hindered=t.hindered - take_h); text = f"{n} counters helpless, left on the field"
     elif effect == "fear":
         n = some(t.able, "counters able to fight")
-        t = replace(t, counters=t.counters - n, fled=t.fled + n, fear=t.counters - n > 0)
-        if t.counters == 0: t = replace(t, morale="vanquished", carry=0, engaged=())
-        text = f"{n} counters flee" + ("; the rest of the unit makes a morale check now" if t.counters else "")
+        left = t.counters - n
+        t = _set(t, counters=left, fled=t.fled + n, fear=left > 0, **({} if left else {"morale": "fled", "carry": 0, "engaged": ()}))
+        text = f"{n} counters flee" + ("; the rest of the unit makes a morale check now" if left else "")
     else:  # death, or helpless removed at once
         n = some(t.counters, "counters left")
         t = _remove(t, n)
-        if t.counters == 0: t = replace(t, carry=0)
+        if t.counters == 0: t = _set(t, carry=0)
         text = f"{n} counters to the dead pile" + (" (helpless: beaten)" if effect == "helpless" else "")
     state = state.put(t)
     if t.counters == 0: state = _disengage(state, target)
-    log = [Step(f"{target}: {effect}", text, rule)]
-    return _log(state, log, f"Round {state.round}: {target}: {text}"), log
+    log = [Step(f"{target}: {effect}" + (f" ({by})" if by else ""), text, rule)]
+    return _log(state, f"Round {state.round}: {by + ': ' if by else ''}{target}: {text}"), log
 
 
 @checked
 def award(state: CombatState,  # the battle
           unit: str,  # the unit whose morale changes
-          deed: str = "",  # a row of Table A-14, or "" with `value`
-          value: int = 0,  # another morale bonus (a spell such as bless: +1), when `deed` is ""
+          deed: str = "",  # a row of Table A-14 (attack, damage and morale), or "" with `value`
+          value: int = 0,  # another morale modifier (bless: +1) when `deed` is "": attack rolls and morale checks, not damage
+          by: str = "",  # the character whose turn it is, if the deed is theirs
          ) -> tuple[CombatState, list[Step]]:
-    "A morale bonus for a unit (Table A-14's deeds, or another source): to its attack, damage and morale rolls for the rest of the battle."
-    _open(state, "unit")
+    "A morale bonus for a unit for the rest of the battle: a deed of Table A-14 (attack, damage, morale) or another modifier (attack, morale)."
+    _open(state, "unit", by)
     u = state.get(unit)
-    if deed: amount = morale_award(deed)
+    if u.counters == 0: raise InputError("unit", f"{unit} is no longer on the field ({u.morale})")
+    if deed:
+        amount = morale_award(deed)
+        u = _set(u, deeds=u.deeds + amount)
+        log = [Step(f"{unit}: {deed}" + (f" ({by})" if by else ""), f"{amount:+d} to attack, damage and morale (now {u.deeds:+d})",
+                    f"{RULE} · Unit Morale (Table A-14)")]
     else:
         amount = require_int(value, "value", -10, 10)
         if not amount: raise InputError("value", "give a Table A-14 deed or a bonus other than 0")
-    state = state.put(replace(u, bonus=u.bonus + amount))
-    log = [Step(f"{unit}: {deed or 'morale modifier'}", f"{amount:+d} (now {u.bonus + amount:+d})", f"{RULE} · Unit Morale (Table A-14)")]
-    return _log(state, log, f"Round {state.round}: {unit} morale {amount:+d} ({deed or 'other'})"), log
+        u = _set(u, spells=u.spells + amount)
+        log = [Step(f"{unit}: morale modifier" + (f" ({by})" if by else ""), f"{amount:+d} to attack rolls and morale checks, not damage "
+                    f"(now {u.spells:+d})", f"{RULE_MORALE} (Table A-13's note on bless)")]
+    state = state.put(u)
+    return _log(state, f"Round {state.round}: {by + ': ' if by else ''}{unit} morale {amount:+d} ({deed or 'other modifier'})"), log
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #2c0a73c0
-def _weights(d: dict[int, Fraction]) -> tuple[int, list[int]]:
-    "An exact distribution as (lowest value, whole-number weight of each value from there up)."
-    den = math.lcm(*(p.denominator for p in d.values()))
-    lo, hi = min(d), max(d)
-    return lo, [int(d.get(k, 0) * den) for k in range(lo, hi + 1)]
-
-
-def _mul(a: list[int], b: list[int]) -> list[int]:
-    "The convolution of two weight lists, as one product of two packed big integers (Kronecker substitution)."
-    width = (max(a) * max(b) * min(len(a), len(b))).bit_length() // 8 + 2
-    pack = lambda xs: int.from_bytes(b"".join(x.to_bytes(width, "little") for x in xs), "little")
-    n = len(a) + len(b) - 1
-    raw = (pack(a) * pack(b)).to_bytes(width * n, "little")
-    return [int.from_bytes(raw[i * width:(i + 1) * width], "little") for i in range(n)]
-
-
-def _power(a: list[int], n: int) -> list[int]:
-    "The weights of the sum of `n` draws (by doubling)."
-    out, base = [1], a
-    while n:
-        if n & 1: out = _mul(out, base)
-        n >>= 1
-        if n: base = _mul(base, base)
-    return out
-
-
-@dataclass(frozen=True)
-class AttackOutlook:
-    "Exact odds of one unit's attack action before it is rolled."
-    outcomes: tuple[dict[str, Fraction], ...]  # each attack's "miss", "defended", "hit", "critical"
-    damage: dict[int, Fraction]  # counter hit points dealt in all
-    removed: dict[int, Fraction]  # counters removed
-
-
 @checked
 def attack_outlook(state: CombatState,  # the battle
                    unit: str,  # the attacker
@@ -635,56 +782,18 @@ def attack_outlook(state: CombatState,  # the battle
                    counters: int = 0,  # counters attacking (0: all able)
                    in_range: int = 0,  # target counters in reach (0: all)
                    at_hindered: bool = False,  # against hindered counters
+                   distance: int = 0,  # ranged: feet to the target
                   ) -> AttackOutlook:
-    "Exact chances of each outcome, of the damage dealt and of the counters removed, for the attack `attack` would make."
-    me, them = state.get(unit), state.get(target, "target")
-    require_choice(option, "option", OPTIONS); require_bool(at_hindered, "at_hindered")
-    n = me.able if counters == 0 else require_int(counters, "counters", 1, max(1, me.able))
-    reach = them.counters if in_range == 0 else require_int(in_range, "in_range", 1, max(1, them.counters))
-    if at_hindered: reach = min(reach, them.hindered)
-    melee = option != "ranged"
-    base = (CHARGE_BONUS if option == "charge" else 0) + (outmatching(n, reach) if melee else 0) + me.bonus + (HINDERED_BONUS if at_hindered else 0)
-    ac = them.unit.ac + (CHARGE_AC if them.charged else 0)
-    (lo_n, wn), (lo_c, wc) = (_weights(damage_odds(add_to_damage(e, me.bonus), them.unit.armour))
-                              for e in (me.unit.damage, critical_damage(me.unit.damage, state.rules.crit)))
-    dn, dc, A = sum(wn), sum(wc), len(me.unit.attack)
-    outcomes = tuple(attack_odds(atk + base, ac, "0", defence_bonus=ac if state.rules.defence else None,
-                                 nth_defence=them.defences + k + 1).outcomes for k, atk in enumerate(me.unit.attack))
-    # how many attacks hit and how many crit; then the sum of that many counters' damage rolls of each kind
-    ways: dict[tuple[int, int], Fraction] = {}
-    for pick in itertools.product(("none", "hit", "critical"), repeat=A):
-        p = Fraction(1)
-        for o, what in zip(outcomes, pick): p *= (o["miss"] + o["defended"]) if what == "none" else o[what]
-        key = (pick.count("hit"), pick.count("critical"))
-        if p: ways[key] = ways.get(key, Fraction(0)) + p
-    powers: dict[tuple[str, int], list[int]] = {}
-
-    def power(kind: str, k: int) -> list[int]:
-        "The weights of k·n draws, from k−1 (or k/2) already worked out."
-        if k == 0: return [1]
-        if (kind, k) not in powers:
-            powers[kind, k] = _power(wn if kind == "hit" else wc, n) if k == 1 else (
-                _mul(power(kind, k // 2), power(kind, k // 2)) if k % 2 == 0 else _mul(power(kind, k - 1), power(kind, 1)))
-        return powers[kind, k]
-    weight: dict[int, int] = {}  # over 400^A · dn^(A·n) · dc^(A·n)
-    for (h, c), p in ways.items():
-        scale = int(p * 400 ** A) * dn ** ((A - h) * n) * dc ** ((A - c) * n)
-        ws = _mul(power("hit", h), power("critical", c))
-        lo = lo_n * h * n + lo_c * c * n
-        for i, q in enumerate(ws):
-            if q: weight[lo + i] = weight.get(lo + i, 0) + scale * q
-    den = 400 ** A * dn ** (A * n) * dc ** (A * n)
-    removed_w: dict[int, int] = {}
-    for x, q in weight.items():
-        r = apply_damage(them.counters, them.unit.counter_hp, them.carry, x, reach).removed
-        removed_w[r] = removed_w.get(r, 0) + q
-    total = {x: Fraction(q, den) for x, q in sorted(weight.items())}
-    removed = {r: Fraction(q, den) for r, q in sorted(removed_w.items())}
-    return AttackOutlook(outcomes, total, removed)
+    "The odds of the attack `attack` would make now (`unit_attack_odds`, with every modifier it would apply)."
+    plan = _plan(state, unit, target, option, counters, in_range, at_hindered, distance)
+    them = state.get(target, "target")
+    return unit_attack_odds(plan.rolls, plan.ac, plan.damage, plan.counters, them.counters, them.unit.counter_hp, them.carry, plan.reach,
+                            them.unit.armour, plan.extra, state.rules.defence, them.defences, state.rules.crit)
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #bbd30777
-UNIT_KIND, UNIT_VERSION = "besm-unit-combat", 1
+UNIT_KIND, UNIT_VERSION = "besm-unit-combat", 2
 ACTION_KINDS = ("initiative", "attack", "withdraw", "pass", "coup", "rally", "morale", "round", "save", "hit_dice", "condition", "award")
+MAX_ACTIONS = 3_000  # in one battle, and so in one save: loading the heaviest replays within 2 s
 
 
 @checked
@@ -692,12 +801,13 @@ ACTION_KINDS = ("initiative", "attack", "withdraw", "pass", "coup", "rally", "mo
 class UnitAction:
     "One thing done in a unit battle: its kind, its inputs and the dice totals it used, in order."
     kind: str
-    unit: str = ""  # the acting unit (or the unit affected, for award and morale)
+    unit: str = ""  # the acting unit or character (or the unit affected, for award and morale)
     target: str = ""
     option: str = "attack"
     counters: int = 0
     in_range: int = 0
     at_hindered: bool = False
+    distance: int = 0  # feet, for a ranged attack
     dc: int = 0
     save: str = "reflex"
     damage: str = ""
@@ -710,17 +820,22 @@ class UnitAction:
     deed: str = ""
     value: int = 0
     situational: int = 0
+    by: str = ""  # the character whose turn it is, for what a character does (save, hit_dice, condition, award)
     dice: tuple[int, ...] = ()
 
     def __post_init__(self):
         require_choice(self.kind, "kind", ACTION_KINDS)
-        for f in ("unit", "target", "damage", "why", "effect", "deed", "option", "save"): require_text(getattr(self, f), f, 120)
-        for f, lo, hi in (("counters", 0, MAX_COUNTERS), ("in_range", 0, MAX_COUNTERS), ("dc", 0, 100), ("area", 0, MAX_COUNTERS),
-                          ("hit_dice", 0, HD_RANGE[1]), ("creatures", 1, 100_000), ("value", -10, 10), ("situational", -50, 50)):
+        for f in ("unit", "target", "damage", "why", "by"): require_text(getattr(self, f), f, 120)
+        require_choice(self.option, "option", OPTIONS); require_choice(self.save, "save", SAVES)
+        require_choice(self.effect, "effect", ("",) + SPELL_EFFECTS); require_choice(self.deed, "deed", ("",) + tuple(TABLE_A14))
+        for f, lo, hi in (("counters", 0, MAX_COUNTERS), ("in_range", 0, MAX_COUNTERS), ("distance", 0, MAX_DISTANCE), ("dc", 0, 100),
+                          ("area", 0, MAX_COUNTERS), ("hit_dice", 0, HD_RANGE[1]), ("creatures", 1, 100_000), ("value", -10, 10),
+                          ("situational", -50, 50)):
             require_int(getattr(self, f), f, lo, hi)
         require_bool(self.at_hindered, "at_hindered"); require_bool(self.armour, "armour")
         object.__setattr__(self, "dice", require_items(self.dice, "dice", 100_000))
-        for d in self.dice: require_int(d, "dice", -10_000, 100_000)
+        if not all(type(d) is int and -10_000 <= d <= 100_000 for d in self.dice):  # the message names the first bad one
+            for d in self.dice: require_int(d, "dice", -10_000, 100_000)
 
 
 @checked
@@ -731,31 +846,37 @@ def apply_action(state: CombatState,  # the battle
     "Do one action to a battle (the engine's single entry point, used by `Combat` and its replay)."
     k = a.kind
     if k == "initiative": return roll_initiative(state, feed)
-    if k == "attack": return attack(state, a.unit, a.target, a.option, a.counters, a.in_range, a.at_hindered, feed)
+    if k == "attack": return attack(state, a.unit, a.target, a.option, a.counters, a.in_range, a.at_hindered, a.distance, feed)
     if k == "withdraw": return withdraw(state, a.unit)
     if k == "pass": return pass_turn(state, a.unit)
     if k == "coup": return coup_de_grace(state, a.unit, a.target)
     if k == "rally": return rally(state, a.unit, a.situational, feed)
     if k == "morale": return morale_check(state, a.unit, a.situational, feed)
     if k == "round": return next_round(state)
-    if k == "save": return save_effect(state, a.target, a.dc, a.save, a.damage, a.area, a.armour, feed)
-    if k == "hit_dice": return hit_dice(state, a.target, a.hit_dice, a.creatures, a.why or "slain by a character")
-    if k == "condition": return condition(state, a.target, a.effect, a.counters)
-    return award(state, a.unit, a.deed, a.value)
+    if k == "save": return save_effect(state, a.target, a.dc, a.save, a.damage, a.area, a.armour, a.by, feed)
+    if k == "hit_dice": return hit_dice(state, a.target, a.hit_dice, a.creatures, a.why or "slain by a character", a.by)
+    if k == "condition": return condition(state, a.target, a.effect, a.counters, a.by)
+    return award(state, a.unit, a.deed, a.value, a.by)
 
 
 @checked
 class Combat:
     "A unit battle in progress: the start, every action with its dice, the state now, with undo across rounds."
-    def __init__(self, start: CombatState,  # the battle before Initiative
+    def __init__(self, start: CombatState,  # the battle before Initiative, as `start_combat` makes it
                  actions: Sequence[UnitAction] = (),  # actions already taken, replayed from their dice
                 ):
         if not isinstance(start, CombatState): raise InputError("start", "must be a CombatState")
+        fresh = start_combat([u.unit for u in start.units], start.rules, start.characters)
+        if start != fresh:
+            raise InputError("start", f"must be a battle before Initiative, as start_combat sets it up (this one is already in round {start.round}"
+                                      + ("" if start.round else ", or its units are not as they started") + ")")
+        actions = require_items(actions, "actions", MAX_ACTIONS)
         self.start = start
         self.actions: list[UnitAction] = []
         self.states: list[CombatState] = [start]
         self.logs: list[list[Step]] = []
         for n, act in enumerate(actions, 1):
+            if not isinstance(act, UnitAction): raise InputError("actions", f"must hold UnitAction records, got {shown(act)}")
             feed = DiceFeed(totals=list(act.dice))
             try: self.do(act, feed)
             except InputError as err: raise ValueError(f"action {n} ({act.kind}) cannot be replayed: {err}") from None
@@ -764,11 +885,18 @@ class Combat:
     @property
     def state(self) -> CombatState: return self.states[-1]
 
+    @property
+    def history(self) -> tuple[str, ...]:
+        "Each action's line, in order."
+        return tuple(s.note for s in self.states[1:])
+
     @checked
     def do(self, action: UnitAction,  # what to do
            dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
           ) -> list[Step]:
         "Do an action; its log. A refused action changes nothing."
+        if len(self.actions) >= MAX_ACTIONS:
+            raise InputError("action", f"a battle holds at most {MAX_ACTIONS:,} actions (the most a save keeps)")
         feed = as_dice(dice)
         new, log = apply_action(self.state, action, feed)
         self.actions.append(replace(action, dice=tuple(feed.used)))
@@ -787,10 +915,17 @@ class Combat:
     def from_dict(cls, data: dict) -> "Combat": return combat_from_dict(data)
 
 
-_UNIT_FIELDS = ("name", "side", "counters", "counter_hp", "per_counter", "unit_type", "level", "initiative", "attack", "damage", "ac",
-                "armour", "fortitude", "reflex", "will", "leader_cha", "aura", "elite", "standing")
-_RULE_FIELDS = ("defence", "rounding", "third", "helpless", "crit", "fear_dc")
-_ACTION_FIELDS = tuple(UnitAction.__dataclass_fields__)
+_UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
+_CHARACTER_FIELDS = ("name", "side", "initiative")
+_RULE_FIELDS = tuple(f.name for f in dataclasses.fields(UnitRules))
+_ACTION_FIELDS = tuple(f.name for f in dataclasses.fields(UnitAction))
+
+
+def _record(cls: type, where: str, data: object, keys: Sequence[str]):
+    "A record from a saved object holding exactly `keys`, every field checked by the record itself; a refusal names where it was read."
+    d = fields(data, where, keys, keys)
+    try: return cls(**d)
+    except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None
 
 
 @checked
@@ -803,10 +938,10 @@ def combat_claims(state: CombatState) -> dict:
 @checked
 def combat_to_dict(combat: Combat,  # the battle
                   ) -> dict:
-    "A unit battle as JSON-ready data: its kind, version, rosters, readings, actions, and the state they lead to."
+    "A unit battle as JSON-ready data: its kind, version, rosters, characters, readings, actions, and the state they lead to."
     s = combat.start
-    units = [unit_to_dict(u.unit) for u in s.units]
-    return {"kind": UNIT_KIND, "version": UNIT_VERSION, "units": units,
+    return {"kind": UNIT_KIND, "version": UNIT_VERSION, "units": [unit_to_dict(u.unit) for u in s.units],
+            "characters": [character_to_dict(c) for c in s.characters],
             "rules": {f: getattr(s.rules, f) for f in _RULE_FIELDS},
             "actions": [{f: (list(a.dice) if f == "dice" else getattr(a, f)) for f in _ACTION_FIELDS} for a in combat.actions],
             "claims": combat_claims(combat.state)}
@@ -815,7 +950,7 @@ def combat_to_dict(combat: Combat,  # the battle
 @checked
 def unit_to_dict(u: Unit) -> dict:
     "A Unit Roster as JSON-ready data."
-    return {f: (list(getattr(u, f)) if f == "attack" else getattr(u, f)) for f in _UNIT_FIELDS}
+    return {f: (list(getattr(u, f)) if isinstance(getattr(u, f), tuple) else getattr(u, f)) for f in _UNIT_FIELDS}
 
 
 @checked
@@ -823,35 +958,63 @@ def unit_from_dict(d: object,  # as written by `unit_to_dict`
                    where: str = "unit",  # where it was read, for messages
                   ) -> Unit:
     "A Unit Roster from saved data, every field checked."
-    return _read(Unit, require_text(where, "where", 200), d, _UNIT_FIELDS)
+    return _record(Unit, require_text(where, "where", 200), d, _UNIT_FIELDS)
+
+
+@checked
+def character_to_dict(c: Character) -> dict:
+    "A character of a unit battle as JSON-ready data."
+    return {f: getattr(c, f) for f in _CHARACTER_FIELDS}
+
+
+@checked
+def character_from_dict(d: object,  # as written by `character_to_dict`
+                        where: str = "character",  # where it was read, for messages
+                       ) -> Character:
+    "A character of a unit battle from saved data, every field checked."
+    return _record(Character, require_text(where, "where", 200), d, _CHARACTER_FIELDS)
 
 
 def _read_claims(d: object, where: str) -> dict:
     "What a save claims its battle has come to, every value of the type the replay gives."
     d = fields(d, where, ("round", "counters", "carry", "morale"), ("round", "counters", "carry", "morale"))
-    listed = lambda k, read: [read(v, f"{where}.{k}") for v in items(d[k], f"{where}.{k}", 200)]
-    return {"round": whole(d["round"], f"{where}.round", 0, 1_000_000),
+    listed = lambda k, read: [read(v, f"{where}.{k}") for v in items(d[k], f"{where}.{k}", MAX_UNITS)]
+    return {"round": whole(d["round"], f"{where}.round", 0, MAX_ROUNDS),
             "counters": listed("counters", lambda v, w: whole(v, w, 0, MAX_COUNTERS)),
             "carry": listed("carry", lambda v, w: whole(v, w, 0, COUNTER_HP_RANGE[1])),
             "morale": listed("morale", lambda v, w: require_choice(v, w, MORALE_STATES))}
+
+
+def _confirm(claims: dict, got: dict) -> None:
+    "Refuse a save whose claimed state differs from what replaying it gives, naming each difference."
+    if claims != got:
+        diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
+        raise ValueError(f"the saved battle does not replay to the state it claims: {diff}")
 
 
 @checked
 def combat_from_dict(data: object,  # as written by `combat_to_dict`
                     ) -> Combat:
     "A unit battle from saved data: every field checked, every action replayed, the claimed state confirmed; ValueError says what is wrong."
-    keys = ("kind", "version", "units", "rules", "actions", "claims")
+    keys = ("kind", "version", "units", "characters", "rules", "actions", "claims")
+    if not isinstance(data, dict): raise InputError("combat", f"must be an object of fields, got {shown(data)}")
+    if data.get("kind") != UNIT_KIND: raise InputError("combat.kind", f"this holds a {shown(data.get('kind'))}, not a {UNIT_KIND!r}")
+    if data.get("version") == 1:
+        raise InputError("combat.version", "this save is of version 1, whose charges, morale and ranged attacks played otherwise: "
+                                           "it cannot be replayed under version 2")
     top = fields(data, "combat", keys, keys)
-    if top["kind"] != UNIT_KIND: raise InputError("combat.kind", f"this holds a {shown(top['kind'])}, not a {UNIT_KIND!r}")
-    whole(top["version"], "combat.version", 1, UNIT_VERSION)
-    units = [_read(Unit, f"combat.units[{i}]", u, _UNIT_FIELDS) for i, u in enumerate(items(top["units"], "combat.units", 200))]
-    rules = _read(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS)
-    try: start = start_combat(units, rules)
+    whole(top["version"], "combat.version", UNIT_VERSION, UNIT_VERSION)
+    units = [_record(Unit, f"combat.units[{i}]", u, _UNIT_FIELDS) for i, u in enumerate(items(top["units"], "combat.units", MAX_UNITS))]
+    characters = [character_from_dict(c, f"combat.characters[{i}]") for i, c in enumerate(items(top["characters"], "combat.characters", MAX_CHARACTERS))]
+    rules = _record(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS)
+    try: start = start_combat(units, rules, characters)
     except InputError as err: raise InputError(f"combat.{err.param}", str(err).split(": ", 1)[1]) from None
-    actions = [_read(UnitAction, f"combat.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(top["actions"], "combat.actions"))]
+    listed = top["actions"]
+    if isinstance(listed, list) and len(listed) > MAX_ACTIONS:
+        raise InputError("combat.actions", f"a saved battle holds at most {MAX_ACTIONS:,} actions, got {len(listed):,}")
+    actions = [_record(UnitAction, f"combat.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(listed, "combat.actions", MAX_ACTIONS))]
     combat = Combat(start, actions)
-    claims = _read_claims(top["claims"], "combat.claims")
-    _confirm(claims, combat_claims(combat.state))
+    _confirm(_read_claims(top["claims"], "combat.claims"), combat_claims(combat.state))
     return combat
 
 

@@ -30,11 +30,12 @@ DAMAGE_RANGE = (0, 10_000_000)
 
 # %% auto #0
 __all__ = ['RULE', 'MAX_COUNTERS', 'PER_COUNTER', 'PER_COUNTER_RANGE', 'MEMBERS_RANGE', 'HD_RANGE', 'LEVEL_RANGE',
-           'COUNTER_HP_RANGE', 'BONUS_RANGE', 'DAMAGE_RANGE', 'NEVER_LISTED', 'TINY_HP', 'CON_STEP', 'TINY_FACTOR',
-           'CAVALRY_READINGS', 'MECHA_UNIT_MAX_POINTS', 'SLOW_MECHA_MPH', 'ARMOUR_WEIGHTS', 'UNIT_TYPES',
-           'SKIRMISH_MAX_COUNTERS', 'SKIRMISH_INITIATIVE', 'STANDINGS', 'SAVES', 'NISHIHAMA', 'BALLISTA', 'majority',
-           'unit_level', 'roster_feats', 'counter_hp', 'cavalry_counter_hp', 'mecha_unit_kind', 'mecha_hit_dice',
-           'allowed_unit_types', 'unit_initiative_bonus', 'Unit', 'WarMachine', 'unit_levels_gained', 'escaped']
+           'COUNTER_HP_RANGE', 'BONUS_RANGE', 'DAMAGE_RANGE', 'NEVER_LISTED', 'TINY_HP', 'CON_STEP', 'TINY_STEP',
+           'TINY_READINGS', 'CAVALRY_READINGS', 'MECHA_UNIT_MAX_POINTS', 'SLOW_MECHA_MPH', 'ARMOUR_WEIGHTS',
+           'UNIT_TYPES', 'SKIRMISH_MAX_COUNTERS', 'SKIRMISH_INITIATIVE', 'STANDINGS', 'SAVES', 'MAX_RANGE_INCREMENT',
+           'NISHIHAMA', 'BALLISTA', 'majority', 'unit_level', 'roster_feats', 'counter_hp', 'cavalry_counter_hp',
+           'mecha_unit_kind', 'mecha_hit_dice', 'allowed_unit_types', 'unit_initiative_bonus', 'Unit', 'WarMachine',
+           'unit_levels_gained', 'escaped']
 
 # %% ../../nbs/besm_d20/52_units.ipynb #e33c1719
 NEVER_LISTED = ("Cleave", "Dodge", "Great Cleave", "Improved Bull Rush", "Improved Disarm", "Improved Sunder", "Improved Trip",
@@ -85,7 +86,8 @@ def roster_feats(feats: Mapping[str, int],  # each Feat, Attribute or class feat
 # %% ../../nbs/besm_d20/52_units.ipynb #2f8d3df2
 TINY_HP = 3  # a majority with this many hit points or fewer: −25%
 CON_STEP = Fraction(1, 10)  # per point of Constitution modifier
-TINY_FACTOR = Fraction(3, 4)
+TINY_STEP = Fraction(1, 4)  # −25%
+TINY_READINGS = ("add", "multiply")
 
 
 def _hd(value: object, name: str) -> Fraction:
@@ -96,22 +98,34 @@ def _hd(value: object, name: str) -> Fraction:
     return Fraction(require_int(value, name, *HD_RANGE))
 
 
+def _tiny_step(mod: int, tiny_con: str, rule: str) -> Step:
+    "The −25% for tiny members, as the reading applies it."
+    if tiny_con == "add": how = f"−25%, added to Constitution's {mod * 10:+d}%: {mod * 10 - 25:+d}% in all"
+    else: how = "−25% of the figure after Constitution (× 3/4)"
+    return Step(f"Most members have {TINY_HP} hit points or fewer", how, rule)
+
+
 @checked
 def counter_hp(hit_dice: int | Fraction,  # the members' average Hit Dice
                per_counter: int = PER_COUNTER,  # creatures per counter
                constitution: int = 10,  # the majority's Constitution score
                tiny: bool = False,  # most members have 3 hit points or fewer
+               tiny_con: str = "add",  # with `tiny`: "add" the −25% to the Constitution percentage, or "multiply" after it
               ) -> tuple[int, tuple[Step, ...]]:
     "Counter hit points: average HD × creatures per counter, ±10% per Constitution modifier, −25% if tiny; with the working."
     hd = _hd(hit_dice, "hit_dice")
     require_int(per_counter, "per_counter", *PER_COUNTER_RANGE)
     require_bool(tiny, "tiny")
+    require_choice(tiny_con, "tiny_con", TINY_READINGS)
     mod = ability_modifier(require_int(constitution, "constitution", *SCORE_RANGE))
     rule = f"{RULE} · Counter Hit Points"
-    value = hd * per_counter * (1 + mod * CON_STEP) * (TINY_FACTOR if tiny else 1)
-    steps = [Step(f"Average Hit Dice {hd} × {per_counter} creatures", f"{hd * per_counter}", rule),
+    base = hd * per_counter
+    value = base * (1 + mod * CON_STEP)
+    steps = [Step(f"Average Hit Dice {hd} × {per_counter} creatures", f"{base}", rule),
              Step(f"Constitution {constitution} ({mod:+d})", f"{mod * 10:+d}%", rule)]
-    if tiny: steps.append(Step(f"Most members have {TINY_HP} hit points or fewer", "−25%", rule))
+    if tiny:
+        value = value - base * TINY_STEP if tiny_con == "add" else value * (1 - TINY_STEP)
+        steps.append(_tiny_step(mod, tiny_con, rule))
     hp = max(1, math.floor(value))
     return hp, tuple(steps) + (Step("Counter hit points (rounded down)", hp, rule),)
 
@@ -129,25 +143,29 @@ def cavalry_counter_hp(rider_hd: int | Fraction,  # the riders' average Hit Dice
                        mount_con: int = 10,  # the mounts' Constitution score
                        tiny: bool = False,  # most members have 3 hit points or fewer
                        cavalry: str = "rule",  # "rule": add half the lower HD; "example": add it in full (the source's 72)
+                       tiny_con: str = "add",  # with `tiny`: "add" the −25% to the Constitution percentage, or "multiply" after it
                       ) -> tuple[int, tuple[Step, ...]]:
     "Counter hit points of a cavalry unit: the higher HD with its Constitution, plus half the lower (or all of it, switch)."
     rider, mount = _hd(rider_hd, "rider_hd"), _hd(mount_hd, "mount_hd")
     require_int(per_counter, "per_counter", *PER_COUNTER_RANGE)
     require_bool(tiny, "tiny")
     require_choice(cavalry, "cavalry", CAVALRY_READINGS)
+    require_choice(tiny_con, "tiny_con", TINY_READINGS)
     rm, mm = (ability_modifier(require_int(s, n, *SCORE_RANGE)) for s, n in ((rider_con, "rider_con"), (mount_con, "mount_con")))
     rule = f"{RULE} · Cavalry"
     if mount >= rider: high, mod, low, who, other = mount, mm, rider, "mount", "rider"
     else: high, mod, low, who, other = rider, rm, mount, "rider", "mount"
     add = low if cavalry == "example" else low / 2
     per = high * (1 + mod * CON_STEP) + add
-    value = per * per_counter * (TINY_FACTOR if tiny else 1)
+    if tiny: per = per - (high + add) * TINY_STEP if tiny_con == "add" else per * (1 - TINY_STEP)
+    value = per * per_counter
     steps = [Step(f"Higher Hit Dice: the {who}'s", f"{high}", rule),
              Step(f"Its Constitution ({mod:+d})", f"{mod * 10:+d}% = {float(high * mod * CON_STEP):+g}", rule),
              Step(f"The {other}'s Hit Dice {low}, " + ("in full (the example's arithmetic)" if cavalry == "example" else "halved"),
                   f"+{float(add):g}", rule),
-             Step(f"× {per_counter} creatures", f"{float(per * per_counter):g}", rule)]
-    if tiny: steps.append(Step(f"Most members have {TINY_HP} hit points or fewer", "−25%", f"{RULE} · Counter Hit Points"))
+             ]
+    if tiny: steps.append(_tiny_step(mod, tiny_con, f"{RULE} · Counter Hit Points"))
+    steps.append(Step(f"× {per_counter} creatures", f"{float(per * per_counter):g}", rule))
     hp = max(1, math.floor(value))
     return hp, tuple(steps) + (Step("Counter hit points (rounded down)", hp, rule),)
 
@@ -216,6 +234,7 @@ def unit_initiative_bonus(initiative: int,  # the roster's Initiative modifier (
 # %% ../../nbs/besm_d20/52_units.ipynb #999939be
 STANDINGS = ("", "mercenary", "enslaved")
 SAVES = ("fortitude", "reflex", "will")
+MAX_RANGE_INCREMENT = 100_000  # feet
 
 
 @checked
@@ -241,6 +260,9 @@ class Unit:
     aura: int = 0  # the unit leader's ranks of Aura of Command (Initiative and morale)
     elite: bool = False  # meets every elite criterion (morale +2)
     standing: str = ""  # "", "mercenary" (morale −1) or "enslaved" (morale −4)
+    ranged_attack: tuple[int, ...] = ()  # attack bonus of each ranged attack a round; () for a unit with no ranged weapon
+    ranged_damage: str = ""  # one counter's base damage with its ranged weapon
+    range_increment: int = 0  # the ranged weapon's range increment, in feet
 
     def __post_init__(self):
         require_text(self.name, "name", NAME_LENGTH, empty=False)
@@ -266,6 +288,30 @@ class Unit:
         require_int(self.aura, "aura", 0, 30)
         require_bool(self.elite, "elite")
         require_choice(self.standing, "standing", STANDINGS)
+        self._check_ranged()
+
+    def _check_ranged(self):
+        "A ranged weapon is its attack bonuses, damage and range increment together, or none of them; archers must have one."
+        if not isinstance(self.ranged_attack, (tuple, list)) or len(self.ranged_attack) > 6:
+            raise InputError("ranged_attack", f"needs the bonus of each ranged attack a round (up to 6), got {shown(self.ranged_attack)}")
+        object.__setattr__(self, "ranged_attack", tuple(self.ranged_attack))
+        for a in self.ranged_attack: require_int(a, "ranged_attack", *BONUS_RANGE)
+        require_text(self.ranged_damage, "ranged_damage", 200)
+        require_int(self.range_increment, "range_increment", 0, MAX_RANGE_INCREMENT)
+        if not (self.ranged_attack or self.ranged_damage or self.range_increment):
+            if self.unit_type == "archers":
+                raise InputError("ranged_damage", "archers shoot: give their ranged weapon (damage, attack bonuses, range increment)")
+            return
+        if not self.ranged_damage: raise InputError("ranged_damage", "a ranged weapon needs its damage, e.g. 1d8")
+        parse_param(self.ranged_damage, "ranged_damage")
+        if stats(self.ranged_damage).high < 0: raise InputError("ranged_damage", f"{self.ranged_damage!r} can never do damage")
+        if not self.ranged_attack: raise InputError("ranged_attack", "a ranged weapon needs the bonus of each ranged attack a round")
+        if not self.range_increment: raise InputError("range_increment", "a ranged weapon needs its range increment in feet (1 or more)")
+
+    @property
+    def shoots(self) -> bool:
+        "Whether it has a ranged weapon."
+        return bool(self.ranged_damage)
 
     @property
     def hit_points(self) -> int: return self.counters * self.counter_hp
