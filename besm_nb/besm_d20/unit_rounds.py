@@ -793,7 +793,7 @@ def attack_outlook(state: CombatState,  # the battle
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #bbd30777
 UNIT_KIND, UNIT_VERSION = "besm-unit-combat", 2
 ACTION_KINDS = ("initiative", "attack", "withdraw", "pass", "coup", "rally", "morale", "round", "save", "hit_dice", "condition", "award")
-MAX_ACTIONS = 3_000  # in one battle, and so in one save: loading the heaviest replays within 2 s
+MAX_ACTIONS = 2_000  # in one battle, and so in one save: loading the heaviest replays within 2 s
 
 
 @checked

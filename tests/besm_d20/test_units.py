@@ -548,7 +548,7 @@ def test_loading_grows_linearly_and_saves_are_capped():
         return json.loads(json.dumps(c.to_dict()))
 
     peaks = []
-    for rounds in (200, 800):
+    for rounds in (150, 600):
         data = save(rounds)
         tracemalloc.start(); combat_from_dict(data); peaks.append(tracemalloc.get_traced_memory()[1]); tracemalloc.stop()
     assert peaks[1] < 6 * peaks[0], peaks  # four times the rounds: about four times the memory, not sixteen
