@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from ..anime_d20.checks import SCORE_RANGE, ability_modifier
+from ..anime_d20.combat import critical_damage
 from .battles import NAME_LENGTH, SIDES
 from ..checks import Step
 from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_text, shown,
@@ -237,6 +238,14 @@ SAVES = ("fortitude", "reflex", "will")
 MAX_RANGE_INCREMENT = 100_000  # feet
 
 
+def _critical_fits(expr: str, param: str) -> None:
+    "A counter's damage that can be rolled and whose critical hit (its dice doubled) the exact odds can still take."
+    parse_param(expr, param)
+    if stats(expr).high < 0: raise InputError(param, f"{expr!r} can never do damage")
+    try: critical_damage(expr)
+    except InputError as err: raise InputError(param, str(err).split(": ", 1)[1]) from None
+
+
 @checked
 @dataclass(frozen=True)
 class Unit:
@@ -279,8 +288,8 @@ class Unit:
             raise InputError("attack", f"needs the bonus of each attack a round (1 to 6 of them), got {shown(self.attack)}")
         object.__setattr__(self, "attack", tuple(self.attack))
         for a in self.attack: require_int(a, "attack", *BONUS_RANGE)
-        parse_param(self.damage, "damage")
-        if stats(self.damage).high < 0: raise InputError("damage", f"{self.damage!r} can never do damage")
+        for f in ("damage", "ranged_damage"):
+            if f == "damage" or self.ranged_damage: _critical_fits(getattr(self, f), f)
         require_int(self.ac, "ac", *BONUS_RANGE)
         require_int(self.armour, "armour", 0, 10_000)
         for s in SAVES: require_int(getattr(self, s), s, *BONUS_RANGE)
@@ -303,8 +312,6 @@ class Unit:
                 raise InputError("ranged_damage", "archers shoot: give their ranged weapon (damage, attack bonuses, range increment)")
             return
         if not self.ranged_damage: raise InputError("ranged_damage", "a ranged weapon needs its damage, e.g. 1d8")
-        parse_param(self.ranged_damage, "ranged_damage")
-        if stats(self.ranged_damage).high < 0: raise InputError("ranged_damage", f"{self.ranged_damage!r} can never do damage")
         if not self.ranged_attack: raise InputError("ranged_attack", "a ranged weapon needs the bonus of each ranged attack a round")
         if not self.range_increment: raise InputError("range_increment", "a ranged weapon needs its range increment in feet (1 or more)")
 

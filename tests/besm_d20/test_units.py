@@ -272,6 +272,8 @@ def test_attack_outlook_against_brute_force():
     (lambda: Unit("X", "C", 5, 10), "side"),
     (lambda: Unit("X", "A", 5, 10, unit_type="pikemen"), "unit_type"),
     (lambda: Unit("X", "A", 5, 10, attack=(1.5,)), "attack"),
+    (lambda: Unit("X", "A", 5, 10, damage="100d6"), "damage"),  # its critical could never be worked out: refused at once
+    (lambda: Unit("X", "A", 5, 10, ranged_attack=(1,), ranged_damage="60d20", range_increment=10), "ranged_damage"),
     (lambda: UnitRules(defence="False"), "defence"),
     (lambda: UnitAction("teleport"), "kind"),
     (lambda: mecha_hit_dice(500), "mecha_points"),
