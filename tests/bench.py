@@ -150,7 +150,8 @@ def battles():
     import random
     from besm_nb.besm_d20.battle_odds import battle_odds, turn_odds
     from besm_nb.besm_d20.battles import General, Troops, army_from_troops, resolve_turn, start_battle
-    from besm_nb.besm_d20.units import NISHIHAMA, Unit, attack_outlook, roll_initiative, start_combat
+    from besm_nb.besm_d20.unit_rounds import attack_outlook, roll_initiative, start_combat
+    from besm_nb.besm_d20.units import NISHIHAMA, Unit
     samurai = army_from_troops("Samurai", General("Kenshin", 14, 8, 2, 5), [Troops("Foot", 2000, 1),
                                Troops("Horse", 500, 2, "cavalry", mount_hd=4, war_mount=True), Troops("Mecha", 100, 5, "mecha", big_mecha=2)])
     horde = army_from_troops("Raiders", General("Toghrul", 12, 6), [Troops("Foot", 4000, 1), Troops("Riders", 1000, 1, "cavalry", mount_hd=3)])
@@ -160,11 +161,41 @@ def battles():
     report("Narrative battle: battle_odds over 16 turns, 2,000 simulated (median)", median_ms(lambda: battle_odds(b, 16), 5) / 1000, "s", 1)
     even = start_battle(samurai, army_from_troops("Levy", General("Goro", 10, 2), [Troops("Foot", 5200, 1)]))
     report("Narrative battle: battle_odds over 16 turns, evenly matched (median)", median_ms(lambda: battle_odds(even, 16), 5) / 1000, "s", 1)
+    # unit combat: an attack's odds (exact within the stated bound, simulated past it), and loading the longest save
+    import json
+    import tracemalloc
+    from dataclasses import replace
+    from besm_nb.besm_d20.unit_attacks import unit_attack_odds
+    from besm_nb.besm_d20.unit_rounds import MAX_ACTIONS, Combat, UnitAction, combat_from_dict
+
+    def engaged(a, b):
+        s, _ = roll_initiative(start_combat([a, b]), [20, 1])
+        return s.put(replace(s.get(a.name), engaged=(b.name,))).put(replace(s.get(b.name), engaged=(a.name,)))
     goblins = Unit("Goblins", "B", 30, 10, attack=(1,), damage="1d6", ac=1, armour=2)
-    s, _ = roll_initiative(start_combat([Unit("Host", "A", 30, 20, attack=(6, 1), damage="2d8+4"), goblins]), [20, 1])
-    report("Unit combat: attack_outlook, 30 counters, two attacks (median)", median_ms(lambda: attack_outlook(s, "Host", "Goblins", "charge"), 10), "ms", 500)
+    s = engaged(Unit("Host", "A", 30, 20, attack=(6, 1), damage="2d8+4"), goblins)
+    report("Unit combat: attack_outlook, 30 counters, two attacks (median)", median_ms(lambda: attack_outlook(s, "Host", "Goblins", "attack"), 10), "ms", 500)
     t, _ = roll_initiative(start_combat([NISHIHAMA, Unit("Goblins", "B", 10, 10, ac=1, armour=2)]), [20, 1])
     report("Unit combat: attack_outlook, the sample roster's charge (median)", median_ms(lambda: attack_outlook(t, NISHIHAMA.name, "Goblins", "charge"), 50), "ms", 50)
+    six = engaged(Unit("Six", "A", 30, 20, attack=(6, 5, 4, 3, 2, 1), damage="2d8+4"), Unit("Horde", "B", 30, 20, ac=1, armour=2))
+    report("Unit combat: attack_outlook, 30 counters, six attacks (simulated; median)", median_ms(lambda: attack_outlook(six, "Six", "Horde", "attack"), 5) / 1000, "s", 2)
+    report("Unit combat: the largest exact odds, six attacks of 30 counters (median)",
+           median_ms(lambda: unit_attack_odds((6, 5, 4, 3, 2, 1), 1, "1d8+3", 30, 30, 19, armour=2), 5) / 1000, "s", 2)
+    report("Unit combat: the largest simulated odds, 100d5+1000 at 1,000,000 HP (median)",
+           median_ms(lambda: unit_attack_odds((100,) * 6, -52, "100d5+1000", 30, 30, 1_000_000), 3) / 1000, "s", 2)
+    heavy = [Unit(n, side, 30, 1_000_000, attack=(6, 5, 4, 3, 2, 1), damage="2d8+4", armour=100) for n, side in (("Host", "A"), ("Horde", "B"))]
+    c, rng = Combat(start_combat(heavy)), random.Random(1)
+    c.do(UnitAction("initiative"), rng)
+    c.do(UnitAction("attack", unit=c.state.current(), target=[u for u in ("Host", "Horde") if u != c.state.current()][0], option="charge"), rng)
+    while len(c.actions) < MAX_ACTIONS:
+        now = c.state.current()
+        c.do(UnitAction("round") if now is None else UnitAction("attack", unit=now, target="Horde" if now == "Host" else "Host"), rng)
+    data = json.loads(json.dumps(c.to_dict()))
+    report(f"Unit combat: load a {MAX_ACTIONS:,}-action save, six attacks of 30 counters each (median of 3)", median_ms(lambda: combat_from_dict(data), 3) / 1000, "s", 2)
+    tracemalloc.start()
+    combat_from_dict(data)
+    peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    report(f"Unit combat: load a {MAX_ACTIONS:,}-action save, peak memory", peak, "MB", 500)
 
 
 def battle_bounds():
