@@ -44,7 +44,7 @@ def carried_over(run: list[str]) -> bool:
     return all(w[0].isupper() or w[0].isdigit() or w.lower() in SMALL_WORDS for w in run) and any(w[0].isupper() for w in run)
 
 
-TITLE_WORDS = 12  # a title or a table's label is a short line; a longer one is a sentence
+TITLE_WORDS = 15  # a title or a table's label is a short line; a longer one is a sentence
 
 
 def _caps(token: str) -> bool:
@@ -56,17 +56,23 @@ def _caps(token: str) -> bool:
 @functools.lru_cache(maxsize=None)
 def seed_titles(seed: str) -> frozenset:
     """The titles of a source text and its tables' labels, each as its words: a short line standing alone (a section's
-    or a table's title, a column's heading, a row's label: a cell of a table printed with tabs or bars counts as a line)
-    that does not end as a sentence, a list item or a lead-in does, nor is a piece of a sentence wrapped over lines
+    or a table's title, a column's heading, a row's label: a cell of a table printed with tabs or bars counts as a line,
+    with the cell it runs on into) that does not end as a sentence, a list item or a lead-in does, nor is a piece of a sentence wrapped over lines
     (it, or the line after it, starts in lower case); and every run of two words or more printed in
     capitals (a text printed as one paragraph sets its titles so: "WEAPON FIRE FROM A MOVING VEHICLE OR HOWDAH - Apply")."""
     lines = seed_text(seed).replace("\xa0", " ").splitlines()
-    cells = [c.strip() for line in lines for c in re.split(r"[\t|]", line) if c.strip()]
     goes_on = lambda cell: cell.lstrip("([\"'")[:1].islower()  # a wrapped sentence's next line starts in lower case
+    cells = []
+    for line in lines:
+        row = []
+        for c in (c.strip() for c in re.split(r"[\t|]", line)):
+            if c and row and goes_on(c): row[-1] += " " + c  # a label run on into the next column: "...in a<tab>single round"
+            elif c: row.append(c)
+        cells += row
     titles = set()
     for cell, after in zip(cells, cells[1:] + [""]):
         w = words(cell)
-        if (0 < len(w) <= TITLE_WORDS and not cell.endswith((".", ":", ";", ",", "?")) and not cell.startswith(("•", "-", "*"))
+        if (0 < len(w) <= TITLE_WORDS and not cell.endswith((".", ":", ";", ",", "?")) and not cell.startswith(("•", "-", "*", "("))
                 and not goes_on(cell) and not goes_on(after)):
             titles.add(tuple(w))
     for line in lines:

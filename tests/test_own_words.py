@@ -71,6 +71,8 @@ def test_a_title_cited_whole_carries_over_but_the_prose_around_it_does_not():
     d20 = WING_SEEDS["besm_d20"]  # a title on a line of its own, and a table's label (a cell of Table A-2), in any case
     assert pasted_runs("The damage save bonus = constitution bonus + armour value + damn healthy! ranks.", d20) == []
     assert pasted_runs("| each check required in a round beyond the first | +2 |", d20) == []
+    label = "Unit Size reduced to one third of current score in a single round"  # Table A-13's row, run on into a second column
+    assert pasted_runs(f'"{label}": DC 10', d20) == [] and pasted_runs(f'"{label[10:]}": DC 10', d20)  # whole, not in part
 
 
 def test_a_short_line_of_prose_is_no_title():
