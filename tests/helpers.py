@@ -44,15 +44,69 @@ def carried_over(run: list[str]) -> bool:
     return all(w[0].isupper() or w[0].isdigit() or w.lower() in SMALL_WORDS for w in run) and any(w[0].isupper() for w in run)
 
 
+TITLE_WORDS = 15  # a title or a table's label is a short line; a longer one is a sentence
+
+
+def _caps(token: str) -> bool:
+    "Whether a word is printed in capitals (a title's word in a text that sets its titles in capitals)."
+    t = token.strip("()[],;\"'")
+    return any(c.isalpha() for c in t) and not any(c.islower() for c in t)
+
+
+@functools.lru_cache(maxsize=None)
+def seed_titles(seed: str) -> frozenset:
+    """The titles of a source text and its tables' labels, each as its words: a short line standing alone (a section's
+    or a table's title, a column's heading, a row's label: a cell of a table printed with tabs or bars counts as a line,
+    with the cell it runs on into) that does not end as a sentence, a list item or a lead-in does, nor is a piece of a sentence wrapped over lines
+    (it, or the line after it, starts in lower case); and every run of two words or more printed in
+    capitals (a text printed as one paragraph sets its titles so: "WEAPON FIRE FROM A MOVING VEHICLE OR HOWDAH - Apply")."""
+    lines = seed_text(seed).replace("\xa0", " ").splitlines()
+    goes_on = lambda cell: cell.lstrip("([\"'")[:1].islower()  # a wrapped sentence's next line starts in lower case
+    cells = []
+    for line in lines:
+        row = []
+        for c in (c.strip() for c in re.split(r"[\t|]", line)):
+            if c and row and goes_on(c): row[-1] += " " + c  # a label run on into the next column: "...in a<tab>single round"
+            elif c: row.append(c)
+        cells += row
+    titles = set()
+    for cell, after in zip(cells, cells[1:] + [""]):
+        w = words(cell)
+        if (0 < len(w) <= TITLE_WORDS and not cell.endswith((".", ":", ";", ",", "?")) and not cell.startswith(("•", "-", "*", "("))
+                and not goes_on(cell) and not goes_on(after)):
+            titles.add(tuple(w))
+    for line in lines:
+        caps = []
+        for token in line.split() + [""]:  # the empty word closes the last run
+            if _caps(token): caps.append(token); continue
+            if 2 <= len(caps) <= TITLE_WORDS: titles.add(tuple(words(" ".join(caps))))
+            caps = []
+    return frozenset(titles)
+
+
+def _in_a_title(low: list[str], seed: str, run: int) -> set[int]:
+    "Where a run of `run` words starts inside one of the source's titles, cited whole (all its words, in order)."
+    inside = set()
+    for title in seed_titles(seed):
+        n = len(title)
+        if n < run: continue
+        for s in range(len(low) - n + 1):
+            if tuple(low[s:s + n]) == title: inside.update(range(s, s + n - run + 1))
+    return inside
+
+
 def pasted_runs(text: str, seed: str, run: int = RUN) -> list[str]:
     """Every run of `run` words of `text` that also stands in the source `seed`, leaving out what carries over from a
-    source (numbers, tables and names: `carried_over`). Quotation marks do not make a run our own: a reading note names
-    the words it reads with fewer than seven of them, or in its own."""
+    source: numbers, tables and names (`carried_over`), and a title or a table's label cited whole, in any case
+    (`seed_titles`: the guide cites a source by its section). A run that reaches past the title into the words around
+    it counts. Quotation marks do not make a run our own: a reading note names the words it reads with fewer than
+    seven of them, or in its own."""
     grams = _seed_runs(seed, run)
     w = re.findall(r"[A-Za-z0-9']+", text.replace("\u2019", "'"))
     low = [x.lower() for x in w]
-    return [" ".join(low[j:j + run]) for j in range(len(w) - run + 1)
-            if tuple(low[j:j + run]) in grams and not carried_over(w[j:j + run])]
+    hits = [j for j in range(len(w) - run + 1) if tuple(low[j:j + run]) in grams and not carried_over(w[j:j + run])]
+    titled = _in_a_title(low, seed, run) if hits else set()
+    return [" ".join(low[j:j + run]) for j in hits if j not in titled]
 
 
 def prose_pasted(page: Path, seed: str) -> list[str]:
@@ -82,22 +136,31 @@ def code_texts(source: str) -> list[tuple[int, str, bool]]:
     return sorted(out)
 
 
-@functools.lru_cache(maxsize=None)
-def _seed_line(seed: str) -> str:
-    return " " + " ".join(words(seed_text(seed))) + " "
-
-
 def table_cell(text: str, seed: str) -> bool:
-    "Whether a text is a source table's cell carried over whole: all its words, in order, stand together in the source."
+    """Whether a text is a source table's cell carried over whole: one of the source's titles or labels (`seed_titles`),
+    or, in a table printed as running text, a row's words right after its number ("-2 a horse or mule at a walk -3"),
+    up to the next number or comma. A sentence of the source's prose put in a table is still a copy."""
     w = words(text)
-    return 0 < len(w) <= 15 and f" {' '.join(w)} " in _seed_line(seed)
+    if not 0 < len(w) <= 15: return False
+    if tuple(w) in seed_titles(seed): return True
+    row = r"[^a-z0-9']+".join(map(re.escape, w))  # the words as printed, whatever stands between them
+    after_a_number = r"(?:^|\s)[-+\u2212]?\d[\w./]*\s+" + row + r"(?=\s*(?:,|\s[-+\u2212]?\d|$))"
+    return re.search(after_a_number, _seed_raw(seed), re.I | re.M) is not None
+
+
+@functools.lru_cache(maxsize=None)
+def _seed_raw(seed: str) -> str:
+    return seed_text(seed).replace("\xa0", " ").replace("\u2019", "'")
 
 
 def code_pasted(source: str, seed: str, where: str = "") -> list[str]:
     """The runs of a piece of Python's docstrings, literals and comments pasted from the source, as 'where:line: run'.
     A table's cell taken whole from the source (a row's label, a column's heading) carries over, as tables do."""
-    return [f"{where}:{line}: {r}" for line, text, cell in code_texts(source)
-            if not (cell and table_cell(text, seed)) for r in pasted_runs(text, seed)]
+    out = []
+    for line, text, cell in code_texts(source):
+        runs = pasted_runs(text, seed)
+        if runs and not (cell and table_cell(text, seed)): out += [f"{where}:{line}: {r}" for r in runs]
+    return out
 
 
 def _exported(cell: dict) -> bool:

@@ -3,8 +3,8 @@
 docments, comments and messages (every string literal, an f-string's literal parts one by one)."""
 import pytest
 
-from tests.helpers import (ROOT, WING_SEEDS, carried_over, code_pasted, code_texts, notebook_pasted, pasted_runs, wing_files,
-                           wing_pasted)
+from tests.helpers import (ROOT, RUN, WING_SEEDS, _seed_runs, carried_over, code_pasted, code_texts, notebook_pasted, pasted_runs,
+                           seed_titles, table_cell, wing_files, wing_pasted, words)
 
 
 @pytest.mark.parametrize("wing", sorted(WING_SEEDS))
@@ -40,10 +40,50 @@ def test_a_table_cell_carries_over_whole_but_not_a_sentence():
     seed = WING_SEEDS["encounters"]
     row = "Standing from a prone position"  # a row of the chapter's list of movement actions, as printed
     assert [c for _, t, c in code_texts(f'MOVES = ("{row}", "leaping")\nx = "{row}"\n') if t == row] == [True, False]
+    assert table_cell(row, seed)
     sentence = "Conflict is handled by dividing time and space into discrete units."
-    assert code_pasted(f'TABLE = {{"a": "{sentence}"}}\n', seed) == []  # a cell taken whole
-    assert code_pasted(f'TABLE = {{"a": "In short: {sentence}"}}\n', seed)  # not a cell of the source: a sentence in a table
+    assert not table_cell(sentence, seed)  # a sentence of the prose, whole: not a cell of any table
+    assert code_pasted(f'TABLE = {{"a": "{sentence}"}}\n', seed)  # put in a table, it is still a copy
+    assert code_pasted(f'TABLE = {{"a": "In short: {sentence}"}}\n', seed)
     assert code_pasted(f'TABLE = (f"{{1}} {sentence}",)\n', seed)  # a message built in a table is a message
+
+
+def test_a_table_printed_as_running_text_gives_its_rows_not_its_sentences():
+    seed = WING_SEEDS["special"]  # one paragraph: "-2 a horse or mule at a walk -3 a car on a bad road, ..."
+    for row in ("a horse or mule at a walk", "a car, tank or pick-up off-road", "on horseback or muleback at a gallop or canter"):
+        assert pasted_runs(row, seed) and table_cell(row, seed), row  # seven words of the source, but a row's label
+        assert code_pasted(f'ROUGH = (("{row}", -2),)\n', seed) == [], row
+    sentence = "a gasoline powered vehicle will catch on fire"  # "...greater than 10, a gasoline powered vehicle will catch on fire."
+    assert not table_cell(sentence, seed) and code_pasted(f'NOTES = ("{sentence}",)\n', seed)
+
+
+def test_a_title_cited_whole_carries_over_but_the_prose_around_it_does_not():
+    seed = WING_SEEDS["special"]  # its titles are set in capitals: "WEAPON FIRE FROM A MOVING VEHICLE OR HOWDAH - Apply all..."
+    title = "Weapon fire from a moving vehicle or howdah"
+    assert tuple(words(title)) in seed_titles(seed)
+    assert not carried_over(title.split()[:RUN]) and tuple(words(title)[:RUN]) in _seed_runs(seed, RUN)  # seven words of it
+    assert pasted_runs(f"Source: 003, {title}.", seed) == []  # cited by its section
+    assert code_pasted(f'MOVING_RULE = "003 · {title}"\n', seed) == []  # on screen, a rule's name
+    # the title and the sentence after it: every run reaching past the title counts, none inside it
+    w = words(f"{title}: apply all range/speed and size modifiers.")
+    assert pasted_runs(f"{title}: apply all range/speed and size modifiers.", seed) == [" ".join(w[j:j + RUN]) for j in range(2, 9)]
+    assert pasted_runs("They fire from a moving vehicle or howdah", seed)  # a part of a title is not the title
+    d20 = WING_SEEDS["besm_d20"]  # a title on a line of its own, and a table's label (a cell of Table A-2), in any case
+    assert pasted_runs("The damage save bonus = constitution bonus + armour value + damn healthy! ranks.", d20) == []
+    assert pasted_runs("| each check required in a round beyond the first | +2 |", d20) == []
+    label = "Unit Size reduced to one third of current score in a single round"  # Table A-13's row, run on into a second column
+    assert pasted_runs(f'"{label}": DC 10', d20) == [] and pasted_runs(f'"{label[10:]}": DC 10', d20)  # whole, not in part
+
+
+def test_a_short_line_of_prose_is_no_title():
+    for seed, line in (("encounters", "Shadowing is to Observation what Stealth is to Perception."),  # a sentence alone on its line
+                       ("anime_d20", "• the action has been a weakness for the character in the past"),  # a list's item
+                       ("besm_d20", "Crash checks should be made in three instances:"),  # a lead-in
+                       ("tristat", "the NEXT round squeeze, strangle, or pin the victim; success is automatic"),  # a wrapped line
+                       ("besm_d20", "Personal Gear Rank 1 (Long sword, partial")):  # a table's cell wrapped over lines
+        assert tuple(words(line)) not in seed_titles(WING_SEEDS[seed]), line
+    assert pasted_runs("Shadowing is to Observation what Stealth is to Perception.", WING_SEEDS["encounters"])
+    assert pasted_runs("the next round squeeze, strangle, or pin the victim; success is automatic", WING_SEEDS["tristat"])
 
 
 def test_the_check_sees_a_pasted_docstring_and_message():

@@ -177,7 +177,7 @@ def strike_to_wound(damage: int,  # the damage the attack would do
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #9c45beaf
 THROWING_RULE = "002 · Throwing Heavy Things"
-# Table 12-3: Throwing Damage Bonuses, size category -> (damage before Strength and other bonuses, attack roll bonus).
+# Table 12-3: Throwing Damage Bonuses, Size Category -> (Damage, before Strength and other bonuses; Attack Roll Bonus).
 THROWING_DAMAGE: dict[str, tuple[str, int]] = {
     "Medium": ("1d4+2", 0),
     "Large": ("2d4+4", 1),

@@ -117,7 +117,7 @@ RANKS_RANGE = (0, 30)
 SAVE_BONUS_RANGE = (-10, 100)
 HITS_RANGE = (0, 100)
 
-# Table A-4: Damage Save Results, (saving throw, stun attack, lethal attack), mildest first.
+# Table A-4: Damage Save Results, (Saving Throw, Stun Attack, Lethal Attack), mildest first.
 TABLE_A4: tuple[tuple[str, str, str], ...] = (
     ("Succeeds", "No Effect", "No Effect"),
     ("Fails", "Bruised (Hit)", "Injured (Hit)"),
@@ -133,7 +133,7 @@ def damage_save_bonus(con: int,  # the Constitution bonus
                       armour: int = 0,  # the Armour Value
                       damn_healthy: int = 0,  # ranks of Damn Healthy!
                      ) -> int:
-    "The Damage Save bonus: Constitution bonus + Armour Value + Damn Healthy! ranks."
+    "The Damage Save bonus: Constitution Bonus + Armour Value + Damn Healthy! Ranks."
     require_int(con, "con", *CON_RANGE)
     require_int(armour, "armour", *ARMOUR_RANGE)
     require_int(damn_healthy, "damn_healthy", *RANKS_RANGE)
@@ -253,7 +253,7 @@ def _save_inputs(save_bonus, dc, attack, stun_hits, lethal_hits, mook, max_effec
 
 
 @checked
-def damage_save(save_bonus: int,  # Constitution bonus + Armour Value + Damn Healthy! ranks
+def damage_save(save_bonus: int,  # Constitution Bonus + Armour Value + Damn Healthy! Ranks
                 dc: int,  # the Damage Save DC (15 + Damage Bonus, + 3 per Sneak Attack feat)
                 natural: int,  # the d20 as rolled
                 attack: str = "lethal",  # "stun" or "lethal"
@@ -271,7 +271,7 @@ def damage_save(save_bonus: int,  # Constitution bonus + Armour Value + Damn Hea
 
 
 @checked
-def damage_save_odds(save_bonus: int,  # Constitution bonus + Armour Value + Damn Healthy! ranks
+def damage_save_odds(save_bonus: int,  # Constitution Bonus + Armour Value + Damn Healthy! Ranks
                      dc: int,  # the Damage Save DC
                      attack: str = "lethal",  # "stun" or "lethal"
                      stun_hits: int = 0,  # stun hits the target carries
