@@ -17,8 +17,7 @@ from ..anime_d20.checks import RANK_RANGE, SCORE_RANGE, check_bonus
 from ..checks import Step
 from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_items, require_text,
                           shown, stats)
-from .chase import History
-from ..store import fields, flag, items, load_json, save_json, whole
+from ..store import History, confirm_replay, fields, flag, items, load_json, save_json, whole
 from ..dice import DiceFeed
 
 RULE = "000 · Narrative Battles"
@@ -975,12 +974,6 @@ def troops_to_dict(t: Troops) -> dict:
             "big_mecha": t.big_mecha}
 
 
-def _confirm(claims: dict, got: dict) -> None:
-    "Refuse a save whose claimed state differs from what replaying it gives, naming each difference."
-    if claims != got:
-        diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
-        raise ValueError(f"the saved battle does not replay to the state it claims: {diff}")
-
 
 def _read(cls: type,  # the record to build
           where: str,  # where the saved object sits, e.g. "battle.actions[2]"
@@ -1086,7 +1079,7 @@ def battle_from_dict(data: object,  # as written by `battle_to_dict`
     actions = [_read(BattleAction, f"battle.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(saved)]
     battle = Battle(start, actions)
     claims = _read_claims(top["claims"], "battle.claims")
-    _confirm(claims, battle_claims(battle.state))
+    confirm_replay(claims, battle_claims(battle.state), "battle")
     return battle
 
 

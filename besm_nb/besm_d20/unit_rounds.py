@@ -23,7 +23,7 @@ from .units import (BONUS_RANGE, COUNTER_HP_RANGE, HD_RANGE, MAX_COUNTERS, MAX_R
 from ..checks import Step, d20_check
 from ..dice import (DiceFeed, InputError, checked, parse_param, require_bool, require_choice, require_int, require_items,
                           require_text, shown)
-from ..store import fields, items, load_json, save_json, whole
+from ..store import confirm_replay, fields, items, load_json, save_json, whole
 
 # %% auto #0
 __all__ = ['RULE_DAMAGE', 'MORALE_STATES', 'OPTIONS', 'RULES_CRIT', 'CHARGE_AC_READINGS', 'MAX_UNITS', 'MAX_CHARACTERS',
@@ -985,12 +985,6 @@ def _read_claims(d: object, where: str) -> dict:
             "morale": listed("morale", lambda v, w: require_choice(v, w, MORALE_STATES))}
 
 
-def _confirm(claims: dict, got: dict) -> None:
-    "Refuse a save whose claimed state differs from what replaying it gives, naming each difference."
-    if claims != got:
-        diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
-        raise ValueError(f"the saved battle does not replay to the state it claims: {diff}")
-
 
 @checked
 def combat_from_dict(data: object,  # as written by `combat_to_dict`
@@ -1014,7 +1008,7 @@ def combat_from_dict(data: object,  # as written by `combat_to_dict`
         raise InputError("combat.actions", f"a saved battle holds at most {MAX_ACTIONS:,} actions, got {len(listed):,}")
     actions = [_record(UnitAction, f"combat.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(listed, "combat.actions", MAX_ACTIONS))]
     combat = Combat(start, actions)
-    _confirm(_read_claims(top["claims"], "combat.claims"), combat_claims(combat.state))
+    confirm_replay(_read_claims(top["claims"], "combat.claims"), combat_claims(combat.state), "battle")
     return combat
 
 
