@@ -92,13 +92,22 @@ def test_evasion_adds_up():
 
 @pytest.mark.parametrize("a", ["none", "wait", "prolong", "speed up"])
 @pytest.mark.parametrize("b", ["none", "wait", "prolong", "speed up"])
-@pytest.mark.parametrize("speed_up", ["both", "either"])
+@pytest.mark.parametrize("speed_up", ["one or both", "both"])
 def test_single_combat_exchange_both_readings(a, b, speed_up):
     assert exchange(a, b, speed_up) == exchange(b, a, speed_up)
     odds = exchange_odds(a, b, 13, 11, speed_up)
     assert sum(odds.values()) == 1
-    if {a, b} == {"speed up", "none"}:
-        assert exchange(a, b, speed_up) == ("halved" if speed_up == "both" else "1 second")
+    if "speed up" in (a, b) and "prolong" not in (a, b):  # one or both speed up, nobody draws it out
+        assert exchange(a, b, speed_up) == ("halved" if speed_up == "both" and a != b else "1 second")
+    if {a, b} == {"speed up", "prolong"}: assert exchange(a, b, speed_up) == "contest"
+
+
+def test_single_combat_speeding_up_against_the_source():
+    text = seed_text(SEED)
+    assert "If one or both fighters are trying to speed up the fight, both sides fight with normal one second turns" in text
+    assert "If one fighter wishes to speed up the fight, but the other fighter is trying to prolong it" in text
+    assert exchange("speed up", "none") == exchange("speed up", "wait") == "1 second"  # the default follows the sentence
+    assert exchange_odds("speed up", "none") == {1: 1}
 
 
 @pytest.mark.parametrize("call, message", [
