@@ -85,6 +85,14 @@ def test_the_acrobatic_dodge_is_never_worse_than_a_plain_one(dodge, skill, pd):
     assert a["defends"] >= a["ordinary dodge defends"]
 
 
+def test_further_turns_of_aim_for_a_flier_holding_still():
+    assert "You can't aim on subsequent turns to get a further bonus unless you can hold still and there is no wind" in seed_text(SEED)
+    one = flier_attack(14, control_skill=12, aim=True, acc=10)
+    assert flier_attack(14, control_skill=12, aim=True, acc=10, aim_turns=3).skill == one.skill
+    assert flier_attack(14, control_skill=12, aim=True, acc=10, aim_turns=2, hold_still=True).skill == one.skill + 1
+    assert flier_attack(14, control_skill=12, aim=True, acc=10, aim_turns=5, hold_still=True).skill == one.skill + 2
+
+
 def test_evasion_adds_up():
     e = evasion_odds(12, 12, 12)
     assert sum(e.values()) == 1 and e["evades"] == success_chance(12) * quick_contest_odds(17, 12)["first wins"]

@@ -33,6 +33,8 @@ def flier_attack_calculator(seed: int | None = None,  # the first seed shown
         int_field("control_skill", "Flying skill", 12, *SKILL_RANGE),
         bool_field("aim", "Aimed (ranged and dropped)"), int_field("acc", "Weapon's Acc", 0, 0, 30),
         bool_field("trained_aim", "Trained to aim in flight (no −4)"),
+        int_field("aim_turns", "Turns spent aiming", 1, 1, 100),
+        bool_field("hold_still", "Holding still, no wind (further turns of aim count)"),
         int_field("range_speed", "Range and speed (own speed counted)", 0, *MODIFIER_RANGE),
         int_field("size", "Target's size modifier", 0, *MODIFIER_RANGE),
         int_field("other", "Other (relative height, smoke...)", 0, *MODIFIER_RANGE),
