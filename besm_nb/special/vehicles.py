@@ -131,6 +131,7 @@ class Effect:
     hurt: bool = False  # someone aboard takes damage
     through: bool = False  # the shot carries on out of the vehicle
     detail: str = ""  # what it means at the table
+    amount: int = 0  # the damage that got through to the person or part (a detail: the odds do not count it)
 
 
 def _dmg(damage: object, name: str = "damage") -> int:
@@ -181,11 +182,11 @@ def occupant_hit(vehicle: str,  # "car" or "motorcycle"
     if seat == "empty":
         return Effect("empty seat", True, detail=f"{reach} gets in {way}, but nobody sits there: it is spent inside the car")
     if seat == "passenger":
-        return Effect("hit", True, hurt=True, detail=f"the passenger (or cargo) takes {reach}, {way}")
+        return Effect("hit", True, hurt=True, detail=f"the passenger (or cargo) takes {reach}, {way}", amount=reach)
     crash = "the car is out of control and will crash" if vehicle == "car" else "the motorcycle falls over and crashes"
     return Effect("hit, control roll at −4", True, control=-4, hurt=True,
                   detail=f"the driver takes {reach}, {way}; if still up he makes a control roll at −4, "
-                         f"if killed, knocked out or stunned {crash}")
+                         f"if killed, knocked out or stunned {crash}", amount=reach)
 
 # %% ../../nbs/special/61_vehicles.ipynb #23f74c50
 WINDOW_RULES = ("shot or burst", "burst only")
@@ -409,14 +410,14 @@ def engine_hit(vehicle: str,  # "car" or "motorcycle"
     out = beyond - (far_dr if vehicle == "car" else 0)
     goes = (f"; {beyond} beyond its HP " + (f"{'gets past' if out > 0 else 'is stopped by'} the far panel" if vehicle == "car" else "goes on out")) if beyond else ""
     if 2 * after > engine_hp:
-        return Effect("ruined", True, through=out > 0,
+        return Effect("ruined", True, through=out > 0, amount=hurt,
                       detail=f"{hurt} past DR {dr}: {after} of {engine_hp} HP is more than half; the engine is ruined, "
                              f"the vehicle loses 5 mph a turn until it stops{goes}")
-    if dead: return Effect("dead already", True, detail=f"{hurt} past DR {dr}; {after} of {engine_hp} HP taken: the engine was dead already{goes}")
+    if dead: return Effect("dead already", True, amount=hurt, detail=f"{hurt} past DR {dr}; {after} of {engine_hp} HP taken: the engine was dead already{goes}")
     ht = engine_ht - hurt // 5
     if _made(ht, total, criticals):
-        return Effect("runs on", True, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: it runs on{goes}")
-    return Effect("dies", True, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: the engine dies, "
+        return Effect("runs on", True, amount=hurt, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: it runs on{goes}")
+    return Effect("dies", True, amount=hurt, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: the engine dies, "
                                        f"the vehicle loses 5 mph a turn until it stops{goes}")
 
 # %% ../../nbs/special/61_vehicles.ipynb #bd71301d
