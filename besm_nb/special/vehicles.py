@@ -840,6 +840,8 @@ def roll_vehicle_hit(damage: str,  # the weapon's damage, as for `vehicle_hit_od
     rolls: list[tuple[str, Roll | int]] = []
 
     def draw(expr: str, why: str = "", exclude: tuple = ()) -> int:
+        if dice is not None and len(_draw_table(expr, ())[0]) == 1:  # a total already known ("23"): nothing to type or roll
+            rolls.append((why, _draw_table(expr, ())[0][0])); return _draw_table(expr, ())[0][0]
         while True:
             r = dice(expr, why) if dice is not None else roll(expr, rng)
             rolls.append((why, r))
