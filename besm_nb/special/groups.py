@@ -17,6 +17,7 @@ from .rolls import (SKILL_RANGE, SuccessRoll, _3d6_counts, quick_contest, quick_
 
 RULE = "003 · Individuals vs. groups"
 TACTICS_RULE = "003 · Group tactics"
+CONFUSION_RULE = "003 · Confusion in melee"
 GROUP_OUTCOMES = ("surrounded", "several fronts", "one at a time", "fumbler in front")  # worst to best for the lone fighter
 TIES = ("lose", "win", "reroll")
 POSITIONS = {"free": 0, "lost last turn": -2, "surrounded": -5}  # the lone fighter's Tactics modifier from earlier turns
@@ -72,10 +73,10 @@ def group_contest_odds(skill: int,  # the lone fighter's Tactics or weapon skill
     return {k: Fraction(v, decided) for k, v in counts.items()}
 
 # %% auto #0
-__all__ = ['RULE', 'TACTICS_RULE', 'GROUP_OUTCOMES', 'TIES', 'POSITIONS', 'GROUP_PENALTY', 'ROUT_MARGIN', 'TEAMWORK_DEFENCE',
-           'GRAB_MODIFIER', 'ONE_HAND_ST', 'GROUP_MANOEUVRES', 'group_skill', 'group_contest', 'group_contest_odds',
-           'trained_group_skill', 'sheltering', 'teamwork_modifier', 'shield_wall', 'pike_wall', 'pole_arm_grab_odds',
-           'confusion_penalty']
+__all__ = ['RULE', 'TACTICS_RULE', 'CONFUSION_RULE', 'GROUP_OUTCOMES', 'TIES', 'POSITIONS', 'GROUP_PENALTY', 'ROUT_MARGIN',
+           'TEAMWORK_DEFENCE', 'GRAB_MODIFIER', 'ONE_HAND_ST', 'GROUP_MANOEUVRES', 'group_skill', 'group_contest',
+           'group_contest_odds', 'trained_group_skill', 'sheltering', 'teamwork_modifier', 'shield_wall', 'pike_wall',
+           'pole_arm_grab_odds', 'confusion_penalty']
 
 # %% ../../nbs/special/67_groups.ipynb #09eb0075
 @checked
