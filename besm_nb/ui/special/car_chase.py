@@ -162,8 +162,9 @@ class CarChaseTracker(Tracker):
         self.b_board = button("Board", self.board, "besm-board", labels={"name": "Passenger"})
         # a crash
         self.into = _sized(W.Dropdown(options=[("a fixed obstacle", "obstacle"), ("another vehicle", "vehicle")], description="Into"), "16em", "4em")
+        self.into.add_class("besm-into")
         self.other_tons = _sized(W.FloatText(1.5, description="Its tons"), "11em", "5em")
-        self.crash_mph = _sized(W.Text("", description="At mph", placeholder="blank: its speed"), "13em", "5em")
+        self.crash_mph = _sized(W.Text("", description="At mph", placeholder="blank: its speed"), "13em", "5em"); self.crash_mph.add_class("besm-crash-mph")
         self.direction = _sized(W.Dropdown(options=list(DIRECTIONS), value="front", description="From the"), "16em", "5em")
         self.restraint = _sized(W.Dropdown(options=list(RESTRAINTS), description="Held by"), "20em", "5em")
         self.conditions = W.VBox([W.Checkbox(False, description=c, indent=False, layout=W.Layout(width="auto")) for c in CONDITIONS],
@@ -176,7 +177,7 @@ class CarChaseTracker(Tracker):
         self.f_driver = _sized(W.Text(description="Driver", placeholder="e.g. Vic"), "15em", "5em"); self.f_driver.add_class("besm-new-driver")
         self.f_skill = _sized(W.IntText(12, description="Skill"), "10em", "5em"); self.f_skill.add_class("besm-new-skill")
         self.f_speed = _sized(W.IntText(40, description="Speed"), "10em", "5em"); self.f_speed.add_class("besm-new-speed")
-        self.f_tons = _sized(W.FloatText(1.5, description="Tons"), "10em", "5em")
+        self.f_tons = _sized(W.FloatText(1.5, description="Tons"), "10em", "5em"); self.f_tons.add_class("besm-new-tons")
         self.f_tyre = _sized(W.Dropdown(description="Tyres"), "15em", "5em")
         self.f_ht = _sized(W.IntText(10, description="Engine HT"), "11em", "6em")
         self.f_hp = _sized(W.IntText(70, description="Engine HP"), "11em", "6em")
