@@ -495,6 +495,18 @@ class CarChase:
         return ControlRoll(v.name, v.driver.name, v.skill, tuple(mods), effective, success_odds(effective, self.rules.criticals),
                            reason, possible, note)
 
+    def speed_losses(self, vehicle: str,  # the vehicle's name
+                    ) -> list[tuple[str, int, int]]:
+        "What will slow this vehicle at the end of the turn: (why, mph a turn, the speed it stops slowing at)."
+        v = self.vehicle(vehicle)
+        return [] if v.wrecked else _speed_losses(v, self.rules)
+
+    def speed_cap(self, vehicle: str,  # the vehicle's name
+                 ) -> int | None:
+        "The fastest the driver may now choose to go, when the damage sets one (a car limping on a flat)."
+        v = self.vehicle(vehicle)
+        return v.limp_mph if v.kind == "car" and v.flats and self.rules.flat_tyre == "limp" else None
+
     def _setup(self, v: Vehicle, facing: str, location: str, burst: bool, shot_dice: int | None, ammo: str, critical: int | None,
                tyre_flat: bool, side_pane: str) -> dict:
         "The damage resolver's options for a hit on this vehicle as it stands."

@@ -168,7 +168,10 @@ def test_the_chase_tracker_keeps_what_the_kit_promises(page, dashboards_url):
         fill(t, "besm-new-name", "Cab"); fill(t, "besm-new-driver", "Moe")
         t.locator("button.besm-add-vehicle").click()
         t.locator(".besm-vehicle[data-name='Cab']").wait_for(timeout=30_000)
-    check_tracker_kit(page, dashboards_url + CHASE, ".besm-car-chase", step, lambda t: t.locator("button.besm-end-turn").click(),
+    def end_turn(t):
+        t.locator("button.besm-end-turn").click()
+        t.locator(".besm-turn-head[data-turn='2']").wait_for(timeout=30_000)
+    check_tracker_kit(page, dashboards_url + CHASE, ".besm-car-chase", step, end_turn,
                       lambda t: t.locator(".besm-turn-head").first.inner_text(), CHASE_KIND)
     assert page.errors == [], page.errors
 

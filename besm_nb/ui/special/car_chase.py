@@ -59,8 +59,11 @@ CRITICAL_CHOICES = [("not a critical", 0)] + [(f"critical {t}: {vehicle_critical
 GLASS_MARK = {"intact": "✓", "broken": "broken", "crazed": "crazed", "gone": "GONE", "none": "none"}
 
 
-def vehicle_card(v: Vehicle, roll) -> str:
-    "One vehicle as HTML: speed, driver and control roll, and everything its damage has done."
+def vehicle_card(v: Vehicle, roll,
+                 losses: list = (),  # what slows it at the end of the turn: (why, mph, floor)
+                 cap: int | None = None,  # the fastest the driver may choose, if the damage sets one
+                ) -> str:
+    "One vehicle as HTML: speed, driver and control roll, the speed it will lose, and everything its damage has done."
     bits = []
     if v.exploded: bits.append("<b style='color:#b00020'>EXPLODED</b>")
     elif v.crashed: bits.append("<b style='color:#b00020'>CRASHED</b>")
@@ -82,9 +85,13 @@ def vehicle_card(v: Vehicle, roll) -> str:
     people = ", ".join(f"{escape(o.name)} ({o.seat}{', ' + str(o.damage) + ' dmg' if o.damage else ''}{', OUT' if o.out else ''})"
                        for o in v.aboard)
     chance = f"{roll.effective}: {pct(roll.chance)}" if roll.possible else "—"
+    slowing = [f"−{mph} mph a turn ({why}, down to {floor})" if floor else f"−{mph} mph a turn ({why})" for why, mph, floor in losses
+               if v.speed > floor]
+    if cap is not None: slowing.append(f"at most {cap} mph on the flat")
     return (f'<div class="besm-vehicle" data-name="{escape(v.name)}" data-speed="{v.speed}" style="margin:0.3em 0;line-height:1.45">'
             f'<b>{escape(v.name)}</b> ({v.kind}) · <b class="besm-speed">{v.speed}</b> mph · control {chance}'
             + (f' · <b style="color:#b00020">{len(v.pending)} roll{"s" if len(v.pending) > 1 else ""} waiting</b>' if v.pending else "")
+            + (f'<br><span class="besm-slowing">{escape(" · ".join(slowing))}</span>' if slowing else "")
             + f'<br><span style="font-size:90%">{people}<br>{" · ".join(bits)}</span></div>')
 
 
@@ -138,16 +145,16 @@ class CarChaseTracker(Tracker):
         self.damage = _sized(W.Text("6d6", description="Damage", placeholder="e.g. 6d6+2"), "13em", "5em"); self.damage.add_class("besm-damage")
         self.facing = _sized(W.Dropdown(options=list(FACINGS), value="side", description="From the"), "13em", "5em")
         self.facing.add_class("besm-facing")
-        self.where = _sized(W.Dropdown(description="Where"), "17em", "5em"); self.where.add_class("besm-where")
+        self.where = _sized(W.Dropdown(description="Where"), "20em", "5em"); self.where.add_class("besm-where")
         self.hits = _sized(W.IntText(1, description=f"Hits ({HITS_RANGE[0]}–{HITS_RANGE[1]})"), "11em", "7em"); self.hits.add_class("besm-hits")
         self.burst = W.Checkbox(False, description="a burst", indent=False, layout=W.Layout(width="auto")); self.burst.add_class("besm-burst")
         self.critical = _sized(W.Dropdown(options=CRITICAL_CHOICES, value=0, description="Critical"), "19em", "5em")
         self.critical.add_class("besm-critical")
         self.tyre = _sized(W.Dropdown(description="Tyre hit"), "15em", "5em"); self.tyre.add_class("besm-tyre")
         self.side_pane = _sized(W.Dropdown(options=[("windshield", "windshield"), ("rear window", "rear window")], description="Side shot sees"),
-                                "17em", "7em")
+                                "19em", "9em")
         self.ammo = _sized(W.Dropdown(options=list(AMMO), description="Rounds"), "13em", "5em")
-        self.shot_dice = _sized(W.IntText(0, description="Glass dice (0: own)"), "13em", "9em")
+        self.shot_dice = _sized(W.IntText(0, description="Glass dice (0: own)"), "17em", "11em")
         self.hit_odds = html_text(cls="besm-hit-odds")
         self.b_hit = button("Resolve hit", self.resolve_hit, "besm-resolve-hit", "danger",
                             {"damage": "Damage", "hits": "Hits", "totals": "Typed dice", "location": "Where", "tyre": "Tyre hit",
@@ -164,7 +171,7 @@ class CarChaseTracker(Tracker):
         self.into = _sized(W.Dropdown(options=[("a fixed obstacle", "obstacle"), ("another vehicle", "vehicle")], description="Into"), "16em", "4em")
         self.into.add_class("besm-into")
         self.other_tons = _sized(W.FloatText(1.5, description="Its tons"), "11em", "5em")
-        self.crash_mph = _sized(W.Text("", description="At mph", placeholder="blank: its speed"), "13em", "5em"); self.crash_mph.add_class("besm-crash-mph")
+        self.crash_mph = _sized(W.Text("", description="At mph", placeholder="blank: its speed"), "15em", "5em"); self.crash_mph.add_class("besm-crash-mph")
         self.direction = _sized(W.Dropdown(options=list(DIRECTIONS), value="front", description="From the"), "16em", "5em")
         self.restraint = _sized(W.Dropdown(options=list(RESTRAINTS), description="Held by"), "20em", "5em")
         self.conditions = W.VBox([W.Checkbox(False, description=c, indent=False, layout=W.Layout(width="auto")) for c in CONDITIONS],
@@ -181,7 +188,7 @@ class CarChaseTracker(Tracker):
         self.f_tyre = _sized(W.Dropdown(description="Tyres"), "15em", "5em")
         self.f_ht = _sized(W.IntText(10, description="Engine HT"), "11em", "6em")
         self.f_hp = _sized(W.IntText(70, description="Engine HP"), "11em", "6em")
-        self.f_limp = _sized(W.IntText(40, description=f"Limp mph ({LIMP_RANGE[0]}–{LIMP_RANGE[1]})"), "14em", "9em")
+        self.f_limp = _sized(W.IntText(40, description=f"Limp mph ({LIMP_RANGE[0]}–{LIMP_RANGE[1]})"), "17em", "11em")
         self.f_goggles = W.Checkbox(False, description="goggles", indent=False, layout=W.Layout(width="auto"))
         self.f_full = W.Checkbox(False, description="tank full", indent=False, layout=W.Layout(width="auto"))
         self.f_gas = W.Checkbox(True, description="gasoline", indent=False, layout=W.Layout(width="auto"))
@@ -243,7 +250,8 @@ class CarChaseTracker(Tracker):
         self.turn_view.value = (f"<div class='besm-turn-head' data-turn='{c.turn}'><b>Turn {c.turn}</b>"
                                 + (f" · control rolls waiting: {escape(', '.join(waiting))}" if waiting else "") + "</div>")
         self._once(lambda: self._offer(self.pick, list(c.vehicles)))
-        self.cards.value = "".join(vehicle_card(v, c.control_roll(v.name)) for v in c.vehicles.values()) or \
+        self.cards.value = "".join(vehicle_card(v, c.control_roll(v.name), c.speed_losses(v.name), c.speed_cap(v.name))
+                                   for v in c.vehicles.values()) or \
             "<i>No vehicles yet: add one below.</i>"
         self.b_end.disabled = bool(waiting) or not c.vehicles
         self._once(lambda: [setattr(self.readings[k], "value", getattr(c.rules, k)) for k in self.readings])

@@ -119,7 +119,8 @@ def melee_panel(seed: int | None = None,  # the first seed shown
     readings = [rows[first + i] for i, f in enumerate(calc.fields) if f.name in PANEL_READINGS]
     plain = [rows[first + i] for i, f in enumerate(calc.fields) if f.name not in PANEL_READINGS]
     folded = widgets.Accordion(children=[widgets.VBox(readings)], titles=("Readings (switches)",), selected_index=None)
-    calc.children = [rows[0]] + plain + [folded] + rows[first + len(calc.fields):]
+    answer = rows[first + len(calc.fields):]  # the roll row, its log, the message and the answer
+    calc.children = [rows[0], answer[-1], answer[-2]] + answer[:-2] + plain + [folded]  # the answer on the first screen, then the inputs
     calc.add_class("besm-melee-panel")
     return calc
 
