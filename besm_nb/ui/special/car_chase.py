@@ -367,6 +367,9 @@ class CarChaseTracker(Tracker):
         self.chase.hit(v.name, hits=self.hits.value, dice=feed, **self._hit_args())
         self._say(f"Rolled ({source}): " + " ".join(map(str, feed.used)), self.b_hit._besm_message)
         self._rolled(source)
+        def clear():  # the next hit starts clear: one shot, not a burst, not a critical
+            self.hits.value, self.burst.value, self.critical.value, self.tyre.value, self.shot_dice.value = 1, False, 0, "random", 0
+        self._once(clear)
 
     def roll_control(self) -> None:
         "Make the first control roll waiting (or one the GM calls for), every modifier counted."
