@@ -96,19 +96,25 @@ def vehicle_card(v: Vehicle, roll,
 
 
 def control_panel(roll) -> str:
-    "The control roll as it stands: every modifier with its rule, the effective skill and its exact odds."
-    rows = "".join(f"<tr><td>{escape(m.what)}</td><td style='text-align:right'>{m.value:+d}</td><td><em>{escape(m.rule)}</em></td></tr>"
-                   for m in roll.modifiers) or "<tr><td colspan='3'><i>no modifiers</i></td></tr>"
+    "The control roll as it stands: the effective skill and its exact odds (the modifiers: `control_modifiers`)."
     head = (f"<b>{escape(roll.vehicle)}</b>: {escape(roll.driver)}'s control roll, skill {roll.skill} → "
             f"<b class='besm-effective'>{roll.effective}</b>: makes it <b class='besm-control-chance'>{fmt_odds(roll.chance)}</b>")
     note = f"<br><span style='color:#b00020'>{escape(roll.note)}</span>" if roll.note else ""
-    return (f"<div class='besm-control' data-effective='{roll.effective}' style='line-height:1.5'>{head}{note}</div>"
-            f"<div style='overflow-x:auto;max-width:100%'><table class='besm-working besm-control-mods'>"
-            f"<tr><th>modifier</th><th>value</th><th>rule</th></tr>{rows}</table></div>")
+    return f"<div class='besm-control' data-effective='{roll.effective}' style='line-height:1.5'>{head}{note}</div>"
+
+
+def control_modifiers(roll) -> str:
+    "Every modifier of the control roll, with its rule."
+    rows = "".join(f"<tr><td style='padding:2px 8px 2px 0'>{escape(m.what)}</td><td style='text-align:right;padding:2px 8px'>{m.value:+d}</td>"
+                   f"<td style='padding:2px 0 2px 8px'><em>{escape(m.rule)}</em></td></tr>" for m in roll.modifiers) \
+        or "<tr><td colspan='3'><i>no modifiers</i></td></tr>"
+    return (f"<div style='overflow-x:auto;max-width:100%'><table class='besm-working besm-control-mods'>"
+            f"<tr><th style='text-align:left'>modifier</th><th>value</th><th style='text-align:left'>rule</th></tr>{rows}</table></div>")
+
 
 # %% auto #0
-__all__ = ['READING_CHOICES', 'CRITICAL_CHOICES', 'GLASS_MARK', 'vehicle_card', 'control_panel', 'CarChaseTracker',
-           'car_chase_tracker']
+__all__ = ['READING_CHOICES', 'CRITICAL_CHOICES', 'GLASS_MARK', 'vehicle_card', 'control_panel', 'control_modifiers',
+           'CarChaseTracker', 'car_chase_tracker']
 
 # %% ../../../nbs/special/69_car_chase_ui.ipynb #cu690006
 class CarChaseTracker(Tracker):
@@ -133,6 +139,7 @@ class CarChaseTracker(Tracker):
         self.pick = _sized(W.Dropdown(description="Vehicle"), "17em", "5em"); self.pick.add_class("besm-pick")
         self.cards = html_text(cls="besm-vehicles")
         self.control_view = html_text(cls="besm-control-panel")
+        self.control_mods = html_text(cls="besm-control-list")
         self.other = _sized(W.IntText(0, description="Other ±"), "10em", "5em"); self.other.add_class("besm-other")
         self.typed = _sized(W.Text(description="Typed dice", placeholder="blank: roll with the seed"), "19em", "6em")
         self.typed.add_class("besm-typed")
@@ -209,9 +216,9 @@ class CarChaseTracker(Tracker):
                                titles=("Readings (switches)",), selected_index=None)
         super().__init__([
             html_text("<h3>Car chase</h3>"), self.turn_view,
-            self.row(self.pick, self.b_end, cls="besm-turn-message"), self.cards,
-            html_text("<h4>Control roll</h4>"), self.control_view,
-            self.row(self.other, self.typed, self.seed, self.b_control, cls="besm-control-message"),
+            self.row(self.pick, self.b_end, cls="besm-turn-message"), self.control_view,
+            self.row(self.other, self.typed, self.seed, self.b_control, cls="besm-control-message"), self.control_mods,
+            html_text("<h4>The vehicles</h4>"), self.cards,
             html_text("<h4>A hit</h4>"),
             self.row(self.damage, self.facing, self.where, self.hits, self.burst, self.critical, self.tyre, self.side_pane, self.ammo,
                      self.shot_dice, cls="besm-hit-fields"),
@@ -316,6 +323,7 @@ class CarChaseTracker(Tracker):
         if not isinstance(other, int) or not -30 <= other <= 30: raise ValueError(f"Other ±: must be from -30 to 30, got {other}")
         roll = self.chase.control_roll(self.pick.value, other)
         self.control_view.value = control_panel(roll)
+        self.control_mods.value = control_modifiers(roll)
         self.b_control.disabled = not roll.possible
 
     def _hit_args(self) -> dict:

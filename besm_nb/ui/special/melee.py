@@ -10,7 +10,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from ...dice import InputError, fmt_odds
+from ...dice import InputError, fmt_odds, pct
 from ...render import Result, odds_table, working_table
 from ...special.melee import DEFENCES, MeleeTurn, POSITIONS_NOW, SHELTER, WALLS, melee_turn
 from ...special.morale import FRIGHT_SITUATIONS
@@ -36,18 +36,23 @@ class MeleeResult(Result):
 
     def to_html(self) -> str:
         t = self.turn
-        def side(title, value, odds, working, none):
-            if value is None: return f"<div class='besm-side'><b>{title}</b>: {escape(none)}</div>" + working_table(working)
-            return (f"<div class='besm-side'><b>{title} {value}</b>: makes it {fmt_odds(MeleeTurn.chance(odds))}</div>"
-                    + odds_table(odds, "outcome") + working_table(working))
-        parts = [Result(self.headline).to_html(),
-                 side("Attack", t.attack, t.attack_odds, t.attack_working, "he may not attack this turn"),
-                 side(self.defence_kind.capitalize(), t.defence, t.defence_odds, t.defence_working, f"he may not {self.defence_kind} this turn")]
-        if t.fright is not None:
-            parts.append(f"<div class='besm-side'><b>Fright Check {t.fright}</b>: passes {fmt_odds(MeleeTurn.chance(t.fright_odds))}</div>"
-                         + odds_table(t.fright_odds, "outcome"))
-        if t.notes: parts.append("<ul class='besm-notes'>" + "".join(f"<li>{escape(x)}</li>" for x in t.notes) + "</ul>")
-        return "".join(parts)
+        rows = [("Attack", t.attack, t.attack_odds, "he may not attack this turn"),
+                (self.defence_kind.capitalize(), t.defence, t.defence_odds, f"he may not {self.defence_kind} this turn")]
+        if t.fright is not None: rows.append(("Fright Check", t.fright, t.fright_odds, ""))
+        pad, right = "padding:3px 8px", "padding:3px 8px;text-align:right"
+        cells = ""
+        for what, target, odds, none in rows:
+            if target is None:
+                cells += f"<tr><td style='{pad}'>{escape(what)}</td><td colspan='4' style='{pad}'><b>{escape(none)}</b></td></tr>"; continue
+            cells += (f"<tr><td style='{pad}'>{escape(what)}</td><td style='{right}'><b>{target}</b></td>"
+                      f"<td style='{right}'><b>{fmt_odds(MeleeTurn.chance(odds))}</b></td><td style='{right}'>{pct(odds['critical success'])}</td>"
+                      f"<td style='{right}'>{pct(odds['critical failure'])}</td></tr>")
+        table = ("<div style='overflow-x:auto;max-width:100%'><table class='besm-odds besm-melee-odds' style='border-collapse:collapse'>"
+                 "<tr><th>roll</th><th>against</th><th>makes it (exact)</th><th>critical success</th><th>critical failure</th></tr>"
+                 + cells + "</table></div>")
+        notes = ("<ul class='besm-notes' style='margin:0.3em 0'>" + "".join(f"<li>{escape(x)}</li>" for x in t.notes) + "</ul>") if t.notes else ""
+        return (Result(self.headline).to_html() + table + notes + "<b>Attack</b>" + working_table(t.attack_working)
+                + f"<b>{escape(self.defence_kind.capitalize())}</b>" + working_table(t.defence_working))
 
 
 def _turn(**values) -> MeleeTurn:
@@ -120,7 +125,10 @@ def melee_panel(seed: int | None = None,  # the first seed shown
     plain = [rows[first + i] for i, f in enumerate(calc.fields) if f.name not in PANEL_READINGS]
     folded = widgets.Accordion(children=[widgets.VBox(readings)], titles=("Readings (switches)",), selected_index=None)
     answer = rows[first + len(calc.fields):]  # the roll row, its log, the message and the answer
-    calc.children = [rows[0], answer[-1], answer[-2]] + answer[:-2] + plain + [folded]  # the answer on the first screen, then the inputs
+    side = lambda kids: widgets.VBox(kids, layout=widgets.Layout(flex="1 1 340px", min_width="0", max_width="100%"))
+    # the answer beside the inputs on a wide screen, above them on a phone: either way on the first screen
+    calc.children = [rows[0], widgets.HBox([side([answer[-1], answer[-2]] + answer[:-2]), side(plain + [folded])],
+                                           layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))]
     calc.add_class("besm-melee-panel")
     return calc
 
