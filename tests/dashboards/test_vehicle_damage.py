@@ -59,7 +59,7 @@ def test_the_resolver_shows_the_librarys_odds(page, dashboards_url):
     # a reading from the folded switches: the engine's DR 8 alone
     choose(page, "location", "aimed: Engine (-3)")
     wait_for_output(page, headline(vehicle_hit_odds("2d6", facing="front", location="Engine")))
-    page.locator(".jupyter-widget-Accordion-child, .widget-accordion, .jupyter-widget-Collapse-header").first.click()
+    page.locator(".besm-calculator").locator(".jupyter-widget-Accordion-child, .widget-accordion, .jupyter-widget-Collapse-header").first.click()
     choose(page, "engine_dr", "the table's 8 only")
     wait_for_output(page, headline(vehicle_hit_odds("2d6", facing="front", location="Engine", engine_dr="table")))
 

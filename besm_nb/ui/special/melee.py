@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
+from fractions import Fraction  # with Mapping and Sequence: for the annotations Result passes on
+from typing import Mapping, Sequence
 
 import ipywidgets as widgets
 
