@@ -50,7 +50,8 @@ class MeleeResult(Result):
                       f"<td style='{right}'><b>{fmt_odds(MeleeTurn.chance(odds))}</b></td><td style='{right}'>{pct(odds['critical success'])}</td>"
                       f"<td style='{right}'>{pct(odds['critical failure'])}</td></tr>")
         table = ("<div style='overflow-x:auto;max-width:100%'><table class='besm-odds besm-melee-odds' style='border-collapse:collapse'>"
-                 "<tr><th>roll</th><th>against</th><th>makes it (exact)</th><th>critical success</th><th>critical failure</th></tr>"
+                 + "<tr>" + "".join(f"<th style='{pad}'>{h}</th>" for h in ("roll", "against", "makes it (exact)", "critical success", "critical failure"))
+                 + "</tr>"
                  + cells + "</table></div>")
         notes = ("<ul class='besm-notes' style='margin:0.3em 0'>" + "".join(f"<li>{escape(x)}</li>" for x in t.notes) + "</ul>") if t.notes else ""
         return (Result(self.headline).to_html() + table + notes + "<b>Attack</b>" + working_table(t.attack_working)
