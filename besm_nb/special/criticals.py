@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..checks import Step
@@ -80,11 +80,8 @@ def critical_damage(damage: str,  # the shot's damage, e.g. "6d6+2"
     terms = parse_param(damage, "damage")
     e = vehicle_critical(total)
     if e.multiplier == 1: return damage.strip(), e.dr
-    parts = []
-    for t in terms:
-        body = f"{t.count}d{t.sides}" if t.is_dice else str(t.value)
-        parts.append(("-" if t.sign < 0 else ("+" if parts else "")) + f"{body}x{t.multiplier * e.multiplier}")
-    expr = "".join(parts)
+    parts = [("-" if t.sign < 0 else "+") + str(replace(t, multiplier=t.multiplier * e.multiplier)) for t in terms]
+    expr = "".join(parts).lstrip("+")  # each die keeps its own modifiers (explode, reroll, keep, target)
     parse_param(expr, "damage")
     return expr, e.dr
 
