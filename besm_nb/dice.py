@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import collections.abc as abc
+import dataclasses
 import functools
 import inspect
 import math
@@ -17,16 +18,17 @@ import typing
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import icepool
 
 # %% auto #0
 __all__ = ['MAX_DICE', 'MIN_SIDES', 'MAX_SIDES', 'MAX_FACES', 'MAX_TERMS', 'MAX_CONSTANT', 'MAX_MULTIPLIER', 'MAX_EXPR_LEN',
-           'InputError', 'shown', 'require_int', 'require_number', 'require_bool', 'require_choice', 'require_text',
-           'require_items', 'checked', 'Term', 'TooLargeForOdds', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats',
-           'chance_at_most', 'chance_at_least', 'pct', 'fmt_odds', 'latex', 'TermRoll', 'Roll', 'dice_count', 'roll',
-           'DiceFeed']
+           'EXPLODE_DEPTH', 'MAX_KEEP_DICE', 'MAX_KEEP_FACES', 'InputError', 'shown', 'require_int', 'require_number',
+           'require_bool', 'require_choice', 'require_text', 'require_items', 'checked', 'Term', 'ExprError',
+           'TooLargeForOdds', 'odds_size', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most',
+           'chance_at_least', 'odds_rows', 'pct', 'fmt_odds', 'latex', 'DieRoll', 'TermRoll', 'Roll', 'dice_count',
+           'roll', 'bounds', 'expected_total', 'DiceFeed']
 
 # %% ../nbs/core/00_dice.ipynb #7c942573
 class InputError(ValueError):
@@ -259,117 +261,301 @@ def checked(obj):
 # %% ../nbs/core/00_dice.ipynb #cde8eb08
 MAX_DICE = 100  # dice in one group
 MIN_SIDES, MAX_SIDES = 2, 1000  # faces of one die
-MAX_FACES = 1000  # count × sides, added over every die group of an expression
+MAX_FACES = 1000  # die faces added over every group of an expression, for exact odds (see `odds_size`)
 MAX_TERMS = 20
 MAX_CONSTANT = 1_000_000
 MAX_MULTIPLIER = 1000
 MAX_EXPR_LEN = 200
+EXPLODE_DEPTH = 5  # an exploding die is rolled again at most this many times: six rolls in all
+MAX_KEEP_DICE = 20  # dice in a group that keeps or drops, for exact odds
+MAX_KEEP_FACES = 400  # die faces of such a group, for exact odds
 
 # %% ../nbs/core/00_dice.ipynb #201bd911
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    ">=": lambda f, n: f >= n, ">": lambda f, n: f > n, "<=": lambda f, n: f <= n, "<": lambda f, n: f < n, "=": lambda f, n: f == n}
+_KEEP_WORDS = {"kh": "keep the highest", "kl": "keep the lowest", "dh": "drop the highest", "dl": "drop the lowest"}
+
+
 @dataclass(frozen=True)
 class Term:
-    "One term of a dice expression: a die group or a constant, with its sign and multiplier."
+    "One term of a dice expression: a die group (with its modifiers) or a constant, with its sign and multiplier."
     sign: int  # +1 or -1
     count: int  # number of dice; 0 for a constant
     sides: int  # faces on each die; 0 for a constant
     value: int = 0  # the constant's value (constants only)
     multiplier: int = 1  # the term is multiplied by this
+    keep: str = ""  # "kh" / "kl": keep the highest / lowest `keep_n` dice; "dh" / "dl": drop them; "": every die counts
+    keep_n: int = 0  # how many dice `keep` keeps or drops
+    explode: bool = False  # a die showing its highest face is rolled again and added, at most EXPLODE_DEPTH times
+    reroll: tuple[int, ...] = ()  # faces rolled again, once, whenever a die shows them
+    target: str = ""  # ">=", ">", "<=", "<" or "=": count the dice meeting `target_n` instead of adding them up
+    target_n: int = 0  # the number each die is compared with
 
     @property
     def is_dice(self) -> bool: return self.count > 0
 
+    @property
+    def is_plain(self) -> bool:
+        "A constant, or dice simply added up (no keep, drop, explode, reroll or target)."
+        return not (self.keep or self.explode or self.reroll or self.target)
+
+    @property
+    def kept(self) -> int:
+        "How many dice of the group count."
+        if not self.keep: return self.count
+        return self.keep_n if self.keep[0] == "k" else self.count - self.keep_n
+
     def __str__(self) -> str:
-        body = f"{self.count}d{self.sides}" if self.is_dice else str(self.value)
-        return body + (f"x{self.multiplier}" if self.multiplier != 1 else "")
+        mult = f"x{self.multiplier}" if self.multiplier != 1 else ""
+        if not self.is_dice: return f"{self.value}{mult}"
+        body, r = f"{self.count}d{self.sides}" + ("!" if self.explode else ""), self.reroll
+        if len(r) > 1 and r == tuple(range(1, r[-1] + 1)): body += f"r<={r[-1]}"
+        elif len(r) > 1 and r == tuple(range(r[0], self.sides + 1)): body += f"r>={r[0]}"
+        else: body += "".join(f"r{f}" for f in r)
+        if self.keep: body += f"{self.keep}{self.keep_n}"
+        if self.target: body += f"{self.target}{self.target_n}"
+        return body + mult
 
 
-_TERM = re.compile(r"\s*(?:(?P<count>\d*)\s*[dD]\s*(?P<sides>%|\d*)|(?P<num>\d+))\s*(?:[xX*×]\s*(?P<mult>\d*))?\s*")
+class ExprError(InputError):
+    "A malformed dice expression: the message names the character where it goes wrong, and `caret()` points at it."
+    def __init__(self,
+                 param: str,  # the parameter the expression was given as
+                 what: str,  # what is wrong there
+                 text: str,  # the expression
+                 pos: int,  # where it goes wrong (0: its first character)
+                 hint: str = "",  # what was found there, or how to put it right
+                ):
+        self.what, self.text, self.pos, self.hint = what, text, pos, hint
+        super().__init__(param, f"{what} at position {pos + 1} of {text!r}{': ' + hint if hint else ''} ({text[:pos]}‸{text[pos:]})")
+
+    def caret(self) -> str:
+        "The expression with a caret under the character at fault, for a terminal."
+        return f"{self.text}\n{' ' * self.pos}^"
 
 
-def _where(expr: str, pos: int) -> str:
-    return f"at position {pos + 1} of {expr!r}"
+_CMP = (">=", "≥", "<=", "≤", "==", ">", "<", "=")
+_CMP_NAME = {"≥": ">=", "≤": "<=", "==": "="}
 
 
-def _term(expr: str, m: re.Match, sign: int) -> Term:
-    "Build and bound-check one matched term."
-    mult = 1
-    if m.group("mult") is not None:
-        if not m.group("mult"):
-            raise InputError("expr", f"a multiplier needs a whole number after it (e.g. 1d4x100) {_where(expr, m.end())}")
-        mult = int(m.group("mult"))
-        if not 1 <= mult <= MAX_MULTIPLIER:
-            raise InputError("expr", f"a multiplier must be from 1 to {MAX_MULTIPLIER}, got {mult}")
-    if m.group("num") is not None:
-        value = int(m.group("num"))
-        if value > MAX_CONSTANT:
-            raise InputError("expr", f"a constant must be at most {MAX_CONSTANT:,}, got {value:,}")
-        return Term(sign, 0, 0, value, mult)
-    if not m.group("sides"):
-        raise InputError("expr", f"'d' needs a number of sides after it (e.g. 2d6) {_where(expr, m.end() - 1)}")
-    count = int(m.group("count")) if m.group("count") else 1
-    sides = 100 if m.group("sides") == "%" else int(m.group("sides"))  # d% is the percentile die
-    if not 1 <= count <= MAX_DICE:
-        raise InputError("expr", f"the number of dice must be from 1 to {MAX_DICE}, got {count:,}")
-    if not MIN_SIDES <= sides <= MAX_SIDES:
-        raise InputError("expr", f"a die must have {MIN_SIDES} to {MAX_SIDES} sides, got d{sides}")
-    return Term(sign, count, sides, 0, mult)
+class _Scanner:
+    "Reads an expression left to right, skipping spaces; each refusal names the position it reached."
+    def __init__(self, text: str): self.text, self.pos = text, 0
+
+    def space(self) -> int:
+        while self.pos < len(self.text) and self.text[self.pos].isspace(): self.pos += 1
+        return self.pos
+
+    def take(self, *options: str) -> str:
+        "The first of `options` the text goes on with (any case), consumed; '' if none."
+        self.space()
+        for o in options:
+            if self.text[self.pos:self.pos + len(o)].lower() == o:
+                self.pos += len(o)
+                return o
+        return ""
+
+    def digits(self) -> str:
+        start = self.space()
+        while self.pos < len(self.text) and self.text[self.pos] in "0123456789": self.pos += 1
+        return self.text[start:self.pos]
+
+    def found(self) -> str:
+        self.space()
+        return f"found {self.text[self.pos]!r}" if self.pos < len(self.text) else "found the end"
+
+    def fail(self, what: str, pos: int | None = None, hint: str = ""):
+        raise ExprError("expr", what, self.text, self.space() if pos is None else pos, hint)
+
+    def whole(self, what: str, example: str, lo: int, hi: int) -> int:
+        "A whole number from `lo` to `hi` here, or a refusal pointing at it."
+        at = self.space()
+        digits = self.digits()
+        if not digits: self.fail(f"{what} needs a whole number after it (e.g. {example})", hint=self.found())
+        n = int(digits) if len(digits) <= 30 else None
+        if n is None or not lo <= n <= hi:
+            self.fail(f"{what} must be from {lo:,} to {hi:,}" + (f", got {n:,}" if n is not None else ""), at)
+        return n
+
+
+def _modifiers(s: _Scanner, count: int, sides: int) -> dict:
+    "The modifiers after `NdS`, in any order: keep or drop, `!`, rerolls, a target."
+    mods: dict = {}
+    while True:
+        start = s.space()
+        if word := s.take("kh", "kl", "dh", "dl", "k", "d"):
+            name = {"k": "kh", "d": "dl"}.get(word, word)
+            if "keep" in mods: s.fail("a group keeps or drops only once", start)
+            lo, hi = (1, count) if name[0] == "k" else (0, count - 1)
+            n = s.whole(f"'{s.text[start:s.pos].strip()}' ({_KEEP_WORDS[name]})", f"4d6{name}{'3' if name[0] == 'k' else '1'}", lo, hi)
+            mods |= {"keep": name, "keep_n": n}
+        elif s.take("!"):
+            if mods.get("explode") or s.take("!"): s.fail("'!' is written once", start, "a die that explodes adds each new roll to itself")
+            mods["explode"] = True
+        elif s.take("ro", "r"):
+            cmp = _CMP_NAME.get(c := s.take(*_CMP), c) or "="
+            n = s.whole("'r' (reroll)", "d20r1 or 2d6r<=2", 1, sides)
+            faces = set(mods.get("reroll", ())) | {f for f in range(1, sides + 1) if _COMPARE[cmp](f, n)}
+            if not faces: s.fail(f"a d{sides} never rolls {cmp}{n}", start)
+            if len(faces) == sides: s.fail(f"rerolling every face of a d{sides} would change nothing", start)
+            mods["reroll"] = tuple(sorted(faces))
+        elif c := s.take(*_CMP):
+            cmp = _CMP_NAME.get(c, c)
+            if "target" in mods: s.fail("a group has only one target", start)
+            n = s.whole(f"'{c}' (count the dice {cmp} a number)", f"6d6{cmp}5", 0, MAX_SIDES)
+            meets = sum(_COMPARE[cmp](f, n) for f in range(1, sides + 1))
+            if meets in (0, sides):
+                s.fail(f"{'no' if meets == 0 else 'every'} face of a d{sides} is {cmp} {n}, so the count is always "
+                       f"{0 if meets == 0 else count}", start)
+            mods |= {"target": cmp, "target_n": n}
+        else:
+            s.pos = start
+            return mods
+        if mods.get("explode") and mods.get("keep") and mods.get("target"):
+            s.fail("a group cannot explode, keep or drop, and count a target all at once", start,
+                   "take two of the three, e.g. 4d6!kh3, 6d10!>=8 or 5d10kh3>=8")
+
+
+def _term(s: _Scanner, sign: int) -> Term:
+    "The term at the scanner's position: a die group with its modifiers, or a constant; then its multiplier."
+    start = s.space()
+    digits = s.digits()
+    if s.take("d"):
+        count = int(digits) if digits and len(digits) <= 30 else (1 if not digits else None)
+        if count is None or not 1 <= count <= MAX_DICE:
+            s.fail(f"the number of dice must be from 1 to {MAX_DICE}" + (f", got {count:,}" if count is not None else ""), start)
+        at = s.space()
+        if s.take("%"): sides = 100  # the percentile die
+        else:
+            sd = s.digits()
+            if not sd: s.fail("'d' needs a number of sides after it (e.g. 2d6)", hint=s.found())
+            sides = int(sd) if len(sd) <= 30 else None
+            if sides is None or not MIN_SIDES <= sides <= MAX_SIDES:
+                s.fail(f"a die must have {MIN_SIDES} to {MAX_SIDES} sides" + (f", got d{sides}" if sides is not None else ""), at)
+        term = Term(sign, count, sides, **_modifiers(s, count, sides))
+    elif digits:
+        value = int(digits) if len(digits) <= 30 else None
+        if value is None or value > MAX_CONSTANT:
+            s.fail(f"a constant must be at most {MAX_CONSTANT:,}" + (f", got {value:,}" if value is not None else ""), start)
+        term = Term(sign, 0, 0, value)
+    else:
+        bracket = s.pos < len(s.text) and s.text[s.pos] in "()"
+        s.fail("expected a number or a die such as 'd6'", hint=s.found() + ("; brackets are not read here" if bracket else ""))
+    if s.take("x", "*", "×"):
+        term = dataclasses.replace(term, multiplier=s.whole("a multiplier", "1d4x100", 1, MAX_MULTIPLIER))
+    return term
 
 # %% ../nbs/core/00_dice.ipynb #1729ad2d
 class TooLargeForOdds(InputError):
-    "A valid expression with too many die faces for exact odds: it can still be rolled."
+    "A valid expression too large for exact odds: it can still be rolled."
 
 
-def parse(expr: str,  # a dice expression such as "2d6+3" or "1d4x100"
-          exact: bool = True,  # also hold it to the exact-odds bound (MAX_FACES); False for rolling only
+def _outcomes(t: Term) -> int:
+    "How many outcomes one die of a group can have, as its odds are worked out (the measure of their cost)."
+    if t.target and not t.keep: return EXPLODE_DEPTH + 2 if t.explode else 2  # each die counts 0 or 1 (0 to 6 exploding)
+    return t.sides * (EXPLODE_DEPTH + 1 if t.explode else 1)
+
+
+def odds_size(terms: Sequence[Term],  # parsed terms
+             ) -> int:
+    "The die faces exact odds must work through: dice × sides over every group (an exploding die counts six times its sides; a die counted against a target, 2)."
+    return sum(t.count * _outcomes(t) for t in terms if t.is_dice)
+
+
+def _hint(text: str, pos: int, after_dice: bool) -> str:
+    "Why a character cannot follow a complete term, in words."
+    ch = text[pos]
+    if ch in "<>=≤≥":
+        return ("a target counts dice, so it follows them (e.g. 6d6>=5); for the chance of a total, use 'at least' or 'at most'"
+                if not after_dice else "join terms with + or -")
+    if ch.lower() in "khdlr!" and not after_dice: return "keep, drop, '!' and 'r' follow dice (e.g. 4d6kh3)"
+    if ch in "()": return "brackets are not read here: join terms with + or -, and multiply a term with x"
+    if ch == "/": return "dividing is not read here"
+    return "join terms with + or -"
+
+
+def parse(expr: str,  # a dice expression such as "2d6+3", "4d6kh3" or "6d6>=5"
+          exact: bool = True,  # also hold it to the exact-odds bounds (MAX_FACES, MAX_KEEP_DICE, MAX_KEEP_FACES); False for rolling only
          ) -> tuple[Term, ...]:
-    "Parse a dice expression into its terms, raising `InputError` on anything malformed or out of bounds."
+    "Parse a dice expression into its terms; anything malformed or out of bounds raises `InputError` naming the position."
     if not isinstance(expr, str):
         raise InputError("expr", f"must be text such as '2d6+3', got {type(expr).__name__}")
     text = expr.strip()
     if not text:
-        raise InputError("expr", "is empty: write dice such as '2d6', 'd20+5' or '1d4x100'")
+        raise InputError("expr", "is empty: write dice such as '2d6', 'd20+5' or '4d6kh3'")
     if len(text) > MAX_EXPR_LEN:
         raise InputError("expr", f"is too long ({len(text)} characters; at most {MAX_EXPR_LEN})")
-    terms, pos, sign = [], 0, 1
-    if text[0] in "+-":
-        sign, pos = (-1 if text[0] == "-" else 1), 1
+    s, terms = _Scanner(text), []
+    sign = -1 if s.take("+", "-") == "-" else 1
     while True:
-        m = _TERM.match(text, pos)
-        if m is None or m.end() == pos:
-            found = f"found {text[pos]!r}" if pos < len(text) else "found the end"
-            raise InputError("expr", f"expected a number or a die such as 'd6' {_where(text, pos)}, {found}")
-        terms.append(_term(text, m, sign))
-        if len(terms) > MAX_TERMS:
-            raise InputError("expr", f"has more than {MAX_TERMS} terms")
-        pos = m.end()
-        if pos == len(text): break
-        if text[pos] not in "+-":
-            raise InputError("expr", f"unexpected {text[pos]!r} {_where(text, pos)}: join terms with + or -")
-        sign, pos = (-1 if text[pos] == "-" else 1), pos + 1
-    faces = sum(t.count * t.sides for t in terms)
-    if exact and faces > MAX_FACES:
-        raise TooLargeForOdds("expr", f"has {faces:,} die faces in all (dice × sides); exact odds are kept to {MAX_FACES:,} "
-                                      "so they stay fast (it can still be rolled)")
+        terms.append(_term(s, sign))
+        if len(terms) > MAX_TERMS: raise InputError("expr", f"has more than {MAX_TERMS} terms")
+        if s.space() == len(text): break
+        if not (op := s.take("+", "-")):
+            s.fail(f"unexpected {text[s.pos]!r}", hint=_hint(text, s.pos, terms[-1].is_dice))
+        sign = -1 if op == "-" else 1
+    if exact:
+        for t in terms:
+            if t.keep and (t.count > MAX_KEEP_DICE or t.count * _outcomes(t) > MAX_KEEP_FACES):
+                raise TooLargeForOdds("expr", f"{t} keeps or drops among {t.count} dice of {t.count * _outcomes(t):,} faces in all; exact odds "
+                                              f"keep or drop among at most {MAX_KEEP_DICE} dice and {MAX_KEEP_FACES} faces so they stay fast (it can still be rolled)")
+        if (faces := odds_size(terms)) > MAX_FACES:
+            raise TooLargeForOdds("expr", f"has {faces:,} die faces in all (dice × sides{'; an exploding die counts six times' if any(t.explode for t in terms) else ''}); "
+                                          f"exact odds are kept to {MAX_FACES:,} so they stay fast (it can still be rolled)")
     return tuple(terms)
 
 # %% ../nbs/core/00_dice.ipynb #5d283d7f
 def parse_param(expr: str,  # a dice expression
                 param: str,  # the name of the parameter it was given as
+                exact: bool = True,  # also hold it to the exact-odds bounds (False: rolling only)
                ) -> tuple[Term, ...]:
     "`parse`, with errors naming `param` instead of 'expr'."
     try:
-        return parse(expr)
+        return parse(expr, exact)
+    except ExprError as e:
+        raise ExprError(param, e.what, e.text, e.pos, e.hint) from None
     except InputError as e:
-        raise InputError(param, str(e).split(": ", 1)[1]) from None
+        raise type(e)(param, str(e).split(": ", 1)[1]) from None
 
 # %% ../nbs/core/00_dice.ipynb #dda4a016
+@lru_cache(maxsize=512)
+def _die_of(sides: int, reroll: tuple[int, ...], explode: bool, target: str = "", target_n: int = 0) -> icepool.Die:
+    "One die with its rerolls and explosions; given a target, how many of its rolls meet it (each exploding roll on its own)."
+    die = icepool.d(sides)
+    if reroll: die = die.reroll(reroll, depth=1)
+    if explode and target:
+        # mark the highest face so that it still explodes once mapped to 0 or 1, then take the mark off
+        meets, mark = _COMPARE[target], EXPLODE_DEPTH + 2
+        coded = die.map(lambda f: int(meets(f, target_n)) + mark * (f == sides))
+        return coded.explode([int(meets(sides, target_n)) + mark], depth=EXPLODE_DEPTH).map(lambda v: v % mark)
+    if target: return die.map(lambda f: int(_COMPARE[target](f, target_n)))
+    return die.explode(depth=EXPLODE_DEPTH) if explode else die
+
+
+def _one(t: Term) -> icepool.Die:
+    "One die of a die group: its face total (for keep and drop), or how many of its rolls meet the target."
+    counted = bool(t.target) and not t.keep
+    return _die_of(t.sides, t.reroll, t.explode, t.target if counted else "", t.target_n if counted else 0)
+
+
+def _group(t: Term) -> icepool.Die:
+    "The icepool die for one term: what its kept dice add up to, or how many meet its target; times its multiplier and sign."
+    if not t.is_dice: return icepool.Die([t.sign * t.multiplier * t.value])
+    die, high = _one(t), t.keep in ("kh", "dl")
+    if t.keep and t.target:
+        pool = die.pool(t.count)
+        meets = _COMPARE[t.target]
+        part = (pool.highest(t.kept) if high else pool.lowest(t.kept)).keep_outcomes(lambda f: meets(f, t.target_n)).size()
+    elif t.keep: part = die.highest(t.count, t.kept) if high else die.lowest(t.count, t.kept)
+    else: part = t.count @ die
+    return part * (t.sign * t.multiplier)
+
+
 def _die(terms: tuple[Term, ...]) -> icepool.Die:
     "The icepool die for parsed terms."
     total = None
     for t in terms:
-        part = (t.count @ icepool.d(t.sides)) if t.is_dice else icepool.Die([t.value])
-        if t.multiplier != 1: part = part * t.multiplier
-        if t.sign < 0: part = -part
+        part = _group(t)
         total = part if total is None else total + part
     return total
 
@@ -420,6 +606,16 @@ def chance_at_least(expr: str,  # a dice expression
     "Probability that the expression totals `n` or more (roll-high)."
     return sum((p for k, p in dist(expr).items() if k >= n), Fraction(0))
 
+def odds_rows(expr: str,  # a dice expression
+             ) -> list[tuple[int, Fraction, Fraction, Fraction]]:
+    "Every total with the exact chance of rolling it, of rolling it or more ('at least') and it or less ('at most'), lowest first."
+    d = dist(expr)
+    rows, below = [], Fraction(0)
+    for k in sorted(d):
+        rows.append((k, d[k], 1 - below, below + d[k]))
+        below += d[k]
+    return rows
+
 # %% ../nbs/core/00_dice.ipynb #597aaa09
 def pct(p: Fraction,  # a probability
         places: int = 2,  # decimal places
@@ -445,33 +641,74 @@ def latex(p: Fraction,  # an exact value
 
 # %% ../nbs/core/00_dice.ipynb #7145f431
 @dataclass(frozen=True)
+class DieRoll:
+    "One die as rolled: every face it showed (a face rerolled, then the roll that replaced it; each explosion), and what it counts."
+    rolls: tuple[int, ...]  # every face shown, in order
+    rerolled: tuple[bool, ...]  # for each roll: set aside and rolled again
+    total: int  # the faces that stand, added up (an exploding die's rolls together)
+    hits: int = 0  # against a target, with `!`: how many of its rolls meet it
+    kept: bool = True  # False: dropped by keep or drop
+
+    def shown(self, meets: Callable[[int], bool] | None = None,  # against a target: whether a roll or a total meets it
+              each: bool = False,  # the target is met roll by roll (an exploding die counted against a target)
+             ) -> str:
+        "The die as a log writes it: '1→4' for a 1 rolled again, '(6+6+2)' for an explosion, '✓' for a die meeting a target."
+        parts, pending = [], ""
+        for f, again in zip(self.rolls, self.rerolled):
+            if again: pending += f"{f}→"
+            else:
+                parts.append(pending + str(f) + ("✓" if each and meets and meets(f) else ""))
+                pending = ""
+        body = "+".join(parts)
+        body = f"({body})" if len(parts) > 1 else body
+        return body + ("✓" if not each and meets and self.kept and meets(self.total) else "")
+
+
+@dataclass(frozen=True)
 class TermRoll:
-    "One term as rolled: the term, each die face (none for a constant) and its signed value."
+    "One term as rolled: the term, every die face rolled for it (none for a constant), each die, and its signed value."
     term: Term
     faces: tuple[int, ...]
+    dice: tuple[DieRoll, ...] = ()  # each die (empty: the faces are the dice, simply added)
 
     @property
     def value(self) -> int:
-        base = sum(self.faces) if self.term.is_dice else self.term.value
-        return self.term.sign * base * self.term.multiplier
+        t = self.term
+        if not t.is_dice: base = t.value
+        elif not self.dice: base = sum(self.faces)
+        elif t.target and t.explode and not t.keep: base = sum(d.hits for d in self.dice)
+        elif t.target: base = sum(d.kept and _COMPARE[t.target](d.total, t.target_n) for d in self.dice)
+        else: base = sum(d.total for d in self.dice if d.kept)
+        return t.sign * base * t.multiplier
+
+    def shown(self) -> str:
+        "The dice as a log writes them: kept ones added (or, against a target, listed with ✓), dropped ones named."
+        t = self.term
+        if not t.is_dice: return str(t.value)
+        if not self.dice: return "+".join(map(str, self.faces))
+        meets = (lambda f: _COMPARE[t.target](f, t.target_n)) if t.target else None
+        each = bool(t.target and t.explode and not t.keep)
+        body = (" " if t.target else "+").join(d.shown(meets, each) for d in self.dice if d.kept)
+        dropped = [d.shown() for d in self.dice if not d.kept]
+        return body + (f" (dropped {', '.join(dropped)})" if dropped else "")
 
 
 @dataclass(frozen=True)
 class Roll:
-    "A rolled expression: every term with its faces, and the total."
+    "A rolled expression: every term with its dice, and the total."
     expr: str  # the expression as given
     terms: tuple[TermRoll, ...]
     total: int
 
     @property
     def faces(self) -> tuple[int, ...]:
-        "Every die face, in order."
+        "Every die face, in the order rolled (type them back in as `faces` to replay the roll)."
         return tuple(f for t in self.terms for f in t.faces)
 
     def __str__(self) -> str:
         parts = []
         for i, t in enumerate(self.terms):
-            body = "+".join(map(str, t.faces)) if t.term.is_dice else str(t.term.value)
+            body = t.shown()
             if t.term.is_dice and (len(self.terms) > 1 or t.term.multiplier != 1): body = f"[{body}]"
             if t.term.multiplier != 1: body += f"×{t.term.multiplier}"
             op = ("-" if t.term.sign < 0 else "") if i == 0 else (" - " if t.term.sign < 0 else " + ")
@@ -481,40 +718,94 @@ class Roll:
 # %% ../nbs/core/00_dice.ipynb #569bed6b
 def dice_count(expr: str,  # a dice expression
               ) -> int:
-    "How many physical dice the expression rolls."
+    "How many dice the expression rolls (before any reroll or explosion)."
     return sum(t.count for t in parse(expr, exact=False))
 
 
-def roll(expr: str,  # a dice expression such as "2d6+3"
+def _roll_die(t: Term, draw: Callable[[int], int]) -> DieRoll:
+    "Roll one die of a group: a face in `reroll` is rolled again once; the highest face, with `!`, rolls again and adds."
+    rolls, again, total, hits = [], [], 0, 0
+    for _ in range(EXPLODE_DEPTH + 1 if t.explode else 1):
+        f = draw(t.sides)
+        if f in t.reroll:
+            rolls.append(f); again.append(True)
+            f = draw(t.sides)
+        rolls.append(f); again.append(False)
+        total += f
+        if t.target: hits += _COMPARE[t.target](f, t.target_n)
+        if f != t.sides: break
+    return DieRoll(tuple(rolls), tuple(again), total, hits)
+
+
+def _keep(t: Term, dice: list[DieRoll]) -> list[DieRoll]:
+    "The dice with those that keep or drop leaves out marked (ties: the later die is the one dropped first)."
+    if not t.keep: return dice
+    high = t.keep in ("kh", "dl")
+    order = sorted(range(len(dice)), key=lambda i: (dice[i].total, -i if high else i), reverse=high)
+    kept = set(order[:t.kept])
+    return [d if i in kept else dataclasses.replace(d, kept=False) for i, d in enumerate(dice)]
+
+
+def roll(expr: str,  # a dice expression such as "2d6+3" or "4d6kh3"
          rng: random.Random | None = None,  # the random source; seed it to replay rolls
-         faces: Sequence[int] | None = None,  # the faces rolled at the table, instead of `rng`
+         faces: Sequence[int] | None = None,  # the faces rolled at the table, in order, instead of `rng`
         ) -> Roll:
-    "Roll an expression, keeping every die face (any valid expression: the exact-odds bound does not apply)."
+    "Roll an expression, keeping every die face, kept and dropped (any valid expression: the exact-odds bounds do not apply)."
     terms = parse(expr, exact=False)
     if faces is not None:
-        faces = list(faces)
+        faces = list(require_items(faces, "faces", 100_000))
         need = sum(t.count for t in terms)
-        if len(faces) != need:
+        if all(not (t.explode or t.reroll) for t in terms) and len(faces) != need:
             raise InputError("faces", f"{expr.strip()} rolls {need} dice, but {len(faces)} faces were given")
-    elif rng is None:
-        rng = random.Random()
-    rolled, i = [], 0
+        left = iter(faces)
+        def draw(sides: int) -> int:
+            f = next(left, None)
+            if f is None:
+                raise InputError("faces", f"{expr.strip()} needs more than the {len(faces)} faces given (a reroll or an explosion rolls another die)")
+            return require_int(f, "faces", 1, sides)
+    else:
+        rng = rng or random.Random()
+        draw = lambda sides: rng.randint(1, sides)
+    rolled = []
     for t in terms:
-        if faces is None:
-            got = tuple(rng.randint(1, t.sides) for _ in range(t.count))
-        else:
-            got = tuple(faces[i:i + t.count]); i += t.count
-            for f in got:
-                require_int(f, "faces", 1, t.sides)
-        rolled.append(TermRoll(t, got))
+        if not t.is_dice: rolled.append(TermRoll(t, ())); continue
+        dice = _keep(t, [_roll_die(t, draw) for _ in range(t.count)])
+        plain = t.is_plain
+        rolled.append(TermRoll(t, tuple(f for d in dice for f in d.rolls), () if plain else tuple(dice)))
+    if faces is not None and (used := sum(len(r.faces) for r in rolled)) != len(faces):
+        raise InputError("faces", f"{expr.strip()} rolled {used} {'die' if used == 1 else 'dice'} here, but {len(faces)} faces were given")
     return Roll(expr, tuple(rolled), sum(r.value for r in rolled))
 
 # %% ../nbs/core/00_dice.ipynb #c50003b7
+def bounds(expr: str,  # a dice expression
+          ) -> tuple[int, int]:
+    "The lowest and highest totals of any valid expression, worked out die by die (no enumeration: pools too large for exact odds too)."
+    return _bounds(expr)
+
+
 @lru_cache(maxsize=256)
 def _bounds(expr: str) -> tuple[int, int]:
     "The lowest and highest totals of a dice expression."
-    s = stats(expr)
-    return s.low, s.high
+    lo = hi = 0
+    for t in parse(expr, exact=False):
+        if not t.is_dice: a = b = t.value
+        else:
+            die = _one(t)
+            if t.target and t.keep: die = die.map(lambda f: int(_COMPARE[t.target](f, t.target_n)))
+            a, b = t.kept * die.min_outcome(), t.kept * die.max_outcome()
+        a, b = sorted((t.sign * t.multiplier * a, t.sign * t.multiplier * b))
+        lo, hi = lo + a, hi + b
+    return lo, hi
+
+
+def expected_total(expr: str,  # a dice expression
+                  ) -> Fraction | None:
+    "The exact mean of any valid expression, die by die, with no enumeration (None if a group keeps or drops: that needs the whole pool)."
+    mean = Fraction(0)
+    for t in parse(expr, exact=False):
+        if t.keep: return None
+        mean += t.sign * t.multiplier * (Fraction(t.value) if not t.is_dice else t.count * Fraction(_one(t).mean()))
+    return mean
 
 
 def _ordinal(n: int) -> str: return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"

@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import tempfile
 import types
 import typing
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from .dice import InputError, require_bool, require_choice, require_int, require_items, require_text, shown
 
@@ -111,7 +112,7 @@ def load_json(path: str | os.PathLike,  # the file to read
 
 # %% auto #0
 __all__ = ['FORMAT', 'MAX_BYTES', 'MAX_NUMBER', 'MAX_DEPTH', 'save_json', 'parse_json', 'load_json', 'fields', 'whole', 'flag',
-           'text', 'items', 'check_kind', 'from_fields']
+           'text', 'items', 'check_kind', 'from_fields', 'History', 'confirm_replay']
 
 # %% ../nbs/core/05_store.ipynb #38f73dcc
 def fields(value: object,  # what the file holds here
@@ -190,19 +191,75 @@ def _typed(value: object, hint, where: str) -> object:
     return value
 
 
+@functools.lru_cache(maxsize=None)
+def _field_hints(cls: type) -> tuple[dict, tuple[str, ...]]:
+    "A dataclass's field types and the names of its fields, read once (a long save reads the same classes many times)."
+    return typing.get_type_hints(cls), tuple(f.name for f in dataclasses.fields(cls) if f.init)
+
+
 def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switches, text, or lists of them
                 data: object,  # its fields as saved
                 where: str,  # where it sits, for messages, e.g. "events[2]"
+                defaults: bool = True,  # a missing field takes its default; False: every field must be saved
                ):
-    "A dataclass built from saved fields, each checked for its type; unknown fields are refused, missing ones take their defaults."
+    "A dataclass built from saved fields, each checked for its type; unknown fields are refused, missing ones take their defaults (or are refused)."
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)): raise InputError("cls", f"must be a dataclass, got {shown(cls)}")
     if not isinstance(data, dict): raise InputError(where, f"must be an object with fields, got {shown(data)}")
-    init = [f for f in dataclasses.fields(cls) if f.init]
-    extra = [k for k in data if k not in {f.name for f in init}]
+    require_bool(defaults, "defaults")
+    hints, names = _field_hints(cls)
+    extra = [k for k in data if k not in names]
     if extra: raise InputError(f"{where}.{extra[0]}", f"is not a field of {cls.__name__}")
-    missing = [f.name for f in init if f.name not in data and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
-    if missing: raise InputError(where, f"is incomplete: missing {', '.join(missing)}")
-    hints = typing.get_type_hints(cls)
+    absent = [n for n in names if n not in data]
+    if absent:
+        fs = {f.name: f for f in dataclasses.fields(cls)}
+        missing = [n for n in absent if not defaults or (fs[n].default is dataclasses.MISSING and fs[n].default_factory is dataclasses.MISSING)]
+        if missing: raise InputError(where, f"is incomplete: missing {', '.join(missing)}")
     values = {k: _typed(v, hints[k], f"{where}.{k}") for k, v in data.items()}
     try: return cls(**values)
     except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None
+
+# %% ../nbs/core/05_store.ipynb #ce1db37e
+class History:
+    "The lines of a game's log, shared by its states: each state adds one line to the last one's, so n steps keep n lines, not n²."
+    __slots__ = ("_before", "_line", "_len")
+
+    def __init__(self, lines: Iterable[str] = ()):  # the lines so far, oldest first
+        self._before, self._line, self._len = None, None, 0
+        if isinstance(lines, History): self._before, self._line, self._len = lines._before, lines._line, lines._len; return
+        for line in require_items(lines, "history", 1_000_000):
+            require_text(line, "history", 10_000)
+            node = History(); node._before, node._line, node._len = (self._copy(), line, self._len + 1)
+            self._before, self._line, self._len = node._before, node._line, node._len
+
+    def _copy(self) -> "History":
+        h = History(); h._before, h._line, h._len = self._before, self._line, self._len
+        return h
+
+    def added(self, line: str) -> "History":
+        "These lines and one more (this history is unchanged)."
+        h = History(); h._before, h._line, h._len = self, require_text(line, "line", 10_000), self._len + 1
+        return h
+
+    def __iter__(self):
+        lines, node = [], self
+        while node._len:
+            lines.append(node._line); node = node._before
+        return iter(reversed(lines))
+
+    def __len__(self) -> int: return self._len
+    def __getitem__(self, i): return tuple(self)[i]
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (History, tuple, list)) and len(self) == len(other) and tuple(self) == tuple(other)
+    def __hash__(self) -> int: return hash(tuple(self))
+    def __repr__(self) -> str: return repr(tuple(self))
+
+
+def confirm_replay(claims: dict,  # what the save says the state is
+                   got: dict,  # what replaying its steps gave
+                   what: str = "game",  # what the save holds, for the message: "battle", "chase"
+                  ) -> None:
+    "Refuse a save whose claimed state differs from what replaying it gives, naming each difference."
+    if claims != got:
+        diff = ", ".join(f"{k} {claims.get(k)!r} but the replay gives {got[k]!r}" for k in got if claims.get(k) != got[k])
+        raise ValueError(f"the saved {what} does not replay to the state it claims: {diff or 'its fields differ'}")
+

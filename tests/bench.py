@@ -1,17 +1,24 @@
 """`make bench`: the performance figures, measured (targets in brackets).
 
 * dist("20d6") median (<= 5 ms), d20_check_odds and tristat_check_odds medians (<= 1 ms);
+* dice notation: the slowest expressions the caps allow (keep, explode, reroll, count), each in a fresh process
+  (<= 2 s of CPU, <= 500 MB at its peak), a roll that keeps 50 of 100 dice (<= 5 ms), `besm-nb --help` (<= 0.3 s);
 * `import besm_nb.dice, besm_nb.checks` in a fresh process (<= 0.3 s), importing neither sympy nor ipywidgets;
 * Tri-Stat: a 5-combatant round resolved (<= 2 ms), the combat odds (<= 5 ms each);
 * Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms);
-* Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves, XP;
+* Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves at their cap of
+  500 targets (important characters included), XP;
 * chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s), loading a 9,000-round save
   (<= 2 s, <= 100 MB at its peak: loading grows linearly with the rounds);
-* BESM d20 damage saves: the exact odds of one Damage Save, with hits and a pulled punch (<= 2 ms);
+* BESM d20 damage saves: the exact odds of one Damage Save, with hits and a pulled punch (<= 2 ms); loading a damage
+  record, a Fate ledger and a classless build saved at their caps (<= 1 s, <= 50 MB each);
 * Encounters: a round planned (Fred the Swift), a range band, charge damage and its exact odds, Initiative odds and
   who goes first, a Stamina step and its undo in a 250-event fight (<= 1 ms each); loading that fight (<= 20 ms);
+  the largest Stamina saves the record takes (100 characters, 20,000 events; its step cap reached) (<= 2 s each);
 * narrative battles: one turn resolved (<= 1 ms), the battle odds over 16 turns (<= 1 s); a unit attack's exact odds;
 * special situations: the vehicle damage resolver's exact odds of one hit (<= 5 ms), with its caches cleared and warm;
+  the car chase: a hit applied with its odds (<= 20 ms), the control roll's odds (<= 1 ms), loading a save at its cap of
+  1,000 steps (<= 2 s); one fighter's turn on the group melee panel (<= 1 ms);
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   for the checks page, the Tri-Stat tracker and, as Voila's own floor, a notebook showing a single label;
   and input change to updated output (<= 100 ms median); a table opening at once, a GM's Tri-Stat tracker and seven
@@ -60,6 +67,7 @@ def core():
     chase()
     damage_saves()
     battles()
+    battle_bounds()
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
@@ -115,13 +123,39 @@ def damage_saves():
     track = DamageTrack(Target("Rei", con=2, armour=2, damn_healthy=1, fortitude=4, level=6))
     for n in (4, 12, 9): track.attack(19, natural=n)
     report("Damage saves: the tracker's odds of the next attack (median)", median_ms(lambda: track.odds(25, "stun", 11), 2000), "ms", 2)
+    character_saves()
+
+
+def character_saves():
+    "Loading a damage record, a Fate ledger and a classless build each saved at its cap: linear in the entries."
+    import json
+    import tracemalloc
+    from besm_nb.besm_d20 import classless, damage_saves as ds, fate_points as fp
+    record = ds.DamageTrack(ds.Target("T", fate_points=100)).to_dict()
+    record["events"] = ([{"event": "attack", "dc": 10, "attack": "stun", "natural": 9, "attacker_level": -1, "max_effect": "none",
+                          "maximum_force": False}, {"event": "end round"},
+                         {"event": "wait", "rounds": 600, "resting": False, "medical": False}] * ds.MAX_EVENTS)[:ds.MAX_EVENTS]
+    ledger = fp.FateLedger("P").to_dict()
+    ledger["entries"] = [{"entry": "gain", "points": 1, "note": "a goal"},
+                         {"entry": "spend", "use": "Raw Power", "points": 1, "note": "", "level": 5, "roll": 3, "weapon": "none"}] * (fp.MAX_ENTRIES // 2)
+    build = classless.ClasslessBuild("P", 90).to_dict()
+    build["entries"] = [{"entry": "session", "extra": True},
+                        {"entry": "buy", "kind": "ability", "name": "Strength", "count": 1, "cost": "", "int_mod": 0}] * (classless.MAX_ENTRIES // 2)
+    for name, load, data in ((f"a {ds.MAX_EVENTS:,}-event damage record", ds.DamageTrack.from_dict, record),
+                             (f"a {fp.MAX_ENTRIES:,}-entry Fate ledger", fp.FateLedger.from_dict, ledger),
+                             (f"a {classless.MAX_ENTRIES:,}-entry classless build", classless.ClasslessBuild.from_dict, build)):
+        data = json.loads(json.dumps(data))
+        report(f"Load {name} (median of 3)", median_ms(lambda: load(data), 3) / 1000, "s", 1)
+        tracemalloc.start(); load(data); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
+        report(f"Load {name}, peak memory", peak, "MB", 50)
 
 
 def battles():
     import random
     from besm_nb.besm_d20.battle_odds import battle_odds, turn_odds
     from besm_nb.besm_d20.battles import General, Troops, army_from_troops, resolve_turn, start_battle
-    from besm_nb.besm_d20.units import NISHIHAMA, Unit, attack_outlook, roll_initiative, start_combat
+    from besm_nb.besm_d20.unit_rounds import attack_outlook, roll_initiative, start_combat
+    from besm_nb.besm_d20.units import NISHIHAMA, Unit
     samurai = army_from_troops("Samurai", General("Kenshin", 14, 8, 2, 5), [Troops("Foot", 2000, 1),
                                Troops("Horse", 500, 2, "cavalry", mount_hd=4, war_mount=True), Troops("Mecha", 100, 5, "mecha", big_mecha=2)])
     horde = army_from_troops("Raiders", General("Toghrul", 12, 6), [Troops("Foot", 4000, 1), Troops("Riders", 1000, 1, "cavalry", mount_hd=3)])
@@ -131,11 +165,68 @@ def battles():
     report("Narrative battle: battle_odds over 16 turns, 2,000 simulated (median)", median_ms(lambda: battle_odds(b, 16), 5) / 1000, "s", 1)
     even = start_battle(samurai, army_from_troops("Levy", General("Goro", 10, 2), [Troops("Foot", 5200, 1)]))
     report("Narrative battle: battle_odds over 16 turns, evenly matched (median)", median_ms(lambda: battle_odds(even, 16), 5) / 1000, "s", 1)
+    # unit combat: an attack's odds (exact within the stated bound, simulated past it), and loading the longest save
+    import json
+    import tracemalloc
+    from dataclasses import replace
+    from besm_nb.besm_d20.unit_attacks import unit_attack_odds
+    from besm_nb.besm_d20.unit_rounds import MAX_ACTIONS, Combat, UnitAction, combat_from_dict
+
+    def engaged(a, b):
+        s, _ = roll_initiative(start_combat([a, b]), [20, 1])
+        return s.put(replace(s.get(a.name), engaged=(b.name,))).put(replace(s.get(b.name), engaged=(a.name,)))
     goblins = Unit("Goblins", "B", 30, 10, attack=(1,), damage="1d6", ac=1, armour=2)
-    s, _ = roll_initiative(start_combat([Unit("Host", "A", 30, 20, attack=(6, 1), damage="2d8+4"), goblins]), [20, 1])
-    report("Unit combat: attack_outlook, 30 counters, two attacks (median)", median_ms(lambda: attack_outlook(s, "Host", "Goblins", "charge"), 10), "ms", 500)
+    s = engaged(Unit("Host", "A", 30, 20, attack=(6, 1), damage="2d8+4"), goblins)
+    report("Unit combat: attack_outlook, 30 counters, two attacks (median)", median_ms(lambda: attack_outlook(s, "Host", "Goblins", "attack"), 10), "ms", 500)
     t, _ = roll_initiative(start_combat([NISHIHAMA, Unit("Goblins", "B", 10, 10, ac=1, armour=2)]), [20, 1])
     report("Unit combat: attack_outlook, the sample roster's charge (median)", median_ms(lambda: attack_outlook(t, NISHIHAMA.name, "Goblins", "charge"), 50), "ms", 50)
+    six = engaged(Unit("Six", "A", 30, 20, attack=(6, 5, 4, 3, 2, 1), damage="2d8+4"), Unit("Horde", "B", 30, 20, ac=1, armour=2))
+    report("Unit combat: attack_outlook, 30 counters, six attacks (simulated; median)", median_ms(lambda: attack_outlook(six, "Six", "Horde", "attack"), 5) / 1000, "s", 2)
+    report("Unit combat: the largest exact odds, six attacks of 30 counters (median)",
+           median_ms(lambda: unit_attack_odds((6, 5, 4, 3, 2, 1), 1, "1d8+3", 30, 30, 19, armour=2), 5) / 1000, "s", 2)
+    report("Unit combat: the largest simulated odds, 100d5+1000 at 1,000,000 HP (median)",
+           median_ms(lambda: unit_attack_odds((100,) * 6, -52, "100d5+1000", 30, 30, 1_000_000), 3) / 1000, "s", 2)
+    heavy = [Unit(n, side, 30, 1_000_000, attack=(6, 5, 4, 3, 2, 1), damage="2d8+4", armour=100) for n, side in (("Host", "A"), ("Horde", "B"))]
+    c, rng = Combat(start_combat(heavy)), random.Random(1)
+    c.do(UnitAction("initiative"), rng)
+    c.do(UnitAction("attack", unit=c.state.current(), target=[u for u in ("Host", "Horde") if u != c.state.current()][0], option="charge"), rng)
+    while len(c.actions) < MAX_ACTIONS:
+        now = c.state.current()
+        c.do(UnitAction("round") if now is None else UnitAction("attack", unit=now, target="Horde" if now == "Host" else "Host"), rng)
+    data = json.loads(json.dumps(c.to_dict()))
+    report(f"Unit combat: load a {MAX_ACTIONS:,}-action save, six attacks of 30 counters each (median of 3)", median_ms(lambda: combat_from_dict(data), 3) / 1000, "s", 2)
+    tracemalloc.start()
+    combat_from_dict(data)
+    peak = tracemalloc.get_traced_memory()[1] / 1e6
+    tracemalloc.stop()
+    report(f"Unit combat: load a {MAX_ACTIONS:,}-action save, peak memory", peak, "MB", 500)
+
+
+def battle_bounds():
+    "Narrative battles at their stated limits: a save of MAX_ACTIONS actions (<= 2 s, <= 100 MB), battle_odds at its worst (<= 2 s, <= 500 MB)."
+    import json
+    import time
+    import tracemalloc
+    from besm_nb.besm_d20.battle_odds import SIMULATED_TURNS, battle_odds
+    from besm_nb.besm_d20.battles import MAX_ACTIONS, Army, Battle, General, battle_from_dict, start_battle
+    g = General("Hideyoshi", 18, 20, 10, 20)
+    b = Battle(start_battle(Army("A", g, 10**8, 200), Army("B", g, 10**8, 200)))
+    b.turn(dice=[10, 10, 1, 1])  # a tie: 1d4 × 100 × 100 each, and the battle goes on
+    data = json.loads(json.dumps(b.to_dict()))
+    data["actions"] *= MAX_ACTIONS
+    data["claims"] |= {"turn": MAX_ACTIONS + 1, "strength": [10**8 - 10_000 * MAX_ACTIONS] * 2}
+    report(f"Narrative battle: load a {MAX_ACTIONS:,}-turn save (median of 3)", median_ms(lambda: battle_from_dict(data), 3) / 1000, "s", 2)
+    tracemalloc.start(); battle_from_dict(data); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
+    report(f"Narrative battle: load a {MAX_ACTIONS:,}-turn save, peak memory", peak, "MB", 100)
+    elite = lambda aq: start_battle(Army("East", g, 10**9, aq), Army("West", g, 9 * 10**8, aq))
+    report("Narrative battle: battle_odds, AQ 200 a side, 16 turns, exact (median)", median_ms(lambda: battle_odds(elite(200)), 3) / 1000, "s", 1)
+    worst, name = 0.0, ""
+    for aq in (5, 30, 200):  # the chain stopped at its limit, then 2,000 battles of 200 turns simulated (AQ 200: the longest)
+        t = time.perf_counter(); battle_odds(elite(aq), 200, n=SIMULATED_TURNS // 200); took = time.perf_counter() - t
+        if took > worst: worst, name = took, f"AQ {aq} a side"
+    report(f"Narrative battle: battle_odds worst legal case ({name}, 200 turns)", worst, "s", 2)
+    tracemalloc.start(); battle_odds(elite(30), 200, n=SIMULATED_TURNS // 200); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
+    report("Narrative battle: battle_odds worst legal case, peak memory", peak, "MB", 500)
 
 
 def d20_attack():
@@ -163,6 +254,10 @@ def d20_mind():
     crowd = list(range(-2, 8)) * 50
     report("group_resistance_odds(500 targets, separate) median", median_ms(lambda: group_resistance_odds(crowd, 15, "separate"), 20), "ms", 300)
     report("group_resistance_odds(500 targets, shared) median", median_ms(lambda: group_resistance_odds(crowd, 15, "shared"), 20), "ms", 300)
+    # the stated cap is 500 targets in all, important characters (each on her own die) included: the slowest mixes
+    report("group_resistance_odds(500 important characters) median", median_ms(lambda: group_resistance_odds([], 15, "shared", crowd), 10), "ms", 500)
+    report("group_resistance_odds(250 + 250 important, average) median",
+           median_ms(lambda: group_resistance_odds(crowd[:250], 15, "average", crowd[250:]), 10), "ms", 500)
     report("xp_award median", median_ms(lambda: xp_award([4, 5, 6], ["comparable"], ["superior"], "strong")), "ms", 1)
 
 
@@ -205,6 +300,18 @@ def encounters():
     saved = r.to_dict()
     report(f"Encounters: load a {len(r.events)}-event fight (median)",
            median_ms(lambda: StaminaRecord.from_dict(saved), 50), "ms", 20)
+    from besm_nb.encounters.exertion import MAX_EVENTS, MAX_FIGHTERS
+    add = lambda i: {"do": "add", "name": f"c{i}", "strength": 100, "willpower": 100, "max_stamina": 10 ** 5, "stamina": 10 ** 5, "heavy": False}
+    crowd = [add(i) for i in range(MAX_FIGHTERS)]
+    acts = crowd + [e for _ in range(MAX_EVENTS) for e in [{"do": "act", "name": f"c{i}"} for i in range(MAX_FIGHTERS)] + [{"do": "end_round"}]]
+    pushes = crowd + [{"do": "push", "name": f"c{i % MAX_FIGHTERS}", "stat": "strength", "points": 1} for i in range(5000)]
+    pushes += [{"do": "end_round"}, {"do": "repeat"}] * MAX_EVENTS
+    for what, events in (("acts and rounds", acts), ("pushes, then end round and repeat", pushes)):
+        doc = {"kind": "encounters-stamina", "version": 2, "rules": {"exertion": True, "recovery": 1}, "events": events[:MAX_EVENTS]}
+        def load():
+            try: StaminaRecord.from_dict(doc)
+            except ValueError: pass  # the step cap reached: refused, as it should be
+        report(f"Encounters: load a {MAX_EVENTS:,}-event Stamina save, {MAX_FIGHTERS} characters, {what}", median_ms(load, 3) / 1000, "s", 2)
 
 
 def special():
@@ -220,6 +327,45 @@ def special():
         report(f"vehicle_hit_odds({what}) median, its caches cleared", median_ms(run, 50, own), "ms", 5)
         report(f"vehicle_hit_odds({what}) median, warm", median_ms(run, 200), "ms", 5)
         print(f"{'  the same with the dice distributions cleared too':<58} {median_ms(run, 20, everything):8.3f} ms", flush=True)
+    car_chase()
+
+
+def car_chase():
+    "The car chase tracker's engine: a hit with its odds, the control roll, a save at the cap; the melee panel."
+    import json, random
+    from besm_nb.dice import DiceFeed
+    from besm_nb.special.car_chase import MAX_EVENTS, CarChase, chase_from_dict
+    from besm_nb.special.melee import melee_turn
+    c = CarChase()
+    c.add_vehicle("Roadster", driver="Vic", skill=13, speed=60); c.board("Roadster", "Anna")
+    c.add_vehicle("Bike", kind="motorcycle", driver="Kai", skill=12, speed=50, tons=0.25)
+    c.hit("Roadster", "6d6", location="Tire", tyre="front left", dice=DiceFeed(totals=[20, 14])); c.control("Roadster", dice=DiceFeed(totals=[6]))
+    saved, rng, box = c.to_dict(), random.Random(1), {}
+    def fresh(): box["c"] = chase_from_dict(saved)  # each hit on the same chase as it stands (not timed)
+    def hit_with_odds():
+        ch = box["c"]
+        ch.hit_odds("Roadster", "6d6", facing="side")
+        ch.hit("Roadster", "6d6", facing="side", dice=DiceFeed(rng))
+        ch.control_roll("Roadster")
+    report("car chase: a hit applied with its odds, median", median_ms(hit_with_odds, 100, fresh), "ms", 20)
+    from besm_nb.special import vehicles
+    cold = lambda: (fresh(), vehicles._area_table.cache_clear(), vehicles._damage_counts.cache_clear())
+    report("car chase: the same, the resolver's caches cleared, median", median_ms(hit_with_odds, 30, cold), "ms", 20)
+    report("car chase: the control roll's odds, median", median_ms(lambda: c.control_roll("Roadster", -1), 2000), "ms", 1)
+    long = CarChase(); long.add_vehicle("A", speed=60); long.add_vehicle("B", kind="motorcycle", speed=50, tons=0.25)
+    while len(long.steps) < MAX_EVENTS:
+        for name in ("A", "B"):
+            if len(long.steps) >= MAX_EVENTS - 4: break
+            v = long.vehicles[name]
+            if v.exploded or v.crashed: long.remove(name); long.add_vehicle(name, kind=v.kind, speed=40, tons=v.tons); continue
+            long.hit(name, "6d6", dice=DiceFeed(rng))
+            while long.vehicles[name].pending and len(long.steps) < MAX_EVENTS: long.control(name, dice=DiceFeed(rng))
+        if len(long.steps) < MAX_EVENTS and not any(v.pending for v in long.vehicles.values()): long.end_turn()
+        else: break
+    text = json.dumps(long.to_dict())
+    report(f"car chase: load a {len(long.steps)}-step save (the cap is {MAX_EVENTS}), median", median_ms(lambda: chase_from_dict(json.loads(text)), 5) / 1000, "s", 2)
+    report("group melee panel: one fighter's turn added up, median", median_ms(lambda: melee_turn(13, 9, "parry", pd=2, position="several fronts",
+           first_foe=False, confusion_turns=3, shelter="sheltered by a buddy", comrade_shield_pd=3, green=True), 500), "ms", 1)
 
 
 # Voila's own floor: a notebook showing one label, served beside the dashboards and loaded the same way
@@ -398,6 +544,43 @@ def crowds_only():
         browser.close()
 
 
+DICE_WORST = ("100d10", "100d10r<=9", "20d20kh19", "4d100kh3", "13d5!kh12", "16d10!", "100d10!>=8", "20d20kh10>=10",
+              "1d166!", "20d20kh19+20d20kh18+10d20")  # the largest the caps allow, of each kind
+
+
+def dice_notation():
+    "The dice notation's caps: no expression they allow costs more than 2 s or 500 MB (first call, fresh process)."
+    import random
+    from besm_nb import dice
+    code = ("import resource, sys, time; from besm_nb.dice import dist; t, c = time.perf_counter(), time.process_time(); "
+            "dist(sys.argv[1]); print(time.perf_counter() - t, time.process_time() - c, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+    worst = (0.0, 0.0, 0.0)
+    for expr in DICE_WORST:
+        out = subprocess.run([sys.executable, "-c", code, expr], capture_output=True, text=True, check=True).stdout.split()
+        wall, cpu, mb = map(float, out)
+        print(f"{'dist(' + repr(expr) + '), fresh process':<58} {wall * 1000:8.1f} ms   (CPU {cpu * 1000:.0f} ms, peak {mb:.0f} MB)")
+        worst = (max(worst[0], wall), max(worst[1], cpu), max(worst[2], mb))
+    report("dice notation: slowest allowed expression, CPU time", worst[1], "s", 2)
+    print(f"{'dice notation: slowest allowed expression, wall time':<58} {worst[0]:8.3f} s   (the machine's load adds to it)")
+    report("dice notation: largest peak memory of those processes", worst[2], "MB", 500)
+    long = " + ".join(["10d10!r<=2kh3"] * 12) + " + 1d4"  # 195 characters, 13 terms
+    report("parse a 195-character expression (median)", median_ms(lambda: dice.parse(long, exact=False), 500), "ms", 1)
+    rng = random.Random(1)
+    report("roll('100d100kh50') with every die shown (median)", median_ms(lambda: str(dice.roll("100d100kh50", rng)), 200), "ms", 5)
+    cli = Path(sys.executable).parent / "besm-nb"
+    if cli.exists():
+        import resource
+        walls, cpus = [], []
+        for _ in range(5):
+            before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+            subprocess.run([str(cli), "--help"], capture_output=True, check=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            walls.append(time.perf_counter() - t); cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        report("besm-nb --help, fresh process (median CPU time)", statistics.median(cpus), "s", 0.3)
+        print(f"{'besm-nb --help, fresh process (median wall time)':<58} {statistics.median(walls):8.3f} s   (the machine's load adds to it)")
+    report("bounds('100d1000!'), too large for odds (first call)", median_ms(lambda: dice.bounds("100d1000!"), 1, setup=dice._bounds.cache_clear), "ms", 2000)
+
+
 if __name__ == "__main__":
     if "--crowd" in sys.argv:  # only the pages-at-once figures
         crowds_only()
@@ -406,6 +589,7 @@ if __name__ == "__main__":
         for page in SITE_CHANGES: site_live(page=page)
         sys.exit()
     core()
+    dice_notation()
     encounters()
     special()
     if "--no-browser" not in sys.argv:

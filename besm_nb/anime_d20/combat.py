@@ -5,7 +5,7 @@
 # %% ../../nbs/anime_d20/21_combat.ipynb #70701395
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Sequence
 
@@ -104,13 +104,12 @@ CRIT_READINGS = ("dice", "twice")  # the dice doubled (the source's 6d8 → 12d8
 
 
 def _written(terms: Sequence[Term]) -> str:
-    "Terms back as an expression (a group of more than MAX_DICE dice written as two groups, which roll the same)."
+    "Terms back as an expression, modifiers kept (a group of more than MAX_DICE dice written as two groups, which roll the same)."
     out = []
     for t in terms:
         groups = [t.count] if t.count <= MAX_DICE else [t.count - t.count // 2, t.count // 2]
         for n in groups if t.is_dice else [0]:
-            body = (f"{n}d{t.sides}" if t.is_dice else str(t.value)) + (f"x{t.multiplier}" if t.multiplier != 1 else "")
-            out.append(("-" if t.sign < 0 else "+") + body)
+            out.append(("-" if t.sign < 0 else "+") + str(replace(t, count=n) if t.is_dice else t))
     return "".join(out).lstrip("+")
 
 
@@ -125,6 +124,8 @@ def _sized(terms: Sequence[Term],  # terms built from the damage the user gave (
     if faces > MAX_FACES or any(t.is_dice and t.sides > MAX_SIDES for t in terms):
         raise InputError(param, f"{given!r}: {what} it becomes {expr} ({faces:,} die faces in all); exact odds allow at most "
                                 f"{MAX_FACES:,} (and dice of at most {MAX_SIDES:,} sides), so give a smaller attack")
+    try: parse_param(expr, param)  # the caps of keep, explode and target groups
+    except InputError as err: raise InputError(param, f"{given!r}: {what} it becomes {expr}, and {str(err).split(': ', 1)[1]}") from None
     return expr
 
 
@@ -135,7 +136,11 @@ def critical_damage(expr: str,  # the attack's damage, e.g. "6d8" or "2d6+3"
     "The damage expression of a critical hit."
     require_choice(crit, "crit", CRIT_READINGS)
     terms = parse_param(expr, "expr")
-    doubled = [Term(t.sign, 2 * t.count, t.sides, t.value * (2 if crit == "twice" else 1), t.multiplier) for t in terms]
+    doubled = []
+    for t in terms:
+        if not t.is_dice: doubled.append(replace(t, value=t.value * (2 if crit == "twice" else 1)))
+        elif t.keep: doubled += [t, t]  # a group that keeps or drops is rolled twice: twice as many dice would keep the same number
+        else: doubled.append(replace(t, count=2 * t.count))  # explosions, rerolls and targets go die by die
     return _sized(doubled, "a critical hit doubles it:", expr, "expr")
 
 # %% ../../nbs/anime_d20/21_combat.ipynb #bf605a8c

@@ -5,7 +5,7 @@
 # %% ../../nbs/anime_d20/22_situations.ipynb #59da6ab4
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Sequence
 
@@ -110,7 +110,7 @@ def vital_spot_damage(expr: str,  # the attack's damage, e.g. "6d8"
                      ) -> str:
     "Damage of a called shot to a vital spot: every die one size up."
     terms = parse_param(expr, "expr")
-    stepped = [Term(t.sign, t.count, step_die(t.sides), t.value, t.multiplier) if t.is_dice else t for t in terms]
+    stepped = [replace(t, sides=step_die(t.sides)) if t.is_dice else t for t in terms]
     return _sized(stepped, "a vital spot steps its dice up:", expr, "expr")
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #b01b5d88
@@ -177,7 +177,7 @@ def strike_to_wound(damage: int,  # the damage the attack would do
 
 # %% ../../nbs/anime_d20/22_situations.ipynb #9c45beaf
 THROWING_RULE = "002 · Throwing Heavy Things"
-# Table 12-3: Throwing Damage Bonuses, size category -> (damage before Strength and other bonuses, attack roll bonus).
+# Table 12-3: Throwing Damage Bonuses, Size Category -> (Damage, before Strength and other bonuses; Attack Roll Bonus).
 THROWING_DAMAGE: dict[str, tuple[str, int]] = {
     "Medium": ("1d4+2", 0),
     "Large": ("2d4+4", 1),

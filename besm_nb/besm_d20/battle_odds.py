@@ -14,8 +14,8 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from .battles import (EXACT_MULTIPLE_READINGS, MODIFIER_RANGE, QUALITY_RANGE, SCALES, SIDES, STRENGTH_RANGE, TABLE_A8,
-                                      ZERO_STRENGTH_READINGS, A8Row, BattleState, _pair, a8_row, as_dice, breaks, check_bonuses,
-                                      general_bonus, opposed_battle_check, outnumber_bonus, strength_loss, turn_losses)
+                                      ZERO_STRENGTH_READINGS, A8Row, BattleState, _outnumber, _pair, a8_row, as_dice, breaks,
+                                      check_bonuses, general_bonus, strength_loss, turn_losses)
 from .chase_odds import wilson
 from ..dice import InputError, checked, dist, require_choice, require_int, shown, stats
 from ..dice import DiceFeed
@@ -94,13 +94,15 @@ def turn_odds(state: BattleState,  # the battle at the start of the turn
                     tuple({k: v for k, v in sorted(d.items())} for d in strength), tuple(brk), ends)
 
 # %% auto #0
-__all__ = ['RESULTS', 'METHODS', 'TURNS_RANGE', 'SIMULATIONS_RANGE', 'margin_odds', 'result_odds', 'TurnOdds', 'turn_odds',
-           'BattleOdds', 'strength_cannot_matter', 'turn_step', 'battle_odds']
+__all__ = ['RESULTS', 'METHODS', 'TURNS_RANGE', 'SIMULATIONS_RANGE', 'SIMULATED_TURNS', 'MAX_CHAIN_STATES', 'margin_odds',
+           'result_odds', 'TurnOdds', 'turn_odds', 'BattleOdds', 'strength_cannot_matter', 'turn_step', 'battle_odds']
 
 # %% ../../nbs/besm_d20/51_battle_odds.ipynb #198a8ef1
 METHODS = ("auto", "exact", "simulate")
 TURNS_RANGE = (1, 200)
-SIMULATIONS_RANGE = (100, 1_000_000)
+SIMULATIONS_RANGE = (100, 20_000)
+SIMULATED_TURNS = 400_000  # battles × turns that one simulation may play (2,000 battles of 200 turns, 20,000 of 20)
+MAX_CHAIN_STATES = 30_000  # states the exact chain may pass through, all turns together
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ class BattleOdds:
     lost_sd: tuple[float, float] = (0.0, 0.0)  # simulated: the spread of the AS lost, battle to battle
     n: int = 0  # simulated: battles played
     seed: int | None = None  # simulated: the seed
+    note: str = ""  # why the exact chain was not used, when it was not
 
     @property
     def exact(self) -> bool: return self.method == "exact"
@@ -138,22 +141,29 @@ class BattleOdds:
         return (max(0.0, m - half), m + half)
 
 
-def _max_loss(scale: Fraction) -> int:
-    "The largest AS loss any Table A-8 result can bring in one turn."
-    return max(strength_loss(stats(e).high, t, scale) for r in TABLE_A8 for e, t in ((r.winner_dice, r.winner_times), (r.loser_dice, r.loser_times)) if e)
+# --- the eleven results of a turn, by index: 0 a tie, 1-5 A wins (Table A-8's rows), 6-10 B wins -------------------
+_RESULTS = (("", TABLE_A8[0]),) + tuple((w, r) for w in SIDES for r in TABLE_A8[1:])
+_LOSSES = tuple(turn_losses(r, w) for w, r in _RESULTS)  # ((dice, times, AQ lost) for A, for B) by result
+_CARRIED = tuple((r.winner_bonus if w == "A" else 0, r.winner_bonus if w == "B" else 0) for w, r in _RESULTS)
+# margins −20 … +20 (beyond: as ±20) to their result
+_RESULT_OF_MARGIN = tuple(0 if m == 0 else TABLE_A8.index(a8_row(abs(m))) + (0 if m > 0 else 5) for m in range(-20, 21))
 
 
-@checked
-def strength_cannot_matter(state: BattleState,  # the battle now
-                           turns: int,  # how many turns ahead
-                          ) -> bool:
-    "Whether, in `turns` turns, neither army can reach AS 0 and neither outnumber bonus can change, whatever the dice."
-    require_int(turns, "turns", *TURNS_RANGE)
-    worst = turns * _max_loss(state.scale)
-    (a, b), em = (x.strength for x in state.armies), state.rules.exact_multiple
-    lo_a, lo_b = a - worst, b - worst
-    if lo_a <= 0 or lo_b <= 0: return False
-    return (outnumber_bonus(a, lo_b, em) == outnumber_bonus(lo_a, b, em) and outnumber_bonus(b, lo_a, em) == outnumber_bonus(lo_b, a, em))
+@lru_cache(maxsize=128)
+def _result_counts(diff: int) -> tuple[tuple[int, int], ...]:
+    "(result, ways out of 400) when A's Battle Check bonus exceeds B's by `diff`."
+    out: dict[int, int] = {}
+    for k in range(-19, 20):
+        r = _RESULT_OF_MARGIN[max(-20, min(20, k + diff)) + 20]
+        out[r] = out.get(r, 0) + 20 - abs(k)
+    return tuple(sorted(out.items()))
+
+
+def _loss_span(expr: str, times: int, scale: Fraction) -> tuple[int, int]:
+    "The least and the most AS one Table A-8 loss can take."
+    if not expr: return 0, 0
+    s = stats(expr)
+    return strength_loss(s.low, times, scale), strength_loss(s.high, times, scale)
 
 
 def _first_extras(state: BattleState, circumstance: tuple[int, int]) -> tuple[int, int]:
@@ -162,49 +172,161 @@ def _first_extras(state: BattleState, circumstance: tuple[int, int]) -> tuple[in
                  for c, n, s in zip(circumstance, state.next_bonus, state.success_bonus))
 
 
-def _exact(state: BattleState, turns: int, circumstance: tuple[int, int]) -> BattleOdds:
-    "The Markov chain over (AQ A, AQ B, bonus carried by A, by B); exact when `strength_cannot_matter`."
+# --- where the outnumber bonuses stay as they are ---------------------------------------------------------------------
+_EDGES = tuple(sorted({Fraction(1, k) for k in range(1, 6)} | set(map(Fraction, range(1, 6)))))  # where Table A-6 can change
+
+
+def _bonuses(a: int, b: int, lower: bool) -> tuple[int, int]:
+    "Both outnumber bonuses when the armies' AS are a and b (or in the ratio a : b)."
+    return _outnumber(a, b, lower), _outnumber(b, a, lower)
+
+
+def _band(a: int, b: int, lower: bool) -> tuple[tuple[Fraction, bool] | None, tuple[Fraction, bool] | None]:
+    "The ratios A's AS / B's AS may take while both bonuses stay as at a : b: (lowest, reached?), (highest, reached?); None: no limit."
+    if b == 0: return ((Fraction(5), False) if a else (Fraction(0), True)), (None if a else (Fraction(0), True))
+    r0 = Fraction(a, b)
+    now = _bonuses(a, b, lower)
+    at = lambda r: _bonuses(r.numerator, r.denominator, lower)
+    pts = (Fraction(0),) + _EDGES + (Fraction(6),)
+    def near(c, up):  # a ratio just past the edge c, before the next one
+        i = pts.index(c)
+        return (c + pts[i + 1]) / 2 if up else (c + pts[i - 1]) / 2
+    hi = lo = None
+    if r0 in _EDGES and at(near(r0, True)) != now: hi = (r0, True)
+    else:
+        for c in (c for c in _EDGES if c > r0):
+            if at(c) != now: hi = (c, False); break
+            if at(near(c, True)) != now: hi = (c, True); break
+    if r0 == 0: lo = (r0, True)
+    elif r0 in _EDGES and at(near(r0, False)) != now: lo = (r0, True)
+    else:
+        for c in (c for c in reversed(_EDGES) if c < r0):
+            if at(c) != now: lo = (c, False); break
+            if at(near(c, False)) != now: lo = (c, True); break
+    return lo, hi
+
+
+class _Unbounded(Exception):
+    "The exact chain would pass more states than it may."
+
+
+class _Matters(Exception):
+    "Some turn's dice could make Army Strength change the odds."
+
+
+def _chain(state: BattleState, turns: int, circumstance: tuple[int, int], odds: bool) -> BattleOdds | None:
+    """The Markov chain over each army's AQ and the bonus each carries into the next check, walked turn by turn.
+    Beside each state it keeps the most and least AS that could be lost on the way there, so that it knows, exactly,
+    whether Army Strength could change anything: raises `_Matters` if so, `_Unbounded` past `MAX_CHAIN_STATES`."""
     a, b = state.armies
-    em = state.rules.exact_multiple
-    fixed = (general_bonus(a.general)[0] + outnumber_bonus(a.strength, b.strength, em),
-             general_bonus(b.general)[0] + outnumber_bonus(b.strength, a.strength, em))
-    mean = {}  # (side, dice, times) -> exact mean loss
+    A, B = a.strength, b.strength
+    lower, hard_zero = state.rules.exact_multiple == "lower band", state.rules.zero_strength == "breaks"
     scale = state.scale
-    alive = {(a.quality, b.quality, *_first_extras(state, circumstance)): Fraction(1)}
-    broken, ended, lost = [[], []], [], [Fraction(0), Fraction(0)]
-    done = [Fraction(0), Fraction(0)]
-    for _ in range(turns):
-        nxt: dict[tuple, Fraction] = {}
-        for (qa, qb, ea, eb), w in alive.items():
-            for (winner, row), p in result_odds(fixed[0] + qa + ea, fixed[1] + qb + eb).items():
-                wp = w * p
-                losses = turn_losses(row, winner)
-                q = [qa - losses[0][2], qb - losses[1][2]]
-                for i, (expr, times, _) in enumerate(losses):
-                    if expr:
-                        key = (expr, times)
-                        if key not in mean: mean[key] = stats(expr).mean * times * scale
-                        lost[i] += wp * mean[key]
-                out = [qq <= 0 for qq in q]
-                if any(out):
-                    for i in (0, 1):
-                        if out[i]: done[i] += wp
+    span = tuple((_loss_span(*la[:2], scale), _loss_span(*lb[:2], scale)) for la, lb in _LOSSES)
+    lo, hi = _band(A, B, lower)
+    now = _bonuses(A, B, lower)
+    both_zero = not hard_zero and now != (0, 0)  # under "fights on", both at AS 0 would change the bonuses
+    # what each result adds to the five largest sums the test needs: A's and B's most lost, the two ratio tests, both
+    u1, u2 = (hi[0].numerator, hi[0].denominator) if hi else (0, 0)
+    l1, l2 = (lo[0].numerator, lo[0].denominator) if lo else (0, 0)
+    adds = tuple((sa[1], sb[1], u1 * sb[1] - u2 * sa[0], l2 * sa[1] - l1 * sb[0], sa[1] + sb[1]) for sa, sb in span)
+    hi_cap = u1 * B - u2 * A if hi else None  # the highest ratio stays within its edge while the largest sum is below this
+    lo_cap = l2 * A - l1 * B if lo else None
+    base = (general_bonus(a.general)[0] + now[0]) - (general_bonus(b.general)[0] + now[1])
+    ea, eb = _first_extras(state, circumstance)
+    first_cap = 3 * turns + 1
+    start_key = (a.quality - b.quality, ea, eb, None if a.quality >= first_cap else a.quality, None if b.quality >= first_cap else b.quality)
+    alive = {start_key: [int(odds), 0, 0, 0, 0, 0]}  # each state: its weight (a numerator over 400 ** turns played), then the five sums
+    broken, ended, seen = [[], []], [], 0
+    done = [0, 0]
+    lost = [Fraction(0), Fraction(0)]
+    means = tuple(tuple(stats(e).mean * t * scale if e else Fraction(0) for e, t, _ in sides) for sides in _LOSSES)
+    mean_of: dict[int, tuple[Fraction, Fraction]] = {}  # a bonus difference -> 400 × each army's mean loss
+    moves: dict[int, tuple] = {}  # a bonus difference -> what each result it allows does: (result, ways, AQ lost, sums added)
+    for t in range(1, turns + 1):
+        cap = 3 * (turns - t) + 1  # an AQ this high cannot reach 0 in the turns left: only A's minus B's matters
+        last = t == turns
+        nxt: dict[tuple, list] = {}
+        by_diff: dict[int, int] = {}
+        done = [x * 400 for x in done]
+        seen += len(alive)
+        if seen > MAX_CHAIN_STATES: raise _Unbounded
+        for (d, ea, eb, qa, qb), (w, m0, m1, m2, m3, m4) in alive.items():
+            diff = base + d + ea - eb
+            if odds: by_diff[diff] = by_diff.get(diff, 0) + w
+            if diff not in moves:
+                moves[diff] = tuple((r, c, *_LOSSES[r][0][2:], *_LOSSES[r][1][2:], *_CARRIED[r], *adds[r]) for r, c in _result_counts(diff))
+            for r, c, la, lb, ca, cb, a0, a1, a2, a3, a4 in moves[diff]:
+                n0, n1 = m0 + a0, m1 + a1
+                na = None if qa is None else qa - la
+                nb = None if qb is None else qb - lb
+                if n0 >= A or n1 >= B:  # a loss could take all the AS an army has left, or more
+                    if n0 > A or n1 > B: raise _Matters
+                    if hard_zero and ((n0 == A and (na is None or na > 0)) or (n1 == B and (nb is None or nb > 0))): raise _Matters
+                if (na is not None and na <= 0) or (nb is not None and nb <= 0):  # an army breaks: the battle ends
+                    if odds:
+                        if na is not None and na <= 0: done[0] += w * c
+                        if nb is not None and nb <= 0: done[1] += w * c
                     continue
-                k = (q[0], q[1], row.winner_bonus if winner == "A" else 0, row.winner_bonus if winner == "B" else 0)
-                nxt[k] = nxt.get(k, Fraction(0)) + wp
+                n2, n3, n4 = m2 + a2, m3 + a3, m4 + a4
+                if not last:  # AS at the next check: the outnumber bonuses must stay as they are
+                    if hi and (n2 > hi_cap or (n2 == hi_cap and not hi[1])): raise _Matters
+                    if lo and (n3 > lo_cap or (n3 == lo_cap and not lo[1])): raise _Matters
+                    if both_zero and n4 >= A + B: raise _Matters
+                k = (d - la + lb, ca, cb, None if na is None or na >= cap else na, None if nb is None or nb >= cap else nb)
+                old = nxt.get(k)
+                if old is None: nxt[k] = [w * c, n0, n1, n2, n3, n4]
+                else:
+                    old[0] += w * c
+                    if n0 > old[1]: old[1] = n0
+                    if n1 > old[2]: old[2] = n1
+                    if n2 > old[3]: old[3] = n2
+                    if n3 > old[4]: old[4] = n3
+                    if n4 > old[5]: old[5] = n4
+        if odds:
+            den = 400 ** t
+            for diff, w in by_diff.items():
+                if diff not in mean_of:
+                    mean_of[diff] = tuple(sum((c * means[r][i] for r, c in _result_counts(diff)), Fraction(0)) for i in (0, 1))
+                for i in (0, 1): lost[i] += w * mean_of[diff][i] / den
+            for i in (0, 1): broken[i].append(Fraction(done[i], den))
+            ended.append(1 - Fraction(sum(v[0] for v in nxt.values()), den))
         alive = nxt
-        for i in (0, 1): broken[i].append(done[i])
-        ended.append(1 - sum(alive.values(), Fraction(0)))
+    if not odds: return None
     return BattleOdds("exact", turns, (tuple(broken[0]), tuple(broken[1])), tuple(ended), tuple(lost))
 
 
-def _sampler(expr: str) -> tuple[list[float], list[int]]:
-    "Cumulative chances and totals of a dice expression, for drawing a total with one random number."
-    cum, totals, run = [], [], Fraction(0)
+@checked
+def strength_cannot_matter(state: BattleState,  # the battle now
+                           turns: int,  # how many turns ahead
+                           circumstance: tuple[int, int] = (0, 0),  # the GM's modifiers on the first turn, A and B
+                          ) -> bool:
+    """Whether, whatever the dice within `turns` turns, no outnumber bonus can change before a later check and no loss
+    can take more AS than an army has (nor, under "breaks", leave an army at AS 0 while its AQ holds). Exact: it
+    follows every result the dice allow, with each army's AQ and carried bonus. Refused beyond `MAX_CHAIN_STATES`."""
+    require_int(turns, "turns", *TURNS_RANGE)
+    circumstance = _pair(circumstance, "circumstance", *MODIFIER_RANGE)
+    try: _chain(state, turns, circumstance, odds=False)
+    except _Matters: return False
+    except _Unbounded:
+        raise InputError("turns", f"following every result over {turns} turns would pass more than {MAX_CHAIN_STATES:,} states") from None
+    return True
+
+
+def _from_turn(state: BattleState, circumstance: tuple[int, int]) -> BattleOdds:
+    "One turn's odds as battle odds: `turn_odds`, exact whatever the Army Strength."
+    o = turn_odds(state, circumstance)
+    return BattleOdds("exact", 1, ((o.breaks[0],), (o.breaks[1],)), (o.ends,), o.mean_loss)
+
+
+
+def _sampler(expr: str, times: int, scale: Fraction) -> tuple[list[float], list[int]]:
+    "Cumulative chances and AS losses of one Table A-8 loss, for drawing a loss with one random number."
+    cum, losses, run = [], [], Fraction(0)
     for t, p in sorted(dist(expr).items()):
-        run += p; cum.append(float(run)); totals.append(t)
+        run += p; cum.append(float(run)); losses.append(strength_loss(t, times, scale))
     cum[-1] = 1.0
-    return cum, totals
+    return cum, losses
 
 
 @checked
@@ -224,34 +346,36 @@ def turn_step(strength: tuple[int, int],  # both armies' AS
     require_choice(exact_multiple, "exact_multiple", EXACT_MULTIPLE_READINGS)
     require_choice(zero_strength, "zero_strength", ZERO_STRENGTH_READINGS)
     feed = as_dice(dice)
-    return _turn_step(strength, quality, bonus, d20, lambda e: feed(e, "an Army Strength loss"), scale, exact_multiple, zero_strength)
+    loss = lambda expr, times: strength_loss(feed(expr, "an Army Strength loss"), times, scale)
+    return _turn_step(*strength, *quality, bonus[0] + d20[0], bonus[1] + d20[1], loss, exact_multiple == "lower band",
+                      zero_strength == "breaks")
 
 
-def _turn_step(strength: tuple[int, int], quality: tuple[int, int], bonus: tuple[int, int], d20: tuple[int, int],
-               draw: Callable[[str], int],  # dice expression -> its total, called for A's loss, then B's (where a loss is due)
-               scale: Fraction, exact_multiple: str, zero_strength: str,
+def _turn_step(sa: int, sb: int, qa: int, qb: int, ta: int, tb: int,  # AS, AQ, each check's total so far (d20 + bonus)
+               loss: Callable[[str, int], int],  # (dice, times) -> an AS loss, called for A's loss, then B's (where one is due)
+               lower: bool, hard_zero: bool,  # the Table A-6 and AS 0 readings
               ) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int], tuple[bool, bool]]:
-    "`turn_step` on numbers already checked, with a fast draw: the simulation's inner loop."
-    (sa, sb), (qa, qb) = strength, quality
-    ta = d20[0] + bonus[0] + qa + outnumber_bonus(sa, sb, exact_multiple)
-    tb = d20[1] + bonus[1] + qb + outnumber_bonus(sb, sa, exact_multiple)
-    winner, margin = opposed_battle_check(ta, tb)
-    row = a8_row(margin)
-    new_s, new_q = [], []
-    for s, q, (expr, times, aq) in zip(strength, quality, turn_losses(row, winner)):
-        new_s.append(s - min(s, strength_loss(draw(expr), times, scale) if expr else 0)); new_q.append(q - aq)
-    carried = (row.winner_bonus if winner == "A" else 0, row.winner_bonus if winner == "B" else 0)
-    return tuple(new_s), tuple(new_q), carried, tuple(bool(breaks(s, q, zero_strength)) for s, q in zip(new_s, new_q))
+    "`turn_step` on numbers already checked: the simulation's inner loop."
+    m = ta + qa + _outnumber(sa, sb, lower) - tb - qb - _outnumber(sb, sa, lower)
+    r = _RESULT_OF_MARGIN[(20 if m > 20 else -20 if m < -20 else m) + 20]
+    (ea, xa, la), (eb, xb, lb) = _LOSSES[r]
+    sa -= min(sa, loss(ea, xa)) if ea else 0
+    sb -= min(sb, loss(eb, xb)) if eb else 0
+    qa, qb = qa - la, qb - lb
+    return (sa, sb), (qa, qb), _CARRIED[r], (qa <= 0 or (hard_zero and sa <= 0), qb <= 0 or (hard_zero and sb <= 0))
 
 
-def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: int, seed: int) -> BattleOdds:
+def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: int, seed: int, note: str = "") -> BattleOdds:
     "`n` battles played with `_turn_step` and a seeded RNG."
     rng = random.Random(seed)
+    rand = rng.random
     a, b = state.armies
     base = (general_bonus(a.general)[0], general_bonus(b.general)[0])
-    scale, em, zr = state.scale, state.rules.exact_multiple, state.rules.zero_strength
-    samplers = {e: _sampler(e) for r in TABLE_A8 for e in (r.winner_dice, r.loser_dice) if e}
-    draw = lambda expr: samplers[expr][1][bisect.bisect_left(samplers[expr][0], rng.random())]
+    lower, hard_zero = state.rules.exact_multiple == "lower band", state.rules.zero_strength == "breaks"
+    samplers = {(e, t): _sampler(e, t, state.scale) for sides in _LOSSES for e, t, _ in sides if e}
+    def loss(expr, times):
+        cum, out = samplers[expr, times]
+        return out[bisect.bisect_left(cum, rand())]
     first = _first_extras(state, circumstance)
     broken_at = [[0] * turns, [0] * turns]
     ended_at = [0] * turns
@@ -259,11 +383,11 @@ def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: 
     for _ in range(n):
         s, q, extra = (a.strength, b.strength), (a.quality, b.quality), first
         for t in range(turns):
-            d20 = (rng.randint(1, 20), rng.randint(1, 20))
-            s, q, extra, out = _turn_step(s, q, (base[0] + extra[0], base[1] + extra[1]), d20, draw, scale, em, zr)
-            if any(out):
-                for i in (0, 1):
-                    if out[i]: broken_at[i][t] += 1
+            s, q, extra, out = _turn_step(*s, *q, base[0] + extra[0] + int(rand() * 20) + 1, base[1] + extra[1] + int(rand() * 20) + 1,
+                                          loss, lower, hard_zero)
+            if out[0] or out[1]:
+                if out[0]: broken_at[0][t] += 1
+                if out[1]: broken_at[1][t] += 1
                 ended_at[t] += 1
                 break
         for i in (0, 1):
@@ -272,14 +396,14 @@ def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: 
     cum = lambda xs: tuple(Fraction(sum(xs[:t + 1]), n) for t in range(turns))
     mean = tuple(Fraction(x, n) for x in lost_sum)
     sd = tuple(math.sqrt(max(0.0, lost_sq[i] / n - float(mean[i]) ** 2) * n / max(1, n - 1)) for i in (0, 1))
-    return BattleOdds("simulated", turns, (cum(broken_at[0]), cum(broken_at[1])), cum(ended_at), mean, sd, n, seed)
+    return BattleOdds("simulated", turns, (cum(broken_at[0]), cum(broken_at[1])), cum(ended_at), mean, sd, n, seed, note)
 
 
 @checked
 def battle_odds(state: BattleState,  # the battle now
-                turns: int = 16,  # how many turns ahead
-                method: str = "auto",  # "auto", "exact" (refused unless exact) or "simulate"
-                n: int = 2000,  # battles to simulate
+                turns: int = 16,  # how many turns ahead, 1 to 200
+                method: str = "auto",  # "auto", "exact" (refused where it cannot be exact) or "simulate"
+                n: int = 2000,  # battles to simulate: 100 to 20,000, and at most `SIMULATED_TURNS` battles × turns (unless "exact")
                 seed: int = 1,  # the simulation's seed
                 circumstance: tuple[int, int] = (0, 0),  # the GM's modifiers on the first turn, A and B
                ) -> BattleOdds:
@@ -287,11 +411,14 @@ def battle_odds(state: BattleState,  # the battle now
     require_int(turns, "turns", *TURNS_RANGE)
     require_choice(method, "method", METHODS)
     require_int(n, "n", *SIMULATIONS_RANGE); require_int(seed, "seed", 0, 2**63)
+    if method != "exact" and n * turns > SIMULATED_TURNS:  # refused whatever the armies, so that the same boxes always answer
+        raise InputError("n", f"at most {SIMULATED_TURNS // turns:,} battles over {turns} turns (battles × turns at most {SIMULATED_TURNS:,}), got {n:,}")
     circumstance = _pair(circumstance, "circumstance", *MODIFIER_RANGE)
     if state.over: raise InputError("turn", f"the battle is over ({state.reason})")
-    exact = strength_cannot_matter(state, turns)
-    if method == "exact" and not exact:
-        raise InputError("method", "the exact chain needs Army Strength to be unable to matter within these turns "
-                                   "(an army could reach AS 0, or an outnumber bonus could change): use 'simulate' or 'auto'")
-    if exact and method != "simulate": return _exact(state, turns, circumstance)
-    return _simulate(state, turns, circumstance, n, seed)
+    if method == "simulate": return _simulate(state, turns, circumstance, n, seed)
+    if turns == 1: return _from_turn(state, circumstance)
+    try: return _chain(state, turns, circumstance, odds=True)
+    except _Matters: why = "Army Strength could change the outcome within these turns (an outnumber bonus could change, or an army run out)"
+    except _Unbounded: why = f"following every result over {turns} turns would pass more than {MAX_CHAIN_STATES:,} states"
+    if method == "exact": raise InputError("method", f"the exact chain cannot be used here: {why}; use 'simulate' or 'auto'")
+    return _simulate(state, turns, circumstance, n, seed, why)

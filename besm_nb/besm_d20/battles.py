@@ -10,12 +10,14 @@ import os
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from ..anime_d20.checks import RANK_RANGE, SCORE_RANGE, check_bonus
 from ..checks import Step
-from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text, shown
-from ..store import fields, flag, items, load_json, save_json, whole
+from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_items, require_text,
+                          shown, stats)
+from ..store import History, confirm_replay, fields, flag, items, load_json, save_json, whole
 from ..dice import DiceFeed
 
 RULE = "000 · Narrative Battles"
@@ -32,13 +34,13 @@ NAME_LENGTH = 60
 # %% auto #0
 __all__ = ['RULE', 'SIDES', 'COUNT_RANGE', 'LEVEL_RANGE', 'MOUNT_HD_RANGE', 'BIG_MECHA_RANGE', 'STRENGTH_RANGE', 'QUALITY_RANGE',
            'MODIFIER_RANGE', 'NAME_LENGTH', 'TROOP_KINDS', 'DOUBLE_STRENGTH', 'TABLE_A6', 'EXACT_MULTIPLE_READINGS',
-           'RULE_CHECKS', 'AURA_RANGE', 'TABLE_A8', 'LARGEST_READINGS', 'TURN_MINUTES', 'TURN_RANGE',
+           'RULE_CHECKS', 'AURA_RANGE', 'MAX_CARRIED', 'TABLE_A8', 'LARGEST_READINGS', 'TURN_MINUTES', 'TURN_RANGE',
            'PARTICIPANTS_RANGE', 'SCALES', 'RULE_ENCOUNTERS', 'GLORY_RANGE', 'CHARACTERS_RANGE', 'TROOP_TYPES',
-           'TABLE_A9', 'MAX_FIGHTS', 'ZERO_STRENGTH_READINGS', 'PSB_READINGS', 'MAX_TURNS', 'BATTLE_KIND',
-           'BATTLE_VERSION', 'ACTIONS', 'ADJUST_RANGE', 'Troops', 'half_up', 'army_strength', 'army_quality',
-           'outnumber_bonus', 'General', 'general_bonus', 'battle_check_bonus', 'opposed_battle_check', 'A8Row',
-           'a8_row', 'size_scale', 'strength_loss', 'average_level', 'encounter_modifier', 'EncounterRow', 'a9_row',
-           'Fight', 'as_dice', 'roll_encounter', 'describe_fight', 'BattleRules', 'Army', 'army_from_troops',
+           'TABLE_A9', 'A9_NOTES', 'MAX_FIGHTS', 'ZERO_STRENGTH_READINGS', 'PSB_READINGS', 'MAX_ACTIONS', 'MAX_TURNS',
+           'BATTLE_KIND', 'BATTLE_VERSION', 'ACTIONS', 'ADJUST_RANGE', 'Troops', 'half_up', 'army_strength',
+           'army_quality', 'outnumber_bonus', 'General', 'general_bonus', 'battle_check_bonus', 'opposed_battle_check',
+           'A8Row', 'a8_row', 'size_scale', 'strength_loss', 'average_level', 'encounter_modifier', 'EncounterRow',
+           'a9_row', 'Fight', 'as_dice', 'roll_encounter', 'describe_fight', 'BattleRules', 'Army', 'army_from_troops',
            'BattleState', 'start_battle', 'check_bonuses', 'turn_losses', 'breaks', 'resolve_turn', 'narrate',
            'BattleAction', 'encounter_refusal', 'creditable', 'encounter', 'credit', 'adjust', 'Battle',
            'troops_to_dict', 'troops_from_dict', 'battle_claims', 'battle_to_dict', 'battle_from_dict', 'save_battle',
@@ -139,23 +141,29 @@ def army_quality(troops: Sequence[Troops],  # every body of troops in the army
 # %% ../../nbs/besm_d20/50_battles.ipynb #0f7fda4b
 # Table A-6: (the AS ratio the row starts at, the bonus); the last row is open-ended.
 TABLE_A6: tuple[tuple[int, int], ...] = ((1, 1), (2, 2), (3, 3), (4, 4), (5, 5))
-EXACT_MULTIPLE_READINGS = ("higher band", "lower band")
+EXACT_MULTIPLE_READINGS = ("higher band", "lower band")  # exactly 3 or 4 times the other's AS: the higher row or the lower
+
+
+def _outnumber(strength: int, other: int, lower: bool) -> int:
+    "Table A-6 on numbers already checked (`lower`: the 'lower band' reading); the odds' inner loops call it directly."
+    if strength <= other: return 0
+    if other == 0 or strength > 5 * other: return 5
+    times, part = divmod(strength, other)
+    if part: return times  # strictly between two multiples: the row that starts below
+    if times == 5: return 4  # five times is not yet more than five times
+    return times - 1 if lower and times in (3, 4) else times  # twice is no longer "not twice": +2
 
 
 @checked
 def outnumber_bonus(strength: int,  # this army's AS
                     other: int,  # the opposing army's AS
-                    exact_multiple: str = "higher band",  # an AS exactly 2, 3, 4 or 5 times the other's: "higher band" or "lower band"
+                    exact_multiple: str = "higher band",  # an AS exactly 3 or 4 times the other's: "higher band" or "lower band"
                    ) -> int:
     "Table A-6: this army's outnumber bonus on Battle Checks (0 unless its AS is the higher)."
     require_int(strength, "strength", *STRENGTH_RANGE)
     require_int(other, "other", *STRENGTH_RANGE)
     require_choice(exact_multiple, "exact_multiple", EXACT_MULTIPLE_READINGS)
-    if strength <= other: return 0
-    if other == 0: return TABLE_A6[-1][1]
-    # whole times larger: floor(s / o), or ceil(s / o) − 1 when an exact multiple stays in the row below
-    times = strength // other if exact_multiple == "higher band" else (strength - 1) // other
-    return max(TABLE_A6[0][1], min(TABLE_A6[-1][1], times))
+    return _outnumber(strength, other, exact_multiple == "lower band")
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #e7eaac97
 RULE_CHECKS = "000 · Battle Checks"
@@ -226,6 +234,18 @@ def opposed_battle_check(total_a: int,  # army A's Battle Check total
     return ("A", total_a - total_b) if total_a > total_b else ("B", total_b - total_a)
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #9988848d
+MAX_CARRIED = 5  # the largest Table A-8 bonus a winner carries into the next check
+
+
+def _loss_dice(expr: str, name: str) -> None:
+    "Refuse dice for an AS loss that are not dice, or whose total could fall below 0 or rise above 1,000."
+    if expr == "": return
+    terms = parse_param(expr, name)
+    if any(t.sign < 0 for t in terms) or sum((t.count * t.sides if t.count else t.value) * t.multiplier for t in terms) > 1000:
+        raise InputError(name, f"must be dice whose total is never below 0 nor above 1,000, got {expr!r}")
+
+
+@checked
 @dataclass(frozen=True)
 class A8Row:
     "One row of Table A-8: what the winner and the loser of the Battle Checks lose, by the margin."
@@ -238,6 +258,19 @@ class A8Row:
     loser_dice: str  # the loser's AS loss: these dice ...
     loser_times: int  # ... times this
     loser_quality: int  # AQ the loser loses
+
+    def __post_init__(self):  # a row built by hand (a house rule) is checked field by field
+        require_text(self.label, "label", NAME_LENGTH, empty=False)
+        require_int(self.lo, "lo", 0, 1000)
+        if self.hi is not None: require_int(self.hi, "hi", self.lo, 1000)
+        for side in ("winner", "loser"):
+            dice, times = require_text(getattr(self, f"{side}_dice"), f"{side}_dice", 60), getattr(self, f"{side}_times")
+            _loss_dice(dice, f"{side}_dice")
+            require_int(times, f"{side}_times", 0, 100)
+            if times not in ((10, 100) if dice else (0,)):
+                raise InputError(f"{side}_times", "must be 10 or 100 with loss dice" if dice else "must be 0 with no loss dice")
+        require_int(self.winner_bonus, "winner_bonus", 0, MAX_CARRIED)
+        require_int(self.loser_quality, "loser_quality", 0, 100)
 
 
 TABLE_A8: tuple[A8Row, ...] = (
@@ -385,19 +418,63 @@ def a9_row(modified: int,  # the modified encounter roll
     require_int(modified, "modified", -2000, 2000)
     return next(r for r in TABLE_A9 if (r.lo is None or r.lo <= modified) and (r.hi is None or modified <= r.hi))
 
+# What the table leaves to the GM (000 · Encounters and Actions during Narrative Battles, after Table A-9)
+A9_NOTES: tuple[str, ...] = (
+    "Foes seldom fight on to the last man: characters who are beaten are taken prisoner, or left lying for dead and "
+    "come round later to learn which army won.",
+    "The table does not promise an even fight: the GM chooses the foes, their leaders above all, with the characters' "
+    "strength in mind.",
+)
+
 # %% ../../nbs/besm_d20/50_battles.ipynb #69196ae1
 MAX_FIGHTS = 10  # a chain of roll-agains stops here
 
 
+@lru_cache(maxsize=64)
+def _span(expr: str) -> tuple[int, int]:
+    "The least and most a number of foes or rounds can be: a plain number, or dice."
+    if expr.isdigit(): return int(expr), int(expr)
+    s = stats(expr)
+    return s.low, s.high
+
+
+@checked
 @dataclass(frozen=True)
 class Fight:
     "One result of Table A-9 as rolled: the dice, the row, each character's foes, the fight's length."
     d20: int  # the die as rolled
     modified: int  # d20 + modifier
-    row: int  # index into TABLE_A9
+    row: int | None = None  # index into TABLE_A9 (None: the row the modified roll falls in)
     opponents: tuple[tuple[tuple[int, str], ...], ...] = ()  # for each character: ((how many, troop type), ...)
     rounds: int | None = None  # the fight's length in rounds; None: until every foe is beaten, or no fight
     again: int | None = None  # the roll-again d6, where the row has one
+
+    def __post_init__(self):  # a fight built by hand is checked like one rolled: the row its roll gives, foes and rounds its dice allow
+        require_int(self.d20, "d20", 1, 20)
+        require_int(self.modified, "modified", -2000, 2000)
+        if self.row is None: object.__setattr__(self, "row", TABLE_A9.index(a9_row(self.modified)))
+        require_int(self.row, "row", 0, len(TABLE_A9) - 1)
+        e = TABLE_A9[self.row]
+        if a9_row(self.modified) is not e:
+            raise InputError("row", f"a modified roll of {self.modified} is in row {a9_row(self.modified).label}, not {e.label}")
+        foes = require_items(self.opponents, "opponents", CHARACTERS_RANGE[1])
+        if bool(foes) != bool(e.opponents):
+            raise InputError("opponents", f"row {e.label} " + ("sends foes at every character" if e.opponents else "has no foes"))
+        kept = []
+        for c, mine in enumerate(foes):
+            mine = require_items(mine, "opponents", len(e.opponents))
+            if len(mine) != len(e.opponents) or not all(isinstance(x, (tuple, list)) and len(x) == 2 for x in mine):
+                raise InputError("opponents", f"character {c + 1} needs {len(e.opponents)} (how many, troop type) pairs for row {e.label}")
+            for (n, kind), (expr, want) in zip(mine, e.opponents):
+                require_int(n, "opponents", *_span(expr))
+                if kind != want: raise InputError("opponents", f"row {e.label} sends {expr} {want}, not {shown(kind)}")
+            kept.append(tuple(tuple(x) for x in mine))
+        object.__setattr__(self, "opponents", tuple(kept))
+        if e.duration in ("", "until beaten"):
+            if self.rounds is not None: raise InputError("rounds", f"row {e.label} has no length in rounds: must be None")
+        else: require_int(self.rounds, "rounds", *_span(e.duration))
+        if e.again: require_int(self.again, "again", 1, 6)
+        elif self.again is not None: raise InputError("again", f"row {e.label} has no roll-again die: must be None")
 
     @property
     def entry(self) -> EncounterRow: return TABLE_A9[self.row]
@@ -464,7 +541,8 @@ def describe_fight(f: Fight,  # a rolled result
 # %% ../../nbs/besm_d20/50_battles.ipynb #be232a3b
 ZERO_STRENGTH_READINGS = ("breaks", "fights on")
 PSB_READINGS = ("best", "sum")
-MAX_TURNS = 10_000  # turns in one battle
+MAX_ACTIONS = 2_000  # turns, encounters, bonuses and GM's changes that one battle (and its save) may hold
+MAX_TURNS = MAX_ACTIONS + 1  # the turn about to be played, at most
 
 
 @checked
@@ -477,6 +555,7 @@ class BattleRules:
     psb: str = "best"  # two fights' Player Success Bonuses in one turn: "best" or "sum"
     chain: bool = True  # a re-rolled encounter may call for another roll
     turn_minutes: int = TURN_MINUTES  # the length of a turn, 10 to 60
+    final_encounter: bool = True  # the characters roll for the turn in which an army breaks
 
     def __post_init__(self):
         require_choice(self.exact_multiple, "exact_multiple", EXACT_MULTIPLE_READINGS)
@@ -485,6 +564,7 @@ class BattleRules:
         require_choice(self.psb, "psb", PSB_READINGS)
         require_bool(self.chain, "chain")
         require_int(self.turn_minutes, "turn_minutes", *TURN_RANGE)
+        require_bool(self.final_encounter, "final_encounter")
 
 
 @checked
@@ -533,7 +613,7 @@ class BattleState:
     lost: tuple[int, int] = (0, 0)  # AS lost so far
     broken: tuple[bool, bool] = (False, False)  # which armies have fled or been destroyed
     reason: str = ""  # why the battle ended
-    history: tuple[str, ...] = ()  # one line per turn
+    history: History | tuple[str, ...] = ()  # one line per action (shared between states: see `History`)
 
     def __post_init__(self):
         if not (isinstance(self.armies, (tuple, list)) and len(self.armies) == 2 and all(isinstance(a, Army) for a in self.armies)):
@@ -552,16 +632,19 @@ class BattleState:
         fights = require_items(self.fights, "fights", MAX_FIGHTS)
         if not all(isinstance(f, Fight) for f in fights): raise InputError("fights", "must be a list of Fight records")
         credited = require_items(self.credited, "credited", MAX_FIGHTS)
-        for c in credited: require_int(c, "credited", 0, MAX_FIGHTS - 1)
+        for c in credited:
+            require_int(c, "credited", 0, MAX_FIGHTS - 1)
+            if c >= len(fights) or not fights[c].entry.psb:
+                raise InputError("credited", f"fight {c + 1} is not one of this turn's fights that offers a Player Success Bonus")
+        if len(set(credited)) != len(credited): raise InputError("credited", f"names a fight twice: {shown(self.credited)}")
         broken = require_items(self.broken, "broken", 2)
         if len(broken) != 2: raise InputError("broken", f"needs two values, for A and B, got {shown(self.broken)}")
         for b in broken: require_bool(b, "broken")
         require_text(self.reason, "reason", 1000)
-        history = require_items(self.history, "history", 10 * MAX_TURNS)
-        if not all(isinstance(h, str) and len(h) <= 1000 for h in history):  # quick: every action re-checks the whole history
-            raise InputError("history", "must be a list of lines of text (at most 1,000 characters each)")
-        for k, v in (pairs | {"fights": fights, "credited": credited, "broken": broken, "history": history}).items():
+        for k, v in (pairs | {"fights": fights, "credited": credited, "broken": broken}).items():
             object.__setattr__(self, k, tuple(v))
+        if not isinstance(self.history, History):  # lines given by hand: each checked once, then shared by the states that follow
+            object.__setattr__(self, "history", History(self.history))
         if self.participants == 0:
             object.__setattr__(self, "participants", max(1, sum(a.strength if a.soldiers is None else a.soldiers for a in self.armies)))
 
@@ -673,7 +756,7 @@ def resolve_turn(state: BattleState,  # the battle at the start of the turn
             + f"; AS {armies[0].strength:,} / {armies[1].strength:,}; AQ {armies[0].quality} / {armies[1].quality}" + (f"; {reason}" if reason else ""))
     new = replace(state, armies=tuple(armies), turn=state.turn + 1, next_bonus=nxt, success_bonus=(0, 0), margin=totals[0] - totals[1],
                   fights=(), credited=(), lost=tuple(lost), broken=tuple(bool(w) for w in broke), reason=reason,
-                  history=state.history + (line,))
+                  history=state.history.added(line))
     return new, log
 
 
@@ -684,7 +767,7 @@ def narrate(log: Sequence[Step],  # a turn's log
     return "\n".join(f"{s.what}: {s.value}" for s in log)
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #d611b81e
-BATTLE_KIND, BATTLE_VERSION = "besm-narrative-battle", 1
+BATTLE_KIND, BATTLE_VERSION = "besm-narrative-battle", 2  # 2: the `final_encounter` reading
 ACTIONS = ("turn", "encounter", "credit", "adjust")
 ADJUST_RANGE = (-STRENGTH_RANGE[1], STRENGTH_RANGE[1])
 
@@ -721,8 +804,8 @@ def encounter_refusal(state: BattleState,  # the battle
                      ) -> str:
     "Why the characters cannot roll an encounter now ('' if they can)."
     if not state.characters: return "no characters fight in this battle (set the side they are on)"
+    if state.over and (state.margin is None or not state.rules.final_encounter): return f"the battle is over ({state.reason})"
     if state.margin is None: return "the characters roll after the generals' Battle Checks: play a turn first"
-    if state.over: return f"the battle is over ({state.reason})"
     if state.fights: return f"the characters have already rolled for turn {state.turn - 1}"
     return ""
 
@@ -730,7 +813,8 @@ def encounter_refusal(state: BattleState,  # the battle
 @checked
 def creditable(state: BattleState,  # the battle
               ) -> tuple[int, ...]:
-    "This turn's fights whose Player Success Bonus can still be earned (0 = the first)."
+    "This turn's fights whose Player Success Bonus can still be earned (0 = the first); none once the battle is over."
+    if state.over: return ()
     return tuple(i for i, f in enumerate(state.fights) if f.entry.psb and i not in state.credited)
 
 
@@ -747,7 +831,7 @@ def encounter(state: BattleState,  # the battle after a turn
     fights = roll_encounter(modifier, state.party_size, dice, state.rules.chain)
     log = list(steps) + [Step(f"Fight {i + 1}", describe_fight(f), RULE_ENCOUNTERS) for i, f in enumerate(fights)]
     line = f"Turn {state.turn - 1} encounter: " + "; ".join(f"{f.modified} ({f.entry.label})" for f in fights)
-    return replace(state, fights=fights, history=state.history + (line,)), log
+    return replace(state, fights=fights, history=state.history.added(line)), log
 
 
 @checked
@@ -756,6 +840,7 @@ def credit(state: BattleState,  # the battle after an encounter
           ) -> tuple[BattleState, list[Step]]:
     "The characters won that fight: its Player Success Bonus goes on their general's next Battle Check."
     require_int(fight, "fight", 0, MAX_FIGHTS - 1)
+    if state.over: raise InputError("fight", f"the battle is over ({state.reason}): there is no next Battle Check for the bonus")
     if fight >= len(state.fights): raise InputError("fight", f"this turn's encounter has {len(state.fights)} fight(s); there is no fight {fight + 1}")
     e = state.fights[fight].entry
     if not e.psb: raise InputError("fight", f"fight {fight + 1} ({e.label}) offers no Player Success Bonus")
@@ -765,7 +850,7 @@ def credit(state: BattleState,  # the battle after an encounter
     new = max(now, e.psb) if state.rules.psb == "best" else now + e.psb
     bonus = tuple(new if j == i else b for j, b in enumerate(state.success_bonus))
     line = f"Turn {state.turn - 1}: fight {fight + 1} won, Player Success Bonus +{new} on the next check"
-    return (replace(state, success_bonus=bonus, credited=state.credited + (fight,), history=state.history + (line,)),
+    return (replace(state, success_bonus=bonus, credited=state.credited + (fight,), history=state.history.added(line)),
             [Step(f"Fight {fight + 1} won ({e.psb_when})", f"Player Success Bonus +{e.psb}; next check +{new}", f"{RULE} · Player Success Bonus")])
 
 
@@ -794,7 +879,14 @@ def adjust(state: BattleState,  # the battle
     log = [Step("GM's change", text, RULE)] + ([Step("The battle ends", reason, RULE_CHECKS)] if reason else [])
     return replace(state, armies=armies, broken=broken, reason=reason, lost=tuple(
         l + max(0, army.strength - new_strength) if j == i else l for j, l in enumerate(state.lost)),
-        history=state.history + (text + (f"; {reason}" if reason else ""),)), log
+        history=state.history.added(text + (f"; {reason}" if reason else ""))), log
+
+
+def _played(state: BattleState) -> str:
+    "What shows that a battle has been played ('' for one before its first turn, as `start_battle` makes it)."
+    fresh = BattleState(state.armies, state.rules, state.participants, state.characters, state.party_size, state.party_level)
+    return ", ".join(f for f in ("turn", "next_bonus", "success_bonus", "margin", "fights", "credited", "lost", "broken", "reason", "history")
+                     if getattr(state, f) != getattr(fresh, f))
 
 
 @checked
@@ -804,6 +896,11 @@ class Battle:
                  actions: Sequence[BattleAction] = (),  # actions already taken, replayed from their dice
                 ):
         if not isinstance(start, BattleState): raise InputError("start", "must be a BattleState")
+        played = _played(start)
+        if played: raise InputError("start", f"must be a battle before its first turn (as `start_battle` makes it); this one has "
+                                             f"been played ({played}): carry on with its own Battle, or load its save")
+        actions = tuple(actions)
+        if len(actions) > MAX_ACTIONS: raise InputError("actions", f"a battle keeps at most {MAX_ACTIONS:,} actions, got {len(actions):,}")
         self.start = start
         self.actions: list[BattleAction] = []
         self.states: list[BattleState] = [start]
@@ -818,6 +915,8 @@ class Battle:
     def state(self) -> BattleState: return self.states[-1]
 
     def _do(self, act: BattleAction, feed: DiceFeed) -> list[Step]:
+        if len(self.actions) >= MAX_ACTIONS:
+            raise InputError(act.kind, f"a battle keeps at most {MAX_ACTIONS:,} actions: save this one and go on in a new battle")
         s = self.state
         if act.kind == "turn": new, log = resolve_turn(s, act.circumstance, feed)
         elif act.kind == "encounter": new, log = encounter(s, act.glory, feed)
@@ -875,12 +974,6 @@ def troops_to_dict(t: Troops) -> dict:
             "big_mecha": t.big_mecha}
 
 
-def _confirm(claims: dict, got: dict) -> None:
-    "Refuse a save whose claimed state differs from what replaying it gives, naming each difference."
-    if claims != got:
-        diff = ", ".join(f"{k} {claims[k]!r} but the replay gives {got[k]!r}" for k in got if claims[k] != got[k])
-        raise ValueError(f"the saved battle does not replay to the state it claims: {diff}")
-
 
 def _read(cls: type,  # the record to build
           where: str,  # where the saved object sits, e.g. "battle.actions[2]"
@@ -897,7 +990,8 @@ def _read(cls: type,  # the record to build
 _TROOP_FIELDS = ("name", "count", "level", "kind", "mount_hd", "war_mount", "big_mecha")
 _GENERAL_FIELDS = ("name", "intelligence", "military_science", "aura_of_command", "area_ranks")
 _ARMY_FIELDS = ("name", "general", "strength", "quality", "soldiers")
-_RULE_FIELDS = ("exact_multiple", "largest", "zero_strength", "psb", "chain", "turn_minutes")
+_RULE_FIELDS = ("exact_multiple", "largest", "zero_strength", "psb", "chain", "turn_minutes", "final_encounter")
+_RULE_FIELDS_V1 = _RULE_FIELDS[:-1]  # version 1 saves: no encounter was rolled once an army broke
 _START_FIELDS = ("armies", "rules", "participants", "characters", "party_size", "party_level")
 _ACTION_FIELDS = ("kind", "circumstance", "glory", "fight", "side", "strength", "quality", "note", "dice")
 _CLAIM_FIELDS = ("turn", "strength", "quality", "broken", "reason")
@@ -922,7 +1016,7 @@ def _army_dict(a: Army) -> dict:
 
 def _rules_dict(r: BattleRules) -> dict:
     return {"exact_multiple": r.exact_multiple, "largest": r.largest, "zero_strength": r.zero_strength, "psb": r.psb,
-            "chain": r.chain, "turn_minutes": r.turn_minutes}
+            "chain": r.chain, "turn_minutes": r.turn_minutes, "final_encounter": r.final_encounter}
 
 
 def _action_dict(a: BattleAction) -> dict:
@@ -972,17 +1066,20 @@ def battle_from_dict(data: object,  # as written by `battle_to_dict`
     "A battle from saved data: every field checked, every action replayed, the claimed state confirmed; ValueError says what is wrong."
     top = fields(data, "battle", ("kind", "version", "start", "actions", "claims"), ("kind", "version", "start", "actions", "claims"))
     if top["kind"] != BATTLE_KIND: raise InputError("battle.kind", f"this holds a {shown(top['kind'])}, not a {BATTLE_KIND!r}")
-    whole(top["version"], "battle.version", 1, BATTLE_VERSION)
+    version = whole(top["version"], "battle.version", 1, BATTLE_VERSION)
     st = fields(top["start"], "battle.start", _START_FIELDS, _START_FIELDS)
     armies = items(st["armies"], "battle.start.armies", 2)
     if len(armies) != 2: raise InputError("battle.start.armies", f"needs 2 armies, got {len(armies)}")
-    rules = _read(BattleRules, "battle.start.rules", st["rules"], _RULE_FIELDS)
+    rules = (_read(BattleRules, "battle.start.rules", st["rules"], _RULE_FIELDS) if version > 1 else
+             _read(BattleRules, "battle.start.rules", st["rules"], _RULE_FIELDS_V1, final_encounter=False))
     start = _read(BattleState, "battle.start", st, _START_FIELDS, rules=rules,
                   armies=tuple(_read_army(a, f"battle.start.armies[{i}]") for i, a in enumerate(armies)))
-    actions = [_read(BattleAction, f"battle.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(top["actions"], "battle.actions"))]
+    saved = items(top["actions"], "battle.actions", 10 * MAX_ACTIONS)
+    if len(saved) > MAX_ACTIONS: raise InputError("battle.actions", f"a saved battle holds at most {MAX_ACTIONS:,} actions, got {len(saved):,}")
+    actions = [_read(BattleAction, f"battle.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(saved)]
     battle = Battle(start, actions)
     claims = _read_claims(top["claims"], "battle.claims")
-    _confirm(claims, battle_claims(battle.state))
+    confirm_replay(claims, battle_claims(battle.state), "battle")
     return battle
 
 

@@ -16,7 +16,7 @@ from typing import Iterable, Mapping, Sequence
 from ..checks import Step
 from ..dice import (checked, MAX_CONSTANT, MAX_DICE, InputError, require_bool, require_choice, require_int, require_items,
                           require_text, shown)
-from ..store import fields, flag, items, load_json, save_json, text, whole
+from ..store import History, fields, flag, items, load_json, save_json, text, whole
 from ..dice import DiceFeed
 
 RULE = "000 · Chases"
@@ -40,8 +40,8 @@ __all__ = ['RULE', 'SIDES', 'LEAD_RANGE', 'LENGTH_FEET', 'SPEED_RANGE', 'BONUS_R
            'speed_change', 'over_speed', 'Manoeuvre', 'manoeuvre', 'legal_manoeuvres', 'shift_options', 'd20_succeeds',
            'drive_winner', 'a1_cell', 'a1_modifiers', 'obstacle', 'attack_penalty', 'melee_allowed', 'fall_damage_expr',
            'fall_check_dc', 'crash_dc', 'crash_damage_expr', 'jump_free', 'condition', 'speed_band', 'scaled_change',
-           'History', 'Mecha', 'ChaseRules', 'ChaseState', 'Plan', 'as_dice', 'ChaseEntry', 'narrate', 'round_speed',
-           'next_speed', 'drive_bonuses', 'check_terrain_bonus', 'Effect', 'manoeuvre_effect', 'cut_off_collides',
+           'Mecha', 'ChaseRules', 'ChaseState', 'Plan', 'as_dice', 'ChaseEntry', 'narrate', 'round_speed', 'next_speed',
+           'drive_bonuses', 'check_terrain_bonus', 'Effect', 'manoeuvre_effect', 'cut_off_collides',
            'resolve_chase_round', 'start_chase', 'ChaseRound', 'Chase', 'chase_to_dict', 'chase_from_dict',
            'save_chase', 'load_chase']
 
@@ -495,41 +495,6 @@ def scaled_change(mph: int,  # a manoeuvre's speed change as printed
     return mph if scale == 1 else int(Fraction(mph) * Fraction(scale))
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #d1d8c172
-class History:
-    "The lines of a chase's rounds, shared by its states: each state adds one line to the last one's, so a chase of n rounds keeps n lines, not n²."
-    __slots__ = ("_before", "_line", "_len")
-
-    def __init__(self, lines: Iterable[str] = ()):  # the lines so far, oldest first
-        self._before, self._line, self._len = None, None, 0
-        if isinstance(lines, History): self._before, self._line, self._len = lines._before, lines._line, lines._len; return
-        for line in require_items(lines, "history", 1_000_000):
-            require_text(line, "history", 10_000)
-            node = History(); node._before, node._line, node._len = (self._copy(), line, self._len + 1)
-            self._before, self._line, self._len = node._before, node._line, node._len
-
-    def _copy(self) -> "History":
-        h = History(); h._before, h._line, h._len = self._before, self._line, self._len
-        return h
-
-    def added(self, line: str) -> "History":
-        "These lines and one more (this history is unchanged)."
-        h = History(); h._before, h._line, h._len = self, require_text(line, "line", 10_000), self._len + 1
-        return h
-
-    def __iter__(self):
-        lines, node = [], self
-        while node._len:
-            lines.append(node._line); node = node._before
-        return iter(reversed(lines))
-
-    def __len__(self) -> int: return self._len
-    def __getitem__(self, i): return tuple(self)[i]
-    def __eq__(self, other) -> bool:
-        return isinstance(other, (History, tuple, list)) and len(self) == len(other) and tuple(self) == tuple(other)
-    def __hash__(self) -> int: return hash(tuple(self))
-    def __repr__(self) -> str: return repr(tuple(self))
-
-
 @checked
 @dataclass(frozen=True)
 class Mecha:

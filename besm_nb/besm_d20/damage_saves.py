@@ -12,7 +12,7 @@ from typing import Sequence
 
 from ..checks import D20_BONUS_RANGE, D20_DC_RANGE, Step, d20_check, d20_success_odds
 from ..dice import InputError, checked, require_bool, require_choice, require_int, require_text, roll
-from ..store import check_kind, from_fields
+from ..store import check_kind, fields, from_fields, items
 
 RULE = "000 · Damage Saves"
 NAME_LENGTH = 100  # the longest name a target may have
@@ -24,7 +24,7 @@ __all__ = ['RULE', 'NAME_LENGTH', 'DC_BASE', 'SPECIAL_EXTRA_D8', 'CRITICAL_BONUS
            'TABLE_A4', 'STUNNED_MARGIN', 'OUT_MARGIN', 'DEAD', 'MAX_EFFECTS', 'MOOK_LEVELS', 'LEVEL_RANGE',
            'CONDITIONS', 'STUNNED_ATTACK_BONUS', 'DYING_DC', 'STABLE_MARGIN', 'MEDICAL_DC', 'ROUNDS_PER_MINUTE',
            'ROUNDS_PER_HOUR', 'ROUNDS_PER_DAY', 'WAKE_DC', 'DISABLED_DC', 'MEDICAL_CARE', 'FORT_RANGE', 'FATE_RANGE',
-           'TRACK_KIND', 'TRACK_VERSION', 'EVENTS', 'Event', 'ACTIONS', 'DamageBonus', 'damage_bonus',
+           'TRACK_KIND', 'TRACK_VERSION', 'MAX_EVENTS', 'EVENTS', 'Event', 'ACTIONS', 'DamageBonus', 'damage_bonus',
            'damage_save_bonus', 'damage_save_dc', 'outcome_names', 'hit_penalty', 'DamageSave', 'is_mook',
            'damage_save', 'damage_save_odds', 'recovery_rate', 'wake_odds', 'disabled_recovery_odds', 'dying_save_dc',
            'dying_odds', 'lower_result', 'Target', 'DamageRules', 'HitRecord', 'Attack', 'FatePoint', 'EndRound',
@@ -117,7 +117,7 @@ RANKS_RANGE = (0, 30)
 SAVE_BONUS_RANGE = (-10, 100)
 HITS_RANGE = (0, 100)
 
-# Table A-4: Damage Save Results, (saving throw, stun attack, lethal attack), mildest first.
+# Table A-4: Damage Save Results, (Saving Throw, Stun Attack, Lethal Attack), mildest first.
 TABLE_A4: tuple[tuple[str, str, str], ...] = (
     ("Succeeds", "No Effect", "No Effect"),
     ("Fails", "Bruised (Hit)", "Injured (Hit)"),
@@ -133,7 +133,7 @@ def damage_save_bonus(con: int,  # the Constitution bonus
                       armour: int = 0,  # the Armour Value
                       damn_healthy: int = 0,  # ranks of Damn Healthy!
                      ) -> int:
-    "The Damage Save bonus: Constitution bonus + Armour Value + Damn Healthy! ranks."
+    "The Damage Save bonus: Constitution Bonus + Armour Value + Damn Healthy! Ranks."
     require_int(con, "con", *CON_RANGE)
     require_int(armour, "armour", *ARMOUR_RANGE)
     require_int(damn_healthy, "damn_healthy", *RANKS_RANGE)
@@ -209,7 +209,7 @@ def _cap(max_effect: str, maximum_force: bool) -> int | None:
     require_choice(max_effect, "max_effect", tuple(MAX_EFFECTS))
     require_bool(maximum_force, "maximum_force")
     if maximum_force and max_effect != "none":
-        raise InputError("max_effect", "a Special Attack with the Maximum Force defect cannot pull its punch")
+        raise InputError("max_effect", "the Maximum Force defect on this Special Attack forbids pulling the punch")
     return MAX_EFFECTS[max_effect]
 
 
@@ -253,7 +253,7 @@ def _save_inputs(save_bonus, dc, attack, stun_hits, lethal_hits, mook, max_effec
 
 
 @checked
-def damage_save(save_bonus: int,  # Constitution bonus + Armour Value + Damn Healthy! ranks
+def damage_save(save_bonus: int,  # Constitution Bonus + Armour Value + Damn Healthy! Ranks
                 dc: int,  # the Damage Save DC (15 + Damage Bonus, + 3 per Sneak Attack feat)
                 natural: int,  # the d20 as rolled
                 attack: str = "lethal",  # "stun" or "lethal"
@@ -271,7 +271,7 @@ def damage_save(save_bonus: int,  # Constitution bonus + Armour Value + Damn Hea
 
 
 @checked
-def damage_save_odds(save_bonus: int,  # Constitution bonus + Armour Value + Damn Healthy! ranks
+def damage_save_odds(save_bonus: int,  # Constitution Bonus + Armour Value + Damn Healthy! Ranks
                      dc: int,  # the Damage Save DC
                      attack: str = "lethal",  # "stun" or "lethal"
                      stun_hits: int = 0,  # stun hits the target carries
@@ -321,14 +321,19 @@ def recovery_rate(damn_healthy: int = 0,  # ranks of Damn Healthy!
     return (1 + damn_healthy) * (MEDICAL_CARE if medical else 1)
 
 
+def _try_bonus(bonus: int, failed: int) -> int:
+    "A repeated check's bonus after `failed` tries, +1 for each (the record and the odds both use this)."
+    return min(bonus + failed, D20_BONUS_RANGE[1])  # beyond the largest bonus a d20 check takes, only a natural 1 fails anyway
+
+
 def _tries_chance(bonus: int, dc: int, tries: int) -> Fraction:
-    "The chance that one of `tries` checks succeeds, each +1 better than the one before."
+    "The chance that one of `tries` checks succeeds, each +1 better than the one before: one less the product of the misses."
+    best = d20_success_odds(D20_BONUS_RANGE[1], dc)  # no bonus does better: only a natural 1 fails
     miss, k = Fraction(1), 0
     while k < tries:
-        b = min(bonus + k, D20_BONUS_RANGE[1])
-        p = d20_success_odds(b, dc)
-        if p == d20_success_odds(b + 1, dc):  # from here every try has the same chance
-            return 1 - miss * (1 - p) ** (tries - k)
+        p = d20_success_odds(_try_bonus(bonus, k), dc)
+        # the chance never falls as the bonus grows, so once it is the best, every later try has it too
+        if p == best: return 1 - miss * (1 - p) ** (tries - k)
         miss *= 1 - p; k += 1
     return 1 - miss
 
@@ -364,17 +369,21 @@ def dying_save_dc(hours: int,  # full hours spent dying
 @checked
 def dying_odds(fortitude: int,  # the Fortitude save bonus
                hours: int = 0,  # hours of saves to follow after the first
-               medical: int | None = None,  # a helper's Medical bonus, one try each hour before the save; None: no help
+               medical: int | None = None,  # a helper's Medical bonus, one try in each hour; None: no help
+               medical_first: bool = True,  # the helper is there at once and tries before the first save; False: just after it
               ) -> dict[str, Fraction]:
     "The exact chances that a dying character is dead, stable or still dying after the first save and `hours` more."
     require_int(fortitude, "fortitude", *D20_BONUS_RANGE)
     require_int(hours, "hours", 0, D20_DC_RANGE[1] - DYING_DC)
     if medical is not None: require_int(medical, "medical", *D20_BONUS_RANGE)
+    require_bool(medical_first, "medical_first")
     helped = Fraction(0) if medical is None else d20_success_odds(medical, MEDICAL_DC)
     dead = stable = Fraction(0)
     dying = Fraction(1)
     for h in range(hours + 1):
-        if h:  # the helper's try in this hour
+        # the first hour's try comes before or after the first save; each later hour's try after its own save,
+        # so before the next one: the tries come before save 0 (or 1), then before saves 2, 3, ...
+        if h >= 2 or h == (0 if medical_first else 1):
             stable += dying * helped; dying *= 1 - helped
         dc = dying_save_dc(h)
         die = sum(1 for n in range(1, 21) if not d20_check(fortitude, dc, n).success)
@@ -397,6 +406,7 @@ def lower_result(level: int,  # a result's level: 1 a hit … 4 dead
 FORT_RANGE = D20_BONUS_RANGE
 FATE_RANGE = (0, 100)
 TRACK_KIND, TRACK_VERSION = "besm-d20-damage-track", 1
+MAX_EVENTS = 5_000  # events one record holds: years of play for one character, read back in well under a second
 
 
 @checked
@@ -590,15 +600,15 @@ def _attack(r: HitRecord, e: Attack, t: Target, rules: DamageRules, lower: int =
 
 def _pass(r: HitRecord, rounds: int, t: Target, resting: bool, medical: bool) -> tuple[HitRecord, str]:
     "Time passes: the stunned recover, and hits go away at their rates (none while Disabled or Dying)."
-    rate = recovery_rate(t.damn_healthy, medical)
-    r = replace(r, clock=r.clock + rounds, stunned=False)
-    if r.disabled or r.dying: return replace(r, stun_clock=0, rest_clock=0), ""
+    clock = r.clock + rounds
+    if r.disabled or r.dying: return replace(r, clock=clock, stunned=False, stun_clock=0, rest_clock=0), ""
+    rate = recovery_rate(t.damn_healthy, medical) if r.stun_hits or r.lethal_hits else 0
     hours, stun_clock = divmod(r.stun_clock + rounds, ROUNDS_PER_HOUR)
     days, rest_clock = divmod(r.rest_clock + rounds, ROUNDS_PER_DAY) if resting else (0, 0)
     stun, lethal = min(r.stun_hits, hours * rate), min(r.lethal_hits, days * rate)
     said = [f"{n} {w} recovered" for n, w in ((stun, "stun hit(s)"), (lethal, "lethal hit(s)")) if n]
-    return (replace(r, stun_hits=r.stun_hits - stun, lethal_hits=r.lethal_hits - lethal, stun_clock=stun_clock, rest_clock=rest_clock),
-            "; ".join(said))
+    return (replace(r, clock=clock, stunned=False, stun_hits=r.stun_hits - stun, lethal_hits=r.lethal_hits - lethal,
+                    stun_clock=stun_clock, rest_clock=rest_clock), "; ".join(said))
 
 
 def _when(rounds: int) -> str:
@@ -612,13 +622,16 @@ def _apply(records: list[HitRecord], events: list, e, t: Target, rules: DamageRu
     "The record after one more event, and its line in the log; refuses what the rules do not allow."
     r = records[-1]
     name = t.name
-    if r.dead and not isinstance(e, Attack): raise InputError(e.KIND, f"{name} is dead")
+    if r.dead and not isinstance(e, (Attack, FatePoint)): raise InputError(e.KIND, f"{name} is dead")
     if r.save_due and not isinstance(e, (DyingSave, Stabilise, FatePoint)):
         raise InputError(e.KIND, f"{name} is dying: the first Fortitude save (DC {DYING_DC}) comes first")
     if isinstance(e, Attack):
         require_int(e.dc, "dc", *D20_DC_RANGE)
         return _attack(r, e, t, rules)[:2]
     if isinstance(e, FatePoint):
+        # the blow that has just killed may be softened (it is the attack just made); no other death can be
+        if r.dead and not (events and isinstance(events[-1], Attack)):
+            raise InputError("fate point", f"{name} is dead: a Fate Point softens only the Damage Save result that has just killed")
         if not events or not isinstance(events[-1], Attack):
             raise InputError("fate point", "a Fate Point lowers the result of the attack just made, once")
         if r.fate_points < 1: raise InputError("fate point", f"{name} has no Fate Points left")
@@ -640,16 +653,18 @@ def _apply(records: list[HitRecord], events: list, e, t: Target, rules: DamageRu
         if not r.unconscious or r.dying: raise InputError("wake", f"{name} is not unconscious (or is dying)")
         due = r.out_at + ROUNDS_PER_MINUTE * (r.wake_tries + 1)
         if r.clock < due: raise InputError("wake", f"the next wake-up check comes {due - r.clock} round(s) from now: let time pass first")
-        c = d20_check(t.con + r.wake_tries, WAKE_DC, e.natural)
-        text = f"Wake-up check: d20 {e.natural} {t.con + r.wake_tries:+d} = {c.total} vs DC {WAKE_DC}"
+        bonus = _try_bonus(t.con, r.wake_tries)
+        c = d20_check(bonus, WAKE_DC, e.natural)
+        text = f"Wake-up check: d20 {e.natural} {bonus:+d} = {c.total} vs DC {WAKE_DC}"
         if c.success: return replace(r, unconscious=False, out_at=-1, wake_tries=0), text + ": awake."
         return replace(r, wake_tries=r.wake_tries + 1), text + ": still out."
     if isinstance(e, Recover):
         if not r.disabled: raise InputError("recover", f"{name} is not Disabled")
         due = r.disabled_at + ROUNDS_PER_DAY * (r.disabled_tries + 1)
         if r.clock < due: raise InputError("recover", f"the next check comes {_when(due - r.clock)} from now: let time pass first")
-        c = d20_check(t.con + r.disabled_tries, DISABLED_DC, e.natural)
-        text = f"Recovery check: d20 {e.natural} {t.con + r.disabled_tries:+d} = {c.total} vs DC {DISABLED_DC}"
+        bonus = _try_bonus(t.con, r.disabled_tries)
+        c = d20_check(bonus, DISABLED_DC, e.natural)
+        text = f"Recovery check: d20 {e.natural} {bonus:+d} = {c.total} vs DC {DISABLED_DC}"
         if c.success: return replace(r, disabled=False, disabled_at=-1, disabled_tries=0), text + ": no longer Disabled, merely Injured."
         return replace(r, disabled_tries=r.disabled_tries + 1), text + ": still Disabled."
     if isinstance(e, Strenuous):
@@ -693,6 +708,7 @@ class DamageTrack:
         self.events: list = []
         self.records: list[HitRecord] = [HitRecord(fate_points=target.fate_points)]
         self.log: list[str] = []
+        if len(events) > MAX_EVENTS: raise InputError("events", f"a record holds at most {MAX_EVENTS:,} events, got {len(events):,}")
         for e in events: self.push(e)
 
     @property
@@ -703,6 +719,7 @@ class DamageTrack:
         "Play one event; its log line. A refused event changes nothing."
         if type(event) not in EVENTS.values():  # checked here rather than by @checked, to name the events by their kinds
             raise InputError("event", f"must be one of the events ({', '.join(EVENTS)})")
+        if len(self.events) >= MAX_EVENTS: raise InputError("event", f"this record is full ({MAX_EVENTS:,} events): start a new one")
         after, line = _apply(self.records, self.events, event, self.target, self.rules)
         self.events.append(event); self.records.append(after); self.log.append(line)
         return line
@@ -779,16 +796,20 @@ class DamageTrack:
     @classmethod
     def from_dict(cls, data: dict,  # as written by `to_dict`
                  ) -> DamageTrack:
-        "A record from saved data, checked field by field and replayed: raises ValueError naming what is wrong."
+        "A record from saved data, every field checked (none missing, none extra, none coerced) and every event replayed."
         check_kind(data, TRACK_KIND, TRACK_VERSION)
-        events = []
-        if not isinstance(data.get("events", []), list): raise InputError("events", "must be a list")
-        for i, raw in enumerate(data.get("events", [])):
-            if not isinstance(raw, dict) or raw.get("event") not in EVENTS:
+        fields(data, "data", _SAVED, _SAVED)
+        raws = items(data["events"], "events", MAX_EVENTS)
+        track = cls(from_fields(Target, data["target"], "target", defaults=False),
+                    from_fields(DamageRules, data["rules"], "rules", defaults=False))
+        for i, raw in enumerate(raws):  # read and replayed in one pass: each event costs the same however long the record
+            kind = raw.get("event") if isinstance(raw, dict) else None
+            if not isinstance(kind, str) or kind not in EVENTS:
                 raise InputError(f"events[{i}]", f"must name one of the events ({', '.join(EVENTS)})")
-            events.append(from_fields(EVENTS[raw["event"]], {k: v for k, v in raw.items() if k != "event"}, f"events[{i}]"))
-        track = cls(from_fields(Target, data.get("target", {}), "target"), from_fields(DamageRules, data.get("rules", {}), "rules"))
-        for i, e in enumerate(events):
+            e = from_fields(EVENTS[kind], {k: v for k, v in raw.items() if k != "event"}, f"events[{i}]", defaults=False)
             try: track.push(e)
             except InputError as err: raise InputError(f"events[{i}]", str(err)) from None
         return track
+
+
+_SAVED = ("kind", "version", "target", "rules", "events")  # a saved record's fields, every one of them

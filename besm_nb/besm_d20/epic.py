@@ -17,7 +17,7 @@ RULE = "000 · Epic Level Characters"
 EPIC_FROM = 21  # the first epic Level
 LEVEL_RANGE = (1, 1000)
 
-# Table A-10: Epic Save and Epic Attack Bonuses, (character Level, epic save bonus, epic attack bonus), as printed.
+# Table A-10: Epic Save and Epic Attack Bonuses, (Character Level, Epic Save Bonus, Epic Attack Bonus), as printed.
 TABLE_A10: tuple[tuple[int, int, int], ...] = (
     (21, 0, 1), (22, 1, 1), (23, 1, 2), (24, 2, 2), (25, 2, 3), (26, 3, 3), (27, 3, 4), (28, 4, 4), (29, 4, 5), (30, 5, 5),
 )

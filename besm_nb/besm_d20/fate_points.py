@@ -13,7 +13,7 @@ from typing import Sequence
 from ..checks import D20_BONUS_RANGE, Step, d20_check, d20_success_odds
 from ..dice import (InputError, checked, dist, parse_param, require_bool, require_choice, require_int, require_text, roll,
                           stats)
-from ..store import check_kind, from_fields, items, text, whole
+from ..store import check_kind, fields, from_fields, items, text, whole
 from .damage_saves import MIGHTY_BLOW_BONUS, lower_result
 
 RULE = "000 · Fate Points"
@@ -27,7 +27,7 @@ NAME_LENGTH = 100  # the longest name of a character or an Attribute
 # %% auto #0
 __all__ = ['RULE', 'START', 'GOAL_GAIN', 'USES', 'DAMAGE_SAVE_USE', 'OTHER_USE', 'NAME_LENGTH', 'LEFT_FOR_DEAD_DC',
            'LEFT_FOR_DEAD_HP', 'HP_RANGE', 'WEAPON_BREAKS', 'SNAP_DIE', 'PUSH_VETOED', 'RANKS_RANGE', 'LEVEL_RANGE',
-           'ENERGY_RANGE', 'LEDGER_KIND', 'LEDGER_VERSION', 'SPEND_USES', 'NOTE_LENGTH', 'LEDGER_EVENTS',
+           'ENERGY_RANGE', 'LEDGER_KIND', 'LEDGER_VERSION', 'SPEND_USES', 'NOTE_LENGTH', 'MAX_ENTRIES', 'LEDGER_EVENTS',
            'left_for_dead_applies', 'left_for_dead', 'left_for_dead_odds', 'MightyBlow', 'mighty_blow', 'push_it',
            'raw_power_expr', 'raw_power', 'Spend', 'Gain', 'FateLedger', 'roll_die']
 
@@ -170,6 +170,7 @@ def raw_power(level: int,  # the character's Level
 LEDGER_KIND, LEDGER_VERSION = "besm-d20-fate-ledger", 1
 SPEND_USES = USES + (DAMAGE_SAVE_USE, OTHER_USE)
 NOTE_LENGTH = 200
+MAX_ENTRIES = 2_000  # entries one ledger holds: a lifetime of play, at one or two Fate Points an adventure
 
 
 @dataclass(frozen=True)
@@ -239,6 +240,7 @@ class FateLedger:
         self.entries: list = []
         self.balances: list[int] = [self.start]
         self.lines: list[str] = []
+        if len(entries) > MAX_ENTRIES: raise InputError("entries", f"a ledger holds at most {MAX_ENTRIES:,} entries, got {len(entries):,}")
         for e in entries: self.push(e)
 
     @property
@@ -254,6 +256,7 @@ class FateLedger:
     def push(self, entry: Spend | Gain,  # the entry, e.g. Gain(1, "saved the city")
             ) -> str:
         "Record one entry; its line. A refused entry changes nothing."
+        if len(self.entries) >= MAX_ENTRIES: raise InputError("entry", f"this ledger is full ({MAX_ENTRIES:,} entries): start a new one")
         after, line = _entry(self.balance, entry)
         self.entries.append(entry); self.balances.append(after); self.lines.append(line)
         return line
@@ -285,17 +288,21 @@ class FateLedger:
     @classmethod
     def from_dict(cls, data: dict,  # as written by `to_dict`
                  ) -> FateLedger:
-        "A ledger from saved data, checked field by field and replayed: raises ValueError naming what is wrong."
+        "A ledger from saved data, every field checked (none missing, none extra, none coerced) and every entry replayed."
         check_kind(data, LEDGER_KIND, LEDGER_VERSION)
-        entries = items(data.get("entries", []), "entries")
-        led = cls(text(data.get("name"), "name", max_len=NAME_LENGTH), whole(data.get("start", START), "start", 0, 100))
-        for i, raw in enumerate(entries):
-            if not isinstance(raw, dict) or raw.get("entry") not in LEDGER_EVENTS:
-                raise InputError(f"entries[{i}]", "must be a 'spend' or a 'gain'")
-            e = from_fields(LEDGER_EVENTS[raw["entry"]], {k: v for k, v in raw.items() if k != "entry"}, f"entries[{i}]")
+        fields(data, "data", _SAVED, _SAVED)
+        entries = items(data["entries"], "entries", MAX_ENTRIES)
+        led = cls(text(data["name"], "name", max_len=NAME_LENGTH), whole(data["start"], "start", 0, 100))
+        for i, raw in enumerate(entries):  # read and replayed in one pass
+            kind = raw.get("entry") if isinstance(raw, dict) else None
+            if not isinstance(kind, str) or kind not in LEDGER_EVENTS: raise InputError(f"entries[{i}]", "must be a 'spend' or a 'gain'")
+            e = from_fields(LEDGER_EVENTS[kind], {k: v for k, v in raw.items() if k != "entry"}, f"entries[{i}]", defaults=False)
             try: led.push(e)
             except InputError as err: raise InputError(f"entries[{i}]", str(err)) from None
         return led
+
+
+_SAVED = ("kind", "version", "name", "start", "entries")  # a saved ledger's fields, every one of them
 
 
 @checked

@@ -13,6 +13,7 @@ from ..dice import InputError, checked, require_bool, require_choice, require_in
 RULE = "000 · School Campaigns"
 NAME_LENGTH = 100  # the longest name of a character, class, Attribute or Feat
 MAX_ENTRIES = 200  # Attributes or Feats on one record
+MAX_RANKS = 100  # an Attribute's ranks on one record
 CHILD_STRENGTH = -2
 SCHOOL_CLASSES = ("Magical Girl", "Pet Monster Trainer", "Sentai Member", "Shapechanger", "Student")
 SIZES = ("Fine", "Diminutive", "Tiny", "Small", "Medium", "Large", "Huge", "Gargantuan", "Colossal")  # smallest first
@@ -45,8 +46,9 @@ ORIGINS: dict[str, Origin] = {o.name: o for o in (
 STRENGTH_RANGE = (1, 60)
 
 # %% auto #0
-__all__ = ['RULE', 'NAME_LENGTH', 'MAX_ENTRIES', 'CHILD_STRENGTH', 'SCHOOL_CLASSES', 'SIZES', 'SIZE_RULE', 'SIZE_MODIFIERS',
-           'ORIGINS', 'STRENGTH_RANGE', 'Origin', 'Character', 'ChildBuild', 'make_child', 'school_origins']
+__all__ = ['RULE', 'NAME_LENGTH', 'MAX_ENTRIES', 'MAX_RANKS', 'CHILD_STRENGTH', 'SCHOOL_CLASSES', 'SIZES', 'SIZE_RULE',
+           'SIZE_MODIFIERS', 'ORIGINS', 'STRENGTH_RANGE', 'Origin', 'Character', 'ChildBuild', 'make_child',
+           'school_origins']
 
 # %% ../../nbs/besm_d20/43_school.ipynb #b2a1448c
 @checked
@@ -70,7 +72,7 @@ class Character:
         for a in require_items(self.attributes, "attributes", MAX_ENTRIES):
             if not (isinstance(a, (tuple, list)) and len(a) == 2 and isinstance(a[0], str) and a[0].strip()):
                 raise InputError("attributes", f"each is an (Attribute, ranks) pair, got {shown(a)}")
-            require_text(a[0], "attributes", NAME_LENGTH); require_int(a[1], "attributes", 1, 100)
+            require_text(a[0], "attributes", NAME_LENGTH); require_int(a[1], "attributes", 1, MAX_RANKS)
         if len({a for a, _ in self.attributes}) != len(self.attributes): raise InputError("attributes", "an Attribute is listed twice")
         for f in require_items(self.feats, "feats", MAX_ENTRIES):
             if not isinstance(f, str) or not f.strip(): raise InputError("feats", f"each Feat is a name, got {shown(f)}")
@@ -135,6 +137,8 @@ def make_child(c: Character,  # the character as an adult would be built
         steps.append(Step(f"Origin: {o.name}", f"+ the {o.bonus} Feat", f"{RULE} · {o.name}"))
     else:
         now = c.ranks(o.bonus) + o.ranks
+        if now > MAX_RANKS:  # an origin this character cannot take: refused as the origin, so `school_origins` leaves it out
+            raise InputError("origin", f"{o.name} would give {o.bonus} {now}, past the {MAX_RANKS} ranks a record holds: choose another origin")
         if o.bonus == "Divine Relationship" and divine_relationship_cap is not None and now > divine_relationship_cap:
             raise InputError("origin", f"{o.name} gives Divine Relationship {now}, over the GM's cap of {divine_relationship_cap}: "
                                        "choose another origin, or the GM raises the cap")

@@ -71,7 +71,7 @@ def awareness_allowed(condition: str,  # "awake", "asleep" or "unconscious"
 def divided_skill(skill: int,  # the skill's level
                   majors: int,  # the major actions taken this round (0 or 1: no division)
                  ) -> int:
-    "A skill for this round: divided by the number of major actions, rounded down."
+    "A skill's level this round: its full level split by the round's count of major actions, fractions dropped."
     require_int(skill, "skill", *SKILL_RANGE)
     require_int(majors, "majors", *COUNT_RANGE)
     return skill // max(1, majors)
@@ -81,7 +81,7 @@ def divided_skill(skill: int,  # the skill's level
 def divide_skills(skills: Mapping[str, int],  # each skill used this round, by name
                   majors: int,  # the major actions taken this round
                  ) -> dict[str, int]:
-    "Every skill used this round, divided by the number of major actions."
+    "Each skill used this round, split by the round's count of major actions (fractions dropped)."
     require_int(majors, "majors", *COUNT_RANGE)
     out = {}
     for name, level in skills.items():
@@ -125,7 +125,7 @@ def defence_actions(uses: int,  # how many times the character defends this roun
 def multi_round_action_fails(stamina_lost: int,  # Stamina lost while at the action
                              health_lost: int,  # Health lost while at the action
                             ) -> bool:
-    "An action taking more than one round fails on any injury at all, even 1 point of Stamina or Health."
+    "Whether an action spread over several rounds is spoiled: any injury at all while at it (a single point of Stamina or Health) spoils it."
     require_int(stamina_lost, "stamina_lost", 0, 1_000_000)
     require_int(health_lost, "health_lost", 0, 1_000_000)
     return stamina_lost + health_lost > 0
@@ -205,10 +205,10 @@ def first_odds(initiative_a: int,  # the first character's Initiative
 
 # %% ../../nbs/encounters/70_actions.ipynb #532b6a0a
 @checked
-def recovers(acted: bool,  # took any action this round
+def recovers(acted: bool,  # did anything at all this round (a minor action, the free move, dropping prone all count)
              injured: bool,  # lost Stamina or Health this round
             ) -> bool:
-    "Whether a character may recover Stamina at the end of the round: only with no action and no injury."
+    "Whether a character gets her Stamina recovery as the round closes: only if she did nothing whatever in it and was not hurt."
     return not require_bool(acted, "acted") and not require_bool(injured, "injured")
 
 # %% ../../nbs/encounters/70_actions.ipynb #45eab2db

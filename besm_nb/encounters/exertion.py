@@ -10,6 +10,7 @@ from typing import Mapping, Sequence
 
 from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text
 from .actions import ATTRIBUTE_RANGE, NAME_LEN, recovers
+from ..store import check_kind, fields, flag, items, whole
 
 RULE_EXERTION = "004 · Exertion in combat"
 RULE_PUSHING = "004 · Pushing One's Power"
@@ -32,8 +33,8 @@ def exertion_cost(exertion: bool = True,  # the optional exertion rule is in use
 # %% auto #0
 __all__ = ['RULE_EXERTION', 'RULE_PUSHING', 'RULE_RECOVERY', 'EXERTION_COST', 'HEAVY_EXERTION_COST', 'STATS', 'STAMINA_RANGE',
            'ROUNDS_RANGE', 'STAMINA_KIND', 'STAMINA_VERSION', 'EVENTS', 'DAMAGE_RANGE', 'RECOVERY_RANGE', 'MAX_EVENTS',
-           'HEALTH_LOST_RANGE', 'exertion_cost', 'pushed', 'push_cost', 'pushing_cost', 'rounds_until_collapse',
-           'Fighter', 'check_event', 'StaminaRecord']
+           'MAX_FIGHTERS', 'MAX_STEPS', 'HEALTH_LOST_RANGE', 'exertion_cost', 'pushed', 'push_cost', 'pushing_cost',
+           'rounds_until_collapse', 'Fighter', 'check_event', 'StaminaRecord']
 
 # %% ../../nbs/encounters/73_exertion.ipynb #c0d6e5ce
 def pushed(base: int,  # the stat's normal level
@@ -42,7 +43,7 @@ def pushed(base: int,  # the stat's normal level
           ) -> int:
     "A stat pushed with Stamina for one round: one point per Stamina, at most double its normal level."
     require_choice(stat, "stat", STATS)
-    require_int(base, stat, *ATTRIBUTE_RANGE)
+    require_int(base, "base", *ATTRIBUTE_RANGE)
     require_int(points, "points", 0, ATTRIBUTE_RANGE[1])
     if points > base:
         raise InputError("points", f"{stat.capitalize()} {base} can be pushed to at most double, {2 * base}: "
@@ -56,7 +57,7 @@ def push_cost(base: int,  # the stat's normal level
              ) -> int:
     "The Stamina it costs to push a stat to a level for one round (refused past double)."
     require_choice(stat, "stat", STATS)
-    require_int(base, stat, *ATTRIBUTE_RANGE)
+    require_int(base, "base", *ATTRIBUTE_RANGE)
     require_int(target, "target", base, 2 * ATTRIBUTE_RANGE[1])
     if target > 2 * base:
         raise InputError("target", f"{stat.capitalize()} {base} can be pushed to at most double, {2 * base}, got {target}")
@@ -85,11 +86,13 @@ def rounds_until_collapse(stamina: int,  # Stamina now
     return stamina // per_round
 
 # %% ../../nbs/encounters/73_exertion.ipynb #4b5ec86a
-STAMINA_KIND, STAMINA_VERSION = "encounters-stamina", 1
-EVENTS = ("add", "remove", "act", "push", "hurt", "encumber", "end_round", "repeat", "rules")
+STAMINA_KIND, STAMINA_VERSION = "encounters-stamina", 2  # 2: the "minor" event
+EVENTS = ("add", "remove", "act", "minor", "push", "hurt", "encumber", "end_round", "repeat", "rules")
 DAMAGE_RANGE = (0, 1_000_000)
 RECOVERY_RANGE = (0, 1000)
 MAX_EVENTS = 20_000  # a saved record this long is not a fight
+MAX_FIGHTERS = 100  # characters in one record at once
+MAX_STEPS = 50_000  # the work a record may hold: each event 1, an end of round 1 per character, a repeat 1 per action re-done
 HEALTH_LOST_RANGE = (0, DAMAGE_RANGE[1] * MAX_EVENTS)  # Health lost over a whole record, at most
 
 
@@ -105,8 +108,9 @@ class Fighter:
     heavy: bool = False  # heavily encumbered (exertion costs 2)
     health_lost: int = 0  # Health lost in the fight so far
     boost: dict[str, int] = field(default_factory=dict)  # Stamina pushed into each stat this round
-    acted: bool = False  # acted (or pushed) this round
+    acted: bool = False  # did anything this round (even a minor action only): no recovery
     injured: bool = False  # lost Stamina or Health this round
+    effort: bool = False  # made an effort this round (acted or pushed): exertion is due
 
     def __post_init__(self):
         require_text(self.name, "name", NAME_LEN, empty=False)
@@ -114,13 +118,24 @@ class Fighter:
         require_int(self.max_stamina, "max_stamina", *STAMINA_RANGE)
         require_int(self.stamina, "stamina", 0, self.max_stamina)
         require_int(self.health_lost, "health_lost", *HEALTH_LOST_RANGE)
-        for flag in ("heavy", "acted", "injured"): require_bool(getattr(self, flag), flag)
+        for flag in ("heavy", "acted", "injured", "effort"): require_bool(getattr(self, flag), flag)
+        if self.effort and not self.acted: raise InputError("effort", "an effort is an action: acted must be True too")
         for stat, points in self.boost.items():  # a push reaches at most double the stat, and costs Stamina already paid
             require_choice(stat, "boost", STATS)
             require_int(points, "boost", 0, getattr(self, stat))
 
     @property
     def collapsed(self) -> bool: return self.stamina <= 0
+
+    @property
+    def can_act(self) -> bool:
+        "Whether she may still be marked as acting (an effort) this round."
+        return not (self.collapsed or self.effort)
+
+    @property
+    def can_act_minor(self) -> bool:
+        "Whether she may still be marked as taking a minor action only this round."
+        return not (self.collapsed or self.acted)
 
     def now(self, stat: str) -> int:
         "A stat's level this round, pushes included."
@@ -137,7 +152,7 @@ class Fighter:
 _FIELDS: dict[str, dict[str, str]] = {  # each event's fields and their kinds
     "add": {"name": "name", "strength": "attribute", "willpower": "attribute", "max_stamina": "stamina", "stamina": "stamina",
             "heavy": "bool"},
-    "remove": {"name": "name"}, "act": {"name": "name"},
+    "remove": {"name": "name"}, "act": {"name": "name"}, "minor": {"name": "name"},
     "push": {"name": "name", "stat": "stat", "points": "attribute"},
     "hurt": {"name": "name", "stamina": "damage", "health": "damage"},
     "encumber": {"name": "name", "heavy": "bool"},
@@ -174,6 +189,17 @@ def check_event(event: object,  # an event as saved: {"do": ..., fields}
     return dict(event)
 
 # %% ../../nbs/encounters/73_exertion.ipynb #498e86b6
+def _merged(actions: list[dict],  # a round's acts, minor actions and pushes, in order
+           ) -> list[dict]:
+    "The same round in fewest events: each character's act and minor action once, her pushes summed by stat."
+    out: dict[tuple, dict] = {}
+    for a in actions:
+        key = (a["name"], a["do"], a.get("stat"))
+        if key in out and a["do"] == "push": out[key] = dict(out[key], points=out[key]["points"] + a["points"])
+        else: out.setdefault(key, a)
+    return list(out.values())
+
+
 @checked  # checks the constructor's arguments; the rule functions it calls inside skip their own type checks
 class StaminaRecord:
     "Several characters' Stamina through a fight: events replayed in order, with undo across rounds, redo and checked saves."
@@ -193,6 +219,7 @@ class StaminaRecord:
         self.rules = dict(self.start_rules)
         self.round = 1
         self.fighters: dict[str, Fighter] = {}
+        self.steps = 0  # the work done so far, counted as `MAX_STEPS` counts it
         self.log: list[tuple[int, str]] = []  # (round, what happened)
         self._last_round: list[dict] = []  # the acts and pushes of the round just ended, for `repeat`
         self._this_round: list[dict] = []
@@ -201,7 +228,7 @@ class StaminaRecord:
         "Rebuild the state from the rules and these events; nothing changes if one of them is refused."
         old = self.__dict__.copy()
         self._reset()
-        self.events, self._checkpoints = [], {0: self._snapshot()}
+        self.events, self._checkpoints, self._last_checkpoint = [], {0: self._snapshot()}, 0
         try:
             for i, e in enumerate(events):
                 try: self._step(e, guard=False)  # a refusal here restores the whole record
@@ -212,8 +239,9 @@ class StaminaRecord:
             self.__dict__.update(old)
             raise
 
-    # Undo goes back to the nearest checkpoint (one every CHECKPOINT events) and replays the few events after it,
-    # so a step and its undo cost the same however long the fight has run.
+    # Undo goes back to the nearest checkpoint and replays the few events after it, so a step and its undo cost the
+    # same however long the fight has run. Checkpoints are at least CHECKPOINT events apart, and further apart the bigger
+    # the state: copying one never costs more than the events since the last, and loading stays linear.
     CHECKPOINT = 32
 
     @staticmethod
@@ -223,13 +251,17 @@ class StaminaRecord:
 
     def _snapshot(self) -> tuple:
         "The state now, copied (the log by its length: it only ever grows along the events)."
-        return (dict(self.rules), self.round, {n: self._copy(f) for n, f in self.fighters.items()},
+        return (dict(self.rules), self.round, self.steps, {n: self._copy(f) for n, f in self.fighters.items()},
                 len(self.log), list(self._last_round), list(self._this_round))
+
+    def _size(self) -> int:
+        "What a snapshot copies, counted in items."
+        return len(self.fighters) + len(self._last_round) + len(self._this_round)
 
     def _back_to(self, snap: tuple) -> None:
         "Put the state back as a snapshot had it."
-        rules, rnd, fighters, logged, last, this = snap
-        self.rules, self.round = dict(rules), rnd
+        rules, rnd, steps, fighters, logged, last, this = snap
+        self.rules, self.round, self.steps = dict(rules), rnd, steps
         self.fighters = {n: self._copy(f) for n, f in fighters.items()}
         del self.log[logged:]
         self._last_round, self._this_round = list(last), list(this)
@@ -238,13 +270,24 @@ class StaminaRecord:
               guard: bool = True,  # keep a copy to put back if the rules refuse it
              ) -> None:
         "Apply one checked event; if the rules refuse it, the state is as it was."
+        if len(self.events) >= MAX_EVENTS: raise InputError("events", f"the record is full: at most {MAX_EVENTS:,} events")
         snap = self._snapshot() if guard else None
-        try: self._apply(e)
+        try:
+            self._spend(1)
+            self._apply(e)
         except Exception:
             if snap is not None: self._back_to(snap)
             raise
         self.events.append(e)
-        if len(self.events) % self.CHECKPOINT == 0: self._checkpoints[len(self.events)] = self._snapshot()
+        if len(self.events) - self._last_checkpoint >= max(self.CHECKPOINT, self._size()):
+            self._checkpoints[len(self.events)] = self._snapshot(); self._last_checkpoint = len(self.events)
+
+    def _spend(self, n: int) -> None:
+        "Count `n` more steps of work, or refuse the event once the record would hold more than `MAX_STEPS`."
+        if self.steps + n > MAX_STEPS:
+            raise InputError("events", f"the record is full: at most {MAX_STEPS:,} steps (each event one, an end of round one "
+                                       "more per character, a repeat one more per action); save it and start a new fight")
+        self.steps += n
 
     def fighter(self, name: str) -> Fighter:
         "A character in the record, by name."
@@ -261,6 +304,7 @@ class StaminaRecord:
         if kind == "add":
             name = e["name"].strip()
             if name in self.fighters: raise InputError("name", f"{name} is already in the record")
+            if len(self.fighters) >= MAX_FIGHTERS: raise InputError("name", f"the record holds at most {MAX_FIGHTERS} characters at once")
             if e["stamina"] > e["max_stamina"]:
                 raise InputError("stamina", f"must be from 0 to the full Stamina, {e['max_stamina']}, got {e['stamina']}")
             self.fighters[name] = Fighter(name, e["strength"], e["willpower"], e["max_stamina"], e["stamina"], e["heavy"])
@@ -271,10 +315,16 @@ class StaminaRecord:
         elif kind == "act":
             f = self.fighter(e["name"])
             if f.collapsed: raise InputError("name", f"{f.name} has collapsed from exhaustion (0 Stamina) and cannot act")
-            if f.acted: raise InputError("name", f"{f.name} is already acting this round")
-            f.acted = True; self._this_round.append(e)
+            if f.effort: raise InputError("name", f"{f.name} is already acting this round")
+            f.acted = f.effort = True; self._this_round.append(e)
             self._say(f"{f.name} acts" + (f" (exertion: −{exertion_cost(self.rules['exertion'], f.heavy)} at the end of the round)"
                                             if self.rules["exertion"] else ""))
+        elif kind == "minor":
+            f = self.fighter(e["name"])
+            if f.collapsed: raise InputError("name", f"{f.name} has collapsed from exhaustion (0 Stamina) and cannot act")
+            if f.acted: raise InputError("name", f"{f.name} has already done something this round")
+            f.acted = True; self._this_round.append(e)
+            self._say(f"{f.name} takes a minor action only (no rest this round, no exertion)")
         elif kind == "push":
             f = self.fighter(e["name"]); stat, points = e["stat"], e["points"]
             if f.collapsed: raise InputError("name", f"{f.name} has collapsed from exhaustion (0 Stamina) and cannot push")
@@ -284,7 +334,7 @@ class StaminaRecord:
                 raise InputError("points", f"{f.name}'s {stat.capitalize()} {getattr(f, stat)} can be pushed to at most double, "
                                            f"{2 * getattr(f, stat)}: {left} more Stamina at most this round, got {points}")
             if points > f.stamina: raise InputError("points", f"{f.name} has only {f.stamina} Stamina left, got {points}")
-            f.boost[stat] = f.boost.get(stat, 0) + points; f.stamina -= points; f.acted = True
+            f.boost[stat] = f.boost.get(stat, 0) + points; f.stamina -= points; f.acted = f.effort = True
             self._this_round.append(e)
             self._say(f"{f.name} pushes {stat.capitalize()} {getattr(f, stat)} → {f.now(stat)} for {points} Stamina: {f.stamina} left"
                       + (" (collapses: 0 Stamina)" if f.collapsed else ""))
@@ -303,7 +353,9 @@ class StaminaRecord:
         elif kind == "repeat":
             if not self._last_round: raise InputError("repeat", "nothing to repeat: no one acted or pushed in the round just ended")
             if self._this_round: raise InputError("repeat", "repeat the last round before anything else happens in this one")
-            for again in list(self._last_round):
+            todo = _merged(self._last_round)
+            self._spend(len(todo))
+            for again in todo:
                 f = self.fighters.get(again["name"])
                 if f is None: continue  # left the fight
                 if f.collapsed: self._say(f"{f.name} cannot do it again: collapsed (0 Stamina)"); continue
@@ -312,8 +364,10 @@ class StaminaRecord:
             self._end_round()
 
     def _end_round(self) -> None:
+        self._spend(len(self.fighters))
+        costs = {heavy: exertion_cost(self.rules["exertion"], heavy) for heavy in (False, True)}  # once a round, not once a character
         for f in self.fighters.values():
-            cost = exertion_cost(self.rules["exertion"], f.heavy) if f.acted else 0
+            cost = costs[f.heavy] if f.effort else 0
             if cost:
                 paid = min(cost, f.stamina); f.stamina -= paid
                 self._say(f"{f.name}: exertion −{paid} Stamina, {f.stamina} left" + (" (collapses: 0 Stamina)" if f.collapsed else ""))
@@ -321,7 +375,7 @@ class StaminaRecord:
                 gain = min(self.rules["recovery"], f.max_stamina - f.stamina); f.stamina += gain
                 self._say(f"{f.name} rests: +{gain} Stamina, {f.stamina}" + ("" if self.rules["recovery"] else
                           " (set the Stamina a rest gives back from your rules)"))
-            f.boost, f.acted, f.injured = {}, False, False
+            f.boost, f.acted, f.injured, f.effort = {}, False, False, False
         self._say(f"Round {self.round} ends")
         self._last_round, self._this_round = self._this_round, []
         self.round += 1
@@ -342,9 +396,11 @@ class StaminaRecord:
         return self.do({"do": "add", "name": name, "strength": strength, "willpower": willpower, "max_stamina": max_stamina,
                         "stamina": max_stamina if stamina is None else stamina, "heavy": heavy})
 
-    def act(self, name: str):
-        "Mark a character as acting this round (no recovery; exertion, with the rule in use)."
-        return self.do({"do": "act", "name": name})
+    def act(self, name: str,
+            effort: bool = True,  # False: a minor action only (a step, the free move, dropping prone): no exertion
+           ):
+        "Mark a character as acting this round: no recovery for her, and exertion for an effort when the rule is in use."
+        return self.do({"do": "act" if require_bool(effort, "effort") else "minor", "name": name})
 
     def push(self, name: str, stat: str, points: int):
         "Push Strength or Willpower with Stamina for this round."
@@ -381,6 +437,7 @@ class StaminaRecord:
         last, keep = self.events[-1], len(self.events) - 1
         at = max(n for n in self._checkpoints if n <= keep)
         for n in [n for n in self._checkpoints if n > keep]: del self._checkpoints[n]
+        self._last_checkpoint = at
         again = self.events[at:keep]
         del self.events[at:]
         self._back_to(self._checkpoints[at])
@@ -416,19 +473,13 @@ class StaminaRecord:
     def from_dict(cls, data: object,  # as written by `to_dict`
                  ) -> "StaminaRecord":
         "A record from saved data, checked field by field and replayed: a ValueError names what is wrong."
-        if not isinstance(data, Mapping): raise InputError("data", f"a saved Stamina record is a JSON object, got {type(data).__name__}")
-        if data.get("kind") != STAMINA_KIND: raise InputError("kind", f"this holds a {data.get('kind')!r}, not a {STAMINA_KIND!r}")
-        v = data.get("version")
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= STAMINA_VERSION:
-            raise InputError("version", f"{v!r}; this reads versions 1 to {STAMINA_VERSION}")
-        extra = sorted(set(data) - {"kind", "version", "rules", "events"})
-        if extra: raise InputError(extra[0], "is not a field of a saved Stamina record")
-        rules, events = data.get("rules"), data.get("events")
-        if not isinstance(rules, Mapping) or set(rules) != {"exertion", "recovery"}:
-            raise InputError("rules", f"must hold exactly exertion and recovery, got {rules!r}")
-        _check_field("bool", rules["exertion"], "rules.exertion"); _check_field("recovery", rules["recovery"], "rules.recovery")
-        if not isinstance(events, list): raise InputError("events", f"must be a list, got {type(events).__name__}")
-        if len(events) > MAX_EVENTS: raise InputError("events", f"has {len(events):,} events; at most {MAX_EVENTS:,}")
+        if not isinstance(data, dict): raise InputError("data", f"a saved Stamina record is a JSON object, got {type(data).__name__}")
+        check_kind(data, STAMINA_KIND, STAMINA_VERSION)
+        fields(data, "data", ("kind", "version", "rules", "events"), ("kind", "version", "rules", "events"))
+        rules = fields(data["rules"], "rules", ("exertion", "recovery"), ("exertion", "recovery"))
+        flag(rules["exertion"], "rules.exertion"); whole(rules["recovery"], "rules.recovery", *RECOVERY_RANGE)
+        if type(data["events"]) is not list: raise InputError("events", f"must be a list, got {type(data['events']).__name__}")
+        events = items(data["events"], "events", MAX_EVENTS)  # refused here, before a single event is read
         for i, e in enumerate(events):
             if not isinstance(e, dict): check_event(e, f"events[{i}]")  # refused, naming the event
         return cls(rules["exertion"], rules["recovery"], events)

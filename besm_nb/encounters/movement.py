@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, checked, dist, parse_param, require_bool, require_int, require_number
+from ..dice import InputError, checked, dist, parse_param, require_bool, require_choice, require_int, require_number
 from .actions import ATTRIBUTE_RANGE, COUNT_RANGE
 
 RULE = "004 · Movement"
@@ -19,11 +19,17 @@ MOUNT_SPEEDS = {"good horse": (60, 90), "amazing horse": (120, 120)}  # yards a 
 YARDS_RANGE = (0, 100_000)
 MOUNT_RANGE = (1, 10_000)  # a mount's movement in a round, yards
 WEIGHT_RANGE = (0, 10 ** 12)  # a weight, in any unit
+STEP_YARDS = 3  # a few paces: the most yards on foot that can be a minor action (the chapter gives no figure)
+PACES_READINGS = {"minor": f"a few paces (up to {STEP_YARDS} yards, all she moves on foot) are a minor action",
+                  "counted": "every yard on foot counts: a few paces are a movement action"}
+PRONE_READINGS = {"apart": "dropping prone is free and leaves the free movement action for another move",
+                  "free_move": "dropping prone is free and takes the round's free movement action"}
 
 # %% auto #0
-__all__ = ['RULE', 'YARDS_PER_MOVE', 'FREE_MOVES', 'MOUNT_SPEEDS', 'YARDS_RANGE', 'MOUNT_RANGE', 'WEIGHT_RANGE', 'CHARGE_RULE',
-           'RATING_RANGE', 'DIE_RANGE', 'unencumbered', 'run_moves', 'Movement', 'movement_actions', 'long_jump',
-           'melee_rating', 'ChargeDamage', 'charge_damage', 'charge_damage_odds']
+__all__ = ['RULE', 'YARDS_PER_MOVE', 'FREE_MOVES', 'MOUNT_SPEEDS', 'YARDS_RANGE', 'MOUNT_RANGE', 'WEIGHT_RANGE', 'STEP_YARDS',
+           'PACES_READINGS', 'PRONE_READINGS', 'CHARGE_RULE', 'RATING_RANGE', 'DIE_RANGE', 'unencumbered', 'run_moves',
+           'Movement', 'movement_actions', 'long_jump', 'melee_rating', 'ChargeDamage', 'charge_damage',
+           'charge_damage_odds']
 
 # %% ../../nbs/encounters/72_movement.ipynb #8c6fae2e
 @checked
@@ -53,6 +59,7 @@ class Movement:
     counted: int  # of them, major actions (all but the free one)
     yards: int  # yards covered on foot and mounted
     working: tuple[Step, ...] = ()
+    minor: int = 0  # minor actions among the movement: a step of a few paces
 
 
 @checked
@@ -63,26 +70,34 @@ def movement_actions(run_yards: int = 0,  # yards on foot
                      mount_speed: int = 60,  # the mount's movement in a round (a good horse: 60 to 90)
                      leaps: int = 0,  # leaps
                      yards_per_move: int = YARDS_PER_MOVE,  # yards one movement action covers on foot
-                     drop_prone: bool = False,  # drops to the ground (free, not a movement action)
+                     drop_prone: bool = False,  # drops to the ground (free)
+                     paces: str = "minor",  # "minor": a few paces are a minor action; "counted": every yard counts
+                     prone: str = "apart",  # "apart": the drop leaves the free move; "free_move": the drop is the free move
                     ) -> Movement:
     "A round's movement actions, with the first one free."
     require_bool(stand, "stand"); require_bool(drop_prone, "drop_prone")
+    require_choice(paces, "paces", PACES_READINGS); require_choice(prone, "prone", PRONE_READINGS)
     require_int(mounts, "mounts", *COUNT_RANGE); require_int(leaps, "leaps", *COUNT_RANGE)
     require_int(run_yards, "run_yards", *YARDS_RANGE)  # named as the caller knows it, not as `run_moves` calls it
     require_int(ride_yards, "ride_yards", *YARDS_RANGE); require_int(mount_speed, "mount_speed", *MOUNT_RANGE)
     if ride_yards > mount_speed:
         raise InputError("ride_yards", f"a mount covers at most its movement in a round, {mount_speed} yards, got {ride_yards}")
-    run = run_moves(run_yards, yards_per_move)
+    step = paces == "minor" and 0 < run_yards <= STEP_YARDS  # a few paces: no movement action at all
+    run = 0 if step else run_moves(run_yards, yards_per_move)
     steps, moves = [], 0
+    if step: steps.append(Step(f"{run_yards} yards on foot: a few paces", "a minor action, not a movement action", RULE))
     if stand: moves += 1; steps.append(Step("Stand up from prone", 1, RULE))
     if run: moves += run; steps.append(Step(f"{run_yards} yards on foot ({yards_per_move} yards or part per action)", run, RULE))
     if mounts: moves += mounts; steps.append(Step("Get on or off a mount", mounts, RULE))
     if ride_yards: moves += 1; steps.append(Step(f"Ride {ride_yards} yards (mount moves {mount_speed}; a riding roll may be asked)", 1, RULE))
     if leaps: moves += leaps; steps.append(Step("Leap", leaps, RULE))
-    if drop_prone: steps.append(Step("Drop prone", "free, not a movement action", RULE))
+    took_free = drop_prone and prone == "free_move"
+    if took_free: moves += 1; steps.append(Step("Drop prone", "free: it is the round's free movement action", RULE))
+    elif drop_prone: steps.append(Step("Drop prone", "free, not a movement action", RULE))
     free = min(moves, FREE_MOVES)
-    if free: steps.append(Step("First movement action of the round", f"free (−{free})", RULE))
-    return Movement(moves, moves - free, run_yards + ride_yards, tuple(steps))
+    if free: steps.append(Step("The drop, the round's free movement action" if took_free else "First movement action of the round",
+                               f"free (−{free})", RULE))
+    return Movement(moves, moves - free, run_yards + ride_yards, tuple(steps), minor=int(step))
 
 # %% ../../nbs/encounters/72_movement.ipynb #e9544754
 @checked

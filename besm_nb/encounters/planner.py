@@ -13,7 +13,7 @@ from ..checks import Step
 from ..dice import InputError, checked, require_bool, require_choice, require_int
 from .actions import (ATTRIBUTE_RANGE, COUNT_RANGE, DEFENCE_RULES, INITIATIVE_READINGS, action_limit,
                                         defence_actions, divide_skills, initiative_expr, initiative_odds)
-from .movement import YARDS_PER_MOVE, Movement, movement_actions
+from .movement import PACES_READINGS, PRONE_READINGS, YARDS_PER_MOVE, Movement, movement_actions
 
 RULE = "004 · Conflict"
 MIXING_RULES = {"skills": "no Dex and Int skills in one round; moving is not a skill",
@@ -34,6 +34,7 @@ class RoundPlan:
     initiative_odds: dict[int, Fraction] = field(default_factory=dict)
     working: tuple[Step, ...] = ()
     notes: tuple[str, ...] = ()
+    rests: bool = False  # she does nothing at all: the end-of-round recovery is hers unless she is hurt
 
 
 @checked
@@ -61,6 +62,8 @@ def plan_round(dex: int,  # the character's Dex: the most physical major actions
                initiative: int | None = None,  # her Initiative, to give the roll (None: not shown)
                initiative_modifier: int = 0,  # the GM's bonus or penalty (surprise, minor actions)
                initiative_reading: str = "multiply",  # "multiply" (2d6 × Initiative) or "add"
+               paces: str = "minor",  # "minor": a few paces (up to 3 yards) are a minor action; "counted": a movement action
+               prone: str = "apart",  # "apart": dropping prone leaves the free move; "free_move": it is the free move
               ) -> RoundPlan:
     "Plan one character's round: major actions, whether it is allowed, every skill after division, movement and Initiative."
     require_int(dex, "dex", *ATTRIBUTE_RANGE); require_int(intelligence, "intelligence", *ATTRIBUTE_RANGE)
@@ -69,7 +72,7 @@ def plan_round(dex: int,  # the character's Dex: the most physical major actions
         require_int(n, name, *COUNT_RANGE)
     require_choice(defence_rule, "defence_rule", DEFENCE_RULES); require_choice(mixing, "mixing", MIXING_RULES)
     require_bool(engrossed, "engrossed")
-    move = movement_actions(run_yards, stand, mounts, ride_yards, mount_speed, leaps, yards_per_move, drop_prone)
+    move = movement_actions(run_yards, stand, mounts, ride_yards, mount_speed, leaps, yards_per_move, drop_prone, paces, prone)
     defence, resistance = defence_actions(defences, defence_rule), defence_actions(resists, defence_rule)
     physical = attacks + defence + physical_tasks + move.counted
     mental = casts + resistance + mental_tasks
@@ -89,14 +92,18 @@ def plan_round(dex: int,  # the character's Dex: the most physical major actions
     if mixing == "actions" and move.moves: dex_uses.append("movement")
     int_uses = [w for w, n in (("sorcery", casts), ("Resistance", resists), ("mental tasks", mental_tasks)) if n]
     if dex_uses and int_uses:
-        problems.append(f"Dex ({', '.join(dex_uses)}) and Int ({', '.join(int_uses)}) in one round: she must concentrate on one or the other")
+        problems.append(f"Dex ({', '.join(dex_uses)}) and Int ({', '.join(int_uses)}) in one round: she has to keep to one kind of skill")
     if engrossed and (defences or resists):
         problems.append("an engrossing action leaves no defence at all (no Defense, no Resistance)")
     divided = divide_skills(dict(skills or {}), majors)
     notes = []
     if majors > 1: notes.append(f"Every skill used this round is divided by {majors}, rounded down.")
-    if majors == 0: notes.append("No major action: unless she is hurt, she may recover Stamina at the end of the round.")
-    if minor: notes.append(f"{minor} minor action(s): no skill lost; the GM may dock Initiative for them.")
+    doing = [w for w, n in ((f"{minor + move.minor} minor action(s)", minor + move.minor), ("movement", move.moves),
+                            ("dropping prone", drop_prone)) if n]
+    rests = majors == 0 and not doing
+    if rests: notes.append("No action at all: unless she is hurt this round, her Stamina recovery comes when it closes.")
+    elif majors == 0: notes.append(f"No major action, but she still acts ({', '.join(doing)}): no Stamina recovery this round.")
+    if minor + move.minor: notes.append(f"{minor + move.minor} minor action(s): no skill lost; the GM may dock Initiative for them.")
     if move.moves: notes.append(f"Movement: {move.moves} movement action(s), the first free; {move.yards} yards covered.")
     if ride_yards: notes.append("Riding may call for a riding roll.")
     if majors: notes.append("She declares all of this at her first skill roll (or the first time she defends), and is held to it.")
@@ -111,7 +118,7 @@ def plan_round(dex: int,  # the character's Dex: the most physical major actions
         odds = initiative_odds(initiative, initiative_modifier, initiative_reading)
     return RoundPlan(majors, physical, mental, not problems, tuple(problems),
                      {n: (lvl, divided[n]) for n, lvl in dict(skills or {}).items()}, move, expr, odds,
-                     tuple(list(move.working) + steps), tuple(notes))
+                     tuple(list(move.working) + steps), tuple(notes), rests)
 
 # %% auto #0
 __all__ = ['RULE', 'MIXING_RULES', 'RoundPlan', 'plan_round']

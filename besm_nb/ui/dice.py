@@ -5,41 +5,208 @@
 # %% ../../nbs/core/00_dice_ui.ipynb #d3c1b997
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
+from html import escape
+from typing import Mapping, Sequence
 
-from ..dice import TooLargeForOdds, dist, parse, roll, stats
-from ..render import Result
-from .calc import Calculator, text_field
+import ipywidgets as widgets
+
+from ..dice import TooLargeForOdds, bounds, dist, expected_total, parse_param, pct, require_choice, roll, stats
+from ..render import BAR_COLOUR, BAR_HIGHLIGHT, Result, odds_table
+from .calc import Calculator, Field, text_field
+
+VIEWS = {"exactly": "Each total", "at least": "At least", "at most": "At most"}  # AnyDice's three views
+VIEW_TITLES = {"exactly": "the chance of each total", "at least": "the chance of each total or more",
+               "at most": "the chance of each total or less"}
+SERIES_STYLES = ((BAR_COLOUR, ""), (BAR_HIGHLIGHT, "7 4"), ("#55a868", "2 3"))  # colour and dash: told apart without colour too
+CHART_HEIGHT, AXIS_WIDTH, RIGHT_ROOM = 160, 52, 18  # px
+LABEL_PX, CHAR_PX, NARROWEST_PLOT = 12, 7.5, 280  # label font; a generous digit width at 12 px; the plot's width on a 400 px screen
 
 
 def _fraction(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator} ({float(x):.2f})" if x.denominator != 1 else str(x)
 
 
-def dice_result(expr: str,  # a dice expression
-               ) -> Result:
-    "The dice box's answer: range, exact mean and the distribution (or, for a pool too large for exact odds, why not)."
+def view_odds(odds: Mapping[int, Fraction],  # a distribution
+              view: str,  # "exactly", "at least" or "at most"
+              totals: Sequence[int],  # the totals to give (e.g. those of every expression compared)
+             ) -> list[Fraction]:
+    "The chance of each total in one of the three views: exactly it, it or more, it or less."
+    under, below = {}, Fraction(0)  # the chance of rolling less than each total
+    for k in sorted(set(odds) | set(totals)):
+        under[k] = below
+        below += odds.get(k, Fraction(0))
+    exactly = [odds.get(t, Fraction(0)) for t in totals]
+    if view == "exactly": return exactly
+    return [under[t] + p for t, p in zip(totals, exactly)] if view == "at most" else [1 - under[t] for t in totals]
+
+
+def _nice(top: Fraction) -> tuple[float, float]:
+    "The y axis for chances up to `top`: (axis top, tick step), in percent, at most five steps."
+    top_pct = float(top) * 100
+    for step in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25):
+        if top_pct <= step * 5: return max(step, step * -(-top_pct // step)), step
+    return 100.0, 25.0
+
+
+def _label_step(totals: Sequence[int]) -> int:
+    "How many totals apart the x labels stand, so that labels 12 px high never touch on a 400 px screen."
+    widest = max(len(str(t)) for t in totals) * CHAR_PX + 10
+    room = max(1, int(NARROWEST_PLOT // widest))
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10_000):
+        if -(-len(totals) // step) <= room: return step
+    return -(-len(totals) // room)
+
+
+def _pct_label(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".") + "%"
+
+
+def odds_chart(series: Sequence[tuple[str, Mapping[int, Fraction]]],  # (expression, exact odds), one to three
+               view: str = "exactly",  # "exactly", "at least" or "at most"
+              ) -> str:
+    "One chart of up to three expressions' odds (bars for one, lines for several), labels 12 px and spaced so they never overlap."
+    totals = sorted({t for _, odds in series for t in odds})
+    n = len(totals)
+    values = [view_odds(odds, view, totals) for _, odds in series]
+    top, step = (100.0, 25.0) if view != "exactly" else _nice(max(max(v) for v in values))
+    scale = lambda p: min(1000.0, float(p) * 100 / top * 1000)  # chance -> SVG height (0..1000)
+    marks = []
+    if len(series) == 1:
+        colour = SERIES_STYLES[0][0]
+        wide = 0.8 if n <= 60 else 1.0
+        for i, (t, p) in enumerate(zip(totals, values[0])):
+            h = scale(p)
+            marks.append(f'<rect x="{i + (1 - wide) / 2:.3f}" y="{1000 - h:.2f}" width="{wide}" height="{h:.2f}" fill="{colour}">'
+                         f'<title>{t}: {escape(pct(p))}</title></rect>')
+    else:
+        for (colour, dash), vals in zip(SERIES_STYLES, values):
+            pts = " ".join(f"{i + 0.5},{1000 - scale(p):.2f}" for i, p in enumerate(vals))
+            marks.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2.5" stroke-linejoin="round" '
+                         f'vector-effect="non-scaling-stroke"{f" stroke-dasharray={chr(34)}{dash}{chr(34)}" if dash else ""}/>')
+    ticks = [step * k for k in range(int(round(top / step)) + 1)]
+    grid = "".join(f'<div style="position:absolute;left:0;right:0;bottom:{y / top * 100:.3f}%;border-top:1px solid #e4e4e4"></div>' for y in ticks[1:])
+    ylabels = "".join(f'<span class="besm-chart-label" style="position:absolute;right:6px;bottom:{y / top * 100:.3f}%;'
+                      f'transform:translateY(50%);font-size:{LABEL_PX}px;white-space:nowrap">{_pct_label(y)}</span>' for y in ticks)
+    every = _label_step(totals)
+    consecutive = totals == list(range(totals[0], totals[0] + n))
+    shown = [i for i, t in enumerate(totals) if (t % every == 0 if consecutive else i % every == 0)]
+    xlabels = "".join(f'<span class="besm-chart-label" style="position:absolute;top:2px;left:{(i + 0.5) / n * 100:.3f}%;'
+                      f'transform:translateX(-50%);font-size:{LABEL_PX}px;white-space:nowrap">{totals[i]}</span>' for i in shown)
+    legend = ""
+    if len(series) > 1:
+        legend = ('<div class="besm-legend" style="display:flex;flex-wrap:wrap;gap:4px 16px;font-size:13px;margin:4px 0 0 '
+                  f'{AXIS_WIDTH}px">' + "".join(
+                      f'<span style="display:inline-flex;align-items:center;gap:6px"><svg width="30" height="10" aria-hidden="true">'
+                      f'<line x1="0" y1="5" x2="30" y2="5" stroke="{colour}" stroke-width="2.5"{f" stroke-dasharray={chr(34)}{dash}{chr(34)}" if dash else ""}/></svg>'
+                      f'<code>{escape(expr)}</code></span>' for (colour, dash), (expr, _) in zip(SERIES_STYLES, series)) + "</div>")
+    what = VIEW_TITLES[view]
+    label = f"{'bar' if len(series) == 1 else 'line'} chart: {what}, for {', '.join(e for e, _ in series)}"
+    return (f'<div class="besm-chart besm-dice-chart" role="img" aria-label="{escape(label)}" style="max-width:720px;margin:0.4em 0;'
+            f'padding-right:{RIGHT_ROOM}px;line-height:1.2">'
+            f'<div style="font-size:13px;margin:0 0 4px {AXIS_WIDTH}px">{escape(what[0].upper() + what[1:])}</div>'
+            f'<div style="display:flex"><div style="position:relative;flex:0 0 {AXIS_WIDTH}px;height:{CHART_HEIGHT}px">{ylabels}</div>'
+            f'<div style="position:relative;flex:1 1 auto;min-width:0;height:{CHART_HEIGHT}px;border-left:1px solid #888;border-bottom:1px solid #888">'
+            f'{grid}<svg viewBox="0 0 {n} 1000" preserveAspectRatio="none" width="100%" height="100%" '
+            f'style="position:absolute;left:0;top:0;overflow:visible">{"".join(marks)}</svg></div></div>'
+            f'<div style="position:relative;margin-left:{AXIS_WIDTH}px;height:{LABEL_PX + 6}px">{xlabels}</div>'
+            f'<div style="font-size:{LABEL_PX}px;margin-left:{AXIS_WIDTH}px;text-align:center;color:#555">total</div>{legend}</div>')
+
+
+def compare_table(series: Sequence[tuple[str, Mapping[int, Fraction]]],  # (expression, exact odds)
+                  view: str = "exactly",  # "exactly", "at least" or "at most"
+                 ) -> str:
+    "A table of every total with each expression's chance in the view chosen (the exact fraction on hover)."
+    totals = sorted({t for _, odds in series for t in odds})
+    cols = [view_odds(odds, view, totals) for _, odds in series]
+    cell = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:right"
+    head = "".join(f'<th style="{cell};border-bottom:2px solid #888">{escape(e)}</th>' for e, _ in series)
+    rows = "".join(f'<tr><td style="{cell}">{t}</td>' + "".join(
+        f'<td style="{cell}" title="{p.numerator}/{p.denominator}">{escape(pct(p))}</td>' for p in (c[i] for c in cols)) + "</tr>"
+        for i, t in enumerate(totals))
+    return (f'<table class="besm-odds besm-compare" style="border-collapse:collapse;margin:0.4em 0;font-variant-numeric:tabular-nums">'
+            f'<tr><th style="{cell};border-bottom:2px solid #888">total</th>{head}</tr>{rows}</table>')
+
+
+@dataclass
+class DiceResult(Result):
+    "The dice box's answer: one line per expression, the chart in the view chosen, and the table."
+    series: Sequence[tuple[str, Mapping[int, Fraction]]] = ()  # (expression, exact odds) of those that have them
+    view: str = "exactly"
+    lines: Sequence[str] = ()  # the headline of each expression after the first
+
+    def to_html(self) -> str:
+        parts = [f'<div class="besm-headline" style="font-size:120%;font-weight:600">{escape(self.headline)}</div>']
+        parts += [f'<div class="besm-headline" style="font-size:120%;font-weight:600">{escape(l)}</div>' for l in self.lines]
+        if self.note: parts.append(f'<div class="besm-note">{escape(self.note)}</div>')
+        if self.series:
+            parts.append(odds_chart(self.series, self.view))
+            parts.append(odds_table(self.odds, self.odds_label, True) if len(self.series) == 1 and self.odds else compare_table(self.series, self.view))
+        return "".join(parts)
+
+
+def _line(expr: str) -> tuple[str, dict | None, str]:
+    "One expression's headline, its exact odds (None: too large) and why not."
     try:
         s = stats(expr)
-    except TooLargeForOdds as e:  # still a valid roll: give what needs no enumeration
-        terms = parse(expr, exact=False)
-        ends = [sorted((t.sign * t.multiplier * (t.count if t.is_dice else t.value),
-                        t.sign * t.multiplier * (t.count * t.sides if t.is_dice else t.value))) for t in terms]
-        mean = sum((t.sign * t.multiplier * (Fraction(t.count * (t.sides + 1), 2) if t.is_dice else t.value) for t in terms), Fraction(0))
-        why = str(e).split(": ", 1)[1]
-        return Result(f"{expr.strip()}: {sum(a for a, _ in ends)} to {sum(b for _, b in ends)}, mean {_fraction(mean)}",
-                      note=f"Exact odds are not shown: it {why}. Roll it below.")
-    return Result(f"{expr.strip()}: {s.low} to {s.high}, mean {_fraction(s.mean)}, spread (sd) {s.sd:.2f}",
-                  odds=dist(expr), odds_label="total", cumulative=True)
+    except TooLargeForOdds as e:  # still a valid roll: say what needs no enumeration
+        (lo, hi), mean = bounds(expr), expected_total(expr)
+        return f"{expr.strip()}: {lo} to {hi}" + (f", mean {_fraction(mean)}" if mean is not None else ""), None, str(e).split(": ", 1)[1]
+    return f"{expr.strip()}: {s.low} to {s.high}, mean {_fraction(s.mean)}, spread (sd) {s.sd:.2f}", dist(expr), ""
+
+
+def _given(expr: str, expr2: str, expr3: str, exact: bool = False) -> list[str]:
+    "The expressions given, each checked with errors beside its own field."
+    parse_param(expr, "expr", exact)
+    out = [expr]
+    for name, e in (("expr2", expr2), ("expr3", expr3)):
+        if e.strip():
+            parse_param(e, name, exact)
+            out.append(e)
+    return out
+
+
+def dice_result(expr: str,  # a dice expression
+                view: str = "exactly",  # the chart shows "exactly" each total, "at least" it, or "at most" it
+                expr2: str = "",  # a second expression to compare ("" for none)
+                expr3: str = "",  # a third
+               ) -> DiceResult:
+    "The dice box's answer: range, exact mean, and the odds of up to three expressions on one chart (or, for a pool too large for exact odds, why not)."
+    require_choice(view, "view", tuple(VIEWS))
+    exprs = _given(expr, expr2, expr3)
+    lines = [_line(e) for e in exprs]
+    series = [(e.strip(), odds) for e, (_, odds, _) in zip(exprs, lines) if odds is not None]
+    notes = [f"Exact odds{'' if len(exprs) == 1 else ' of ' + e.strip()} are not shown: it {why}. Roll it below."
+             for e, (_, odds, why) in zip(exprs, lines) if odds is None]
+    first = lines[0]
+    return DiceResult(first[0], odds=first[1] or {}, odds_label="total", cumulative=True, note=" ".join(notes),
+                      series=series, view=view, lines=[l[0] for l in lines[1:]])
+
+
+def _dice_roll(rng, expr: str, view: str = "exactly", expr2: str = "", expr3: str = "") -> str:
+    "Roll each expression given, one after the other from the same seed."
+    return "; ".join(str(roll(e, rng)) for e in _given(expr, expr2, expr3))
 
 
 def dice_box(expr: str = "2d6",  # the expression shown first
              seed: int | None = None,  # the first seed shown
+             compare: Sequence[str] = (),  # up to two more expressions to compare on the chart
+             view: str = "exactly",  # the view shown first
             ) -> Calculator:
-    "A calculator for any dice expression: exact odds, mean, and a seeded roll."
-    return Calculator("Dice box", [text_field("expr", "Dice expression", expr, "e.g. 2d6+3, d20, d%, 1d4x100")],
-                      dice_result, lambda rng, expr: str(roll(expr, rng)), seed=seed,
-                      intro="Any expression the rules use: 2d6, d20+5, 1d3-1, 2d6+1d4, 4d6x10, d% (= d100).")
+    "A calculator for any dice expression: exact odds in AnyDice's three views, up to three expressions compared on one chart, and a seeded roll."
+    more = list(compare) + ["", ""]
+    show = widgets.ToggleButtons(options=[(label, v) for v, label in VIEWS.items()], value=view,
+                                 tooltips=["the chance of rolling exactly each total", "the chance of each total or more",
+                                           "the chance of each total or less"], style={"button_width": "auto"})
+    return Calculator("Dice box", [text_field("expr", "Dice expression", expr, "e.g. 4d6kh3, 6d6>=5, 3d6!, d20r1"),
+                                   Field("view", show, "Show the chance of"),
+                                   text_field("expr2", "Compare with", more[0], "another expression (optional)"),
+                                   text_field("expr3", "and with", more[1], "a third (optional)")],
+                      dice_result, _dice_roll, seed=seed,
+                      intro="Any expression: 2d6+3, d% (= d100), 1d4x100, 4d6kh3 (the best three), 2d20kl1 (the worse of two), "
+                            "6d6>=5 (count the 5s and 6s), 3d6! (a 6 rolls again and adds), d20r1 (a 1 rolls again, once).")
 
 # %% auto #0
-__all__ = ['dice_result', 'dice_box']
+__all__ = ['VIEWS', 'VIEW_TITLES', 'SERIES_STYLES', 'CHART_HEIGHT', 'AXIS_WIDTH', 'RIGHT_ROOM', 'LABEL_PX', 'CHAR_PX',
+           'NARROWEST_PLOT', 'view_odds', 'odds_chart', 'compare_table', 'DiceResult', 'dice_result', 'dice_box']

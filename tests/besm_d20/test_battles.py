@@ -272,3 +272,272 @@ def test_chapter_prose_is_in_our_own_words():
             w = words(re.sub(r'"[^"]*"', " ", "".join(c["source"])))
             pasted = [" ".join(w[j:j + 7]) for j in range(len(w) - 6) if tuple(w[j:j + 7]) in grams]
             assert not pasted, (name, pasted)
+
+
+# --- Table A-6 at its edges, the Table A-9 notes, the breaking turn's encounter -------------------------------------
+
+import ast
+import itertools
+import tracemalloc
+
+import besm_nb.besm_d20.battles as battles_mod
+import besm_nb.besm_d20.battle_odds as odds_mod
+from tests.helpers import pasted_runs, words
+
+
+@pytest.mark.parametrize("reading", ["higher band", "lower band"])
+def test_table_a6_at_two_and_five_times_under_every_reading(reading):
+    "Not twice as high: +1; exactly twice: +2; four to five times: +4 (five times included); greater than five: +5."
+    want = {1999: 1, 2000: 2, 2001: 2, 4999: 4, 5000: 4, 5001: 5}
+    for s, bonus in want.items():
+        assert outnumber_bonus(s, 1000, reading) == bonus, (s, reading)
+        assert outnumber_bonus(1000, s, reading) == 0 and outnumber_bonus(s * 7, 7000, reading) == bonus
+    # the switch decides only exactly three and four times, where two rows meet
+    assert [outnumber_bonus(s, 1000, reading) for s in (2999, 3000, 3001, 3999, 4000, 4001)] == (
+        [2, 3, 3, 3, 4, 4] if reading == "higher band" else [2, 2, 3, 3, 3, 4])
+
+
+def test_table_a6_edges_against_the_seed():
+    text = section(seed_text(SEED), "TABLE A-6: OUTNUMBER BONUS", "BATTLE CHECKS")
+    assert "but not twice as high\t+1" in text  # exactly twice is twice as high: not this row
+    assert "greater than five times higher than opponent's\t+5" in text  # exactly five times is not greater
+    assert all(outnumber_bonus(2 * b, b, r) == 2 and outnumber_bonus(5 * b, b, r) == 4
+               for b in (1, 7, 1000, 123_457) for r in ("higher band", "lower band"))
+
+
+def test_the_table_a9_notes_are_on_the_page():
+    "Foes seldom fight to the death; the GM weighs the characters' power when choosing foes, leaders above all."
+    cells = json.loads((ROOT / "nbs" / "besm_d20" / "50_battles.ipynb").read_text())["cells"]
+    page = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown").lower()
+    for idea in (r"to the death", r"captur|prisoner", r"left for dead", r"(wake|come to|come round)[^.]*(battle|outcome|victor)",
+                 r"(power|strength|match)[^.]*leaders|leaders[^.]*(power|strength|match)"):
+        assert re.search(idea, page), idea
+    assert battles_mod.A9_NOTES and all(not pasted_runs(n, SEED) for n in battles_mod.A9_NOTES)
+
+
+def ended_in_one_turn(**rules):
+    s = battle(characters="A", party_size=2, party_level=4, rules=BattleRules(**rules))
+    b = Battle(s)
+    b.turn(dice=[18, 2, 30])  # Kenshin wins by 23: the raiders lose 3 AQ and flee
+    assert b.state.over
+    return b
+
+
+def test_the_encounter_of_the_turn_an_army_breaks_is_rolled_by_default():
+    b = ended_in_one_turn()
+    assert battles_mod.encounter_refusal(b.state) == "" and BattleRules().final_encounter is True
+    b.encounter(dice=[3, 1, 2, 0, 1, 4])  # 3 + 23 − 4 = 22: 1d2−1 standard and 1d2 poor foes each, 1d6 rounds
+    assert b.state.fights[0].modified == 22 and "Turn 1 encounter" in b.state.history[-1]
+    with pytest.raises(InputError, match="no next Battle Check"): b.credit(0)
+    with pytest.raises(InputError, match="already rolled"): b.encounter(dice=[3, 1, 2, 0, 1, 4])
+    with pytest.raises(InputError, match="over"): b.turn(dice=[10, 10, 1, 1])
+    again = battle_from_dict(json.loads(json.dumps(b.to_dict())))
+    assert again.state == b.state and again.start.rules.final_encounter is True
+
+
+def test_the_other_reading_ends_the_battle_with_its_last_check():
+    b = ended_in_one_turn(final_encounter=False)
+    assert "the battle is over" in battles_mod.encounter_refusal(b.state)
+    with pytest.raises(InputError, match="the battle is over"): b.encounter(dice=[3, 1, 3, 4])
+    again = battle_from_dict(json.loads(json.dumps(b.to_dict())))
+    assert again.start.rules.final_encounter is False
+    with pytest.raises(InputError) as e: BattleRules(final_encounter="no")
+    assert e.value.param == "final_encounter"
+
+
+def test_a_first_version_save_loads_with_the_reading_it_was_played_under():
+    b = ended_in_one_turn(final_encounter=False)
+    old = json.loads(json.dumps(b.to_dict()))
+    old["version"] = 1; del old["start"]["rules"]["final_encounter"]
+    assert battle_from_dict(old).start.rules.final_encounter is False  # version 1 had no encounter after the break
+    old["start"]["rules"]["final_encounter"] = True
+    with pytest.raises(ValueError, match="final_encounter"): battle_from_dict(old)  # not a field of version 1
+
+
+# --- the battle engine refuses what it cannot keep ----------------------------------------------------------------
+
+def test_a_battle_refuses_a_start_already_played():
+    b = Battle(battle(characters="A"))
+    b.turn(dice=[11, 12, 10, 7])
+    for s in (b.state, replace(b.start, next_bonus=(2, 0)), replace(b.start, margin=3), replace(b.start, lost=(0, 5))):
+        with pytest.raises(ValueError) as e: Battle(s)
+        assert isinstance(e.value, InputError) and e.value.param == "start", str(e.value)
+    assert Battle(b.start).state == b.start
+
+
+def test_hand_built_records_are_refused_naming_the_field():
+    F = battles_mod.Fight
+    cases = [(lambda: F(5, 5, 99), "row"), (lambda: F(5, 5, "8"), "row"), (lambda: F(5, 5, -1), "row"),
+             (lambda: F(5, 5, 0), "row"),  # 5 is not in the "-31 or less" row
+             (lambda: F(21, 21, TABLE_A9.index(a9_row(21))), "d20"), (lambda: F(5, "5", 8), "modified"),
+             (lambda: F(5, 5, 8, "abc"), "opponents"), (lambda: F(5, 5, 8, (((9, "Standard"),),)), "opponents"),
+             (lambda: F(5, 5, 8, (((2, "Leader"),),)), "opponents"), (lambda: F(5, 5, 8, (((2, "Standard"),),), "3"), "rounds"),
+             (lambda: F(5, 5, 8, (((2, "Standard"),),), 40), "rounds"), (lambda: F(5, 5, 8, (((2, "Standard"),),), 4, 2), "again"),
+             (lambda: F(5, 5, 8, (), 4), "opponents"),
+             (lambda: battles_mod.turn_losses(replace(TABLE_A8[1], loser_dice="zz"), "A"), "loser_dice"),
+             (lambda: battles_mod.turn_losses(replace(TABLE_A8[1], winner_times="10"), "A"), "winner_times"),
+             (lambda: replace(TABLE_A8[1], winner_bonus=9), "winner_bonus"), (lambda: replace(TABLE_A8[1], hi=0), "hi"),
+             (lambda: battles_mod.describe_fight(replace(F(5, 5, 8, (((2, "Standard"),),), 4), row=99)), "row")]
+    for call, param in cases:
+        with pytest.raises(ValueError) as e: call()
+        assert isinstance(e.value, InputError) and e.value.param == param, (param, str(e.value))
+    good = F(5, 5, 8, (((2, "Standard"),),), 4)
+    s = replace(battle(characters="A"), margin=3, turn=2)
+    with pytest.raises(InputError) as e: replace(s, fights=(good,), credited=(3,))
+    assert e.value.param == "credited"
+
+
+# --- loading is linear, and capped ----------------------------------------------------------------------------------
+
+def long_battle(n: int, kind: str = "turn") -> dict:
+    s = start_battle(Army("A", KENSHIN, 10**8, 200), Army("B", RAIDER, 10**8, 200))
+    b = Battle(s)
+    b.turn(dice=[10, 17, 1, 1]) if kind == "turn" else b.adjust("A", strength=1, note="a few more")
+    d = json.loads(json.dumps(b.to_dict()))
+    d["actions"] = d["actions"] * n
+    won = kind == "turn"  # 10 + 17 v 17 + 10: a tie, 1d4 × 100 × 100 each
+    d["claims"] = {"turn": n + 1 if won else 1, "strength": [10**8 - 10_000 * n] * 2 if won else [10**8 + n, 10**8],
+                   "quality": [200, 200], "broken": [False, False], "reason": ""}
+    return d
+
+
+@pytest.mark.parametrize("kind", ["turn", "adjust"])
+def test_loading_memory_grows_linearly(kind):
+    peaks = []
+    for n in (500, 1000):
+        data = long_battle(n, kind)
+        tracemalloc.start()
+        b = battle_from_dict(data)
+        peaks.append(tracemalloc.get_traced_memory()[1]); tracemalloc.stop()
+        assert len(b.actions) == n and len(b.state.history) == n
+    assert peaks[1] < 2.6 * peaks[0], peaks
+
+
+def test_a_save_holds_at_most_max_actions():
+    cap = battles_mod.MAX_ACTIONS
+    assert 500 <= cap <= 5000
+    battle_from_dict(long_battle(cap, "adjust"))
+    with pytest.raises(ValueError, match=re.escape(f"battle.actions: a saved battle holds at most {cap:,} actions")):
+        battle_from_dict(long_battle(cap + 1, "adjust"))
+    b = battle_from_dict(long_battle(cap, "adjust"))
+    with pytest.raises(InputError, match=f"at most {cap:,} actions"): b.adjust("B", strength=1)
+
+
+# --- battle odds: the exact chain where it is exact, bounded everywhere -------------------------------------------
+
+def _pair(s, o, em):
+    return (outnumber_bonus(s, o, em), outnumber_bonus(o, s, em))
+
+
+def as_matters(state, turns, circumstance=(0, 0)) -> bool:
+    """Independent reference: every sequence of Table A-8 results the dice allow (with the chain's AQ and carried
+    bonuses), its losses at their extremes; AS matters if some path could change an outnumber bonus before a later
+    check, or take more AS than an army has (or, under "breaks", bring it to 0 while its AQ holds)."""
+    a, b = state.armies
+    em, zr, scale = state.rules.exact_multiple, state.rules.zero_strength, state.scale
+    start = _pair(a.strength, b.strength, em)
+    fixed = (battles_mod.general_bonus(a.general)[0] + start[0], battles_mod.general_bonus(b.general)[0] + start[1])
+    first = tuple(max(-50, min(50, c + n)) + p for c, n, p in zip(circumstance, state.next_bonus, state.success_bonus))
+
+    def extremes(expr, times):
+        if not expr: return 0, 0
+        return strength_loss(stats(expr).low, times, scale), strength_loss(stats(expr).high, times, scale)
+
+    def walk(t, qa, qb, ea, eb, xa, xb):  # xa, xb: (least, most) AS lost so far
+        if t == turns: return False
+        for (winner, row), p in odds_mod.result_odds(fixed[0] + qa + ea, fixed[1] + qb + eb).items():
+            (da, ta, la), (db, tb, lb) = battles_mod.turn_losses(row, winner)
+            ya = tuple(x + y for x, y in zip(xa, extremes(da, ta))); yb = tuple(x + y for x, y in zip(xb, extremes(db, tb)))
+            na, nb = qa - la, qb - lb
+            for strength, most, q in ((a.strength, ya[1], na), (b.strength, yb[1], nb)):
+                if most > strength or (most == strength and q > 0 and zr == "breaks"): return True
+            if na <= 0 or nb <= 0: continue
+            if t + 1 < turns and (_pair(a.strength - ya[0], b.strength - yb[1], em) != start
+                                  or _pair(a.strength - ya[1], b.strength - yb[0], em) != start
+                                  or _pair(a.strength - ya[1], b.strength - yb[1], em) != start): return True  # both at 0: no ratio
+            w = row.winner_bonus
+            if walk(t + 1, na, nb, w if winner == "A" else 0, w if winner == "B" else 0, ya, yb): return True
+        return False
+    return walk(0, a.quality, b.quality, *first, (0, 0), (0, 0))
+
+
+@settings(max_examples=300, deadline=None)
+@given(sb=st.integers(1, 3_000_000), ratio=st.sampled_from([Fraction(1), Fraction(3, 2), Fraction(2), Fraction(199, 100),
+                                                           Fraction(201, 100), Fraction(3), Fraction(5), Fraction(1, 2),
+                                                           Fraction(1, 3), Fraction(21, 5), Fraction(1, 5), Fraction(7)]),
+       nudge=st.integers(-3000, 3000), qa=st.integers(1, 7), qb=st.integers(1, 7), turns=st.integers(1, 3),
+       participants=st.sampled_from([0, 900, 5000, 50_000, 500_000]), em=st.sampled_from(["higher band", "lower band"]),
+       zr=st.sampled_from(["breaks", "fights on"]), carried=st.integers(0, 5), circ=st.integers(-8, 8),
+       ints=st.tuples(st.integers(3, 20), st.integers(0, 12), st.integers(3, 20), st.integers(0, 12)))
+def test_strength_cannot_matter_is_exact(sb, ratio, nudge, qa, qb, turns, participants, em, zr, carried, circ, ints):
+    sa = max(0, int(sb * ratio) + nudge)
+    s = start_battle(Army("A", General("a", ints[0], ints[1]), sa, qa), Army("B", General("b", ints[2], ints[3]), sb, qb),
+                     BattleRules(exact_multiple=em, zero_strength=zr), participants=participants)
+    s = replace(s, next_bonus=(carried, 0))
+    if s.over: return
+    assert strength_cannot_matter(s, turns, (circ, 0)) is not as_matters(s, turns, (circ, 0))
+
+
+def test_the_last_turns_losses_and_the_winners_small_ones_no_longer_refuse_the_chain():
+    # one turn: AS can run out, and the answer is turn_odds' own
+    for s in (battle(), start_battle(Army("A", KENSHIN, 300, 6), Army("B", RAIDER, 90, 1))):
+        o, t = battle_odds(s, 1, "exact"), turn_odds(s)
+        assert o.exact and (o.broken[0][0], o.broken[1][0], o.ended[0], o.mean_lost) == (t.breaks[0], t.breaks[1], t.ends, t.mean_loss)
+    # 3,000,000 against 2,000,000 (× 100): 1.5 times, +1. After one turn the ratio stays between 2,520,000 / 2,000,000
+    # (A loses 8d6 × 100 × 100 at most, B nothing if it wins by 20) and 3,000,000 / 1,520,000 = 1.97: still +1 at the second
+    # check. Charging both armies 480,000 a turn for both turns (the old test) put B at 1,040,000 and A 2.9 times larger.
+    s = start_battle(Army("A", KENSHIN, 3_000_000, 4), Army("B", RAIDER, 2_000_000, 4))
+    assert s.scale == 100 and strength_cannot_matter(s, 2) and battle_odds(s, 2).exact and not as_matters(s, 2)
+    assert not strength_cannot_matter(s, 3) and as_matters(s, 3)  # two turns of B's losses can reach twice
+
+
+def test_two_turns_of_the_chain_against_turn_odds():
+    "Where AS cannot matter, turn 2 is turn_odds from each result of turn 1 (with any of its losses)."
+    host = start_battle(Army("North", KENSHIN, 40_000_000, 4), Army("South", RAIDER, 25_000_000, 3))
+    ex = battle_odds(host, 2, "exact")
+    first = turn_odds(host)
+    broken, lost = [Fraction(0), Fraction(0)], list(first.mean_loss)
+    for (winner, row), p in odds_mod.result_odds(*first.bonuses).items():
+        losses = battles_mod.turn_losses(row, winner)
+        armies = [replace(a, strength=a.strength - strength_loss(stats(d).low, t, host.scale) if d else a.strength, quality=a.quality - q)
+                  for a, (d, t, q) in zip(host.armies, losses)]
+        if any(a.quality <= 0 for a in armies):
+            for i, a in enumerate(armies): broken[i] += p * (a.quality <= 0)
+            continue
+        nxt = turn_odds(replace(host, armies=tuple(armies), next_bonus=tuple(row.winner_bonus if w == winner else 0 for w in "AB")))
+        for i in (0, 1):
+            broken[i] += p * nxt.breaks[i]; lost[i] += p * nxt.mean_loss[i]
+    assert ex.broken[0][1] == broken[0] and ex.broken[1][1] == broken[1] and ex.mean_lost == tuple(lost)
+
+
+def test_battle_odds_are_bounded():
+    g = General("G", 18, 20, 10, 20)
+    high = start_battle(Army("A", g, 10**9, 200), Army("B", g, 9 * 10**8, 200))  # AQ 200 a side, AS that cannot matter
+    o = battle_odds(high)  # the defaults: 16 turns
+    assert o.exact and o.broken == ((Fraction(0),) * 16,) * 2  # 200 AQ cannot be lost in 16 turns
+    lo, hi = odds_mod.SIMULATIONS_RANGE
+    assert hi <= 100_000
+    with pytest.raises(InputError) as e: battle_odds(battle(), n=1_000_000)
+    assert e.value.param == "n"
+    budget = odds_mod.SIMULATED_TURNS
+    with pytest.raises(InputError, match=f"at most {budget // 200:,} battles over 200 turns") as e: battle_odds(battle(), 200, n=budget // 200 + 1)
+    assert e.value.param == "n"
+    battle_odds(battle(), 200, n=budget // 200)
+    cap = odds_mod.MAX_CHAIN_STATES
+    with pytest.raises(InputError, match=f"{cap:,}") as e: battle_odds(high, 200, "exact")
+    assert e.value.param == "method"
+    assert battle_odds(high, 200, n=budget // 200).method == "simulated"
+
+
+def test_the_full_chain_size_is_on_the_page():
+    cells = json.loads((ROOT / "nbs" / "besm_d20" / "51_battle_odds.ipynb").read_text())["cells"]
+    page = " ".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert "94,169" in page and "full chain" in page.lower()
+
+
+def test_docstrings_and_messages_are_in_our_own_words():
+    for mod in (battles_mod, odds_mod, __import__("besm_nb.ui.besm_d20.battles", fromlist=["x"])):
+        tree = ast.parse(open(mod.__file__).read())
+        strings = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+        pasted = pasted_runs(" qqqq ".join(strings), SEED)  # one pass; the stop word keeps runs inside one string
+        assert not pasted, (mod.__name__, pasted)

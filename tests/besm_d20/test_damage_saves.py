@@ -1,5 +1,6 @@
 """Damage saves (000 · Damage Saves): Tables A-3 and A-4 against the source, the examples, an independent oracle, properties, the record."""
 import copy
+import dataclasses
 import math
 import random
 import re
@@ -10,7 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 from besm_nb.besm_d20.damage_saves import (ACTIONS, CRITICAL_BONUS, DC_BASE, MAX_EFFECTS, MIGHTY_BLOW_BONUS, MOOK_LEVELS,
                                            SNEAK_ATTACK_DC, SPECIAL_EXTRA_D8, STUNNED_ATTACK_BONUS, TABLE_A3, TABLE_A4, Attack,
-                                           DamageRules, DamageTrack, HitRecord, Target, damage_bonus, damage_save, damage_save_bonus,
+                                           DamageRules, DamageTrack, DyingSave, EndRound, HitRecord, MAX_EVENTS, Recover, Stabilise,
+                                           Target, Wait, Wake, damage_bonus, damage_save, damage_save_bonus,
                                            damage_save_dc, damage_save_odds, disabled_recovery_odds, dying_odds, hit_penalty,
                                            is_mook, lower_result, outcome_names, recovery_rate, wake_odds)
 from besm_nb.dice import InputError
@@ -219,15 +221,23 @@ def test_any_sequence_of_allowed_events_undoes_and_saves_exactly(script):
     assert t.record == HitRecord(fate_points=2)
 
 
+ATTACK = {"event": "attack", "dc": 19, "attack": "lethal", "natural": 4, "attacker_level": -1, "max_effect": "none", "maximum_force": False}
+
+
 @pytest.mark.parametrize("field,value,why", [
     (("target", "fortitude"), "4", "target.fortitude: must be a whole number"),
     (("target", "fate_points"), 1.0, "target.fate_points: must be a whole number"),
     (("rules", "disabled_hit"), "False", "rules.disabled_hit: must be true or false"),
     (("rules", "house"), 1, "rules.house: is not a field of DamageRules"),
     (("events", 0), {"event": "heal", "amount": 3}, "events[0]: must name one of the events"),
-    (("events", 0), {"event": "attack", "dc": 19, "attack": "lethal", "natural": "4"}, "events[0].natural: must be a whole number"),
-    (("events", 0), {"event": "attack", "dc": 19, "attack": "lethal", "natural": 4, "max_effect": None}, "events[0].max_effect: must be text"),
+    (("events", 0), ATTACK | {"natural": "4"}, "events[0].natural: must be a whole number"),
+    (("events", 0), ATTACK | {"max_effect": None}, "events[0].max_effect: must be text"),
     (("events", 0), {"event": "attack", "dc": 19, "attack": "lethal"}, "events[0]: is incomplete"),
+    (("events", 0), {"event": "attack", "dc": 19, "attack": "lethal", "natural": 4}, "events[0]: is incomplete: missing attacker_level"),
+    (("events", 0), {"event": ["attack"]}, "events[0]: must name one of the events"),
+    (("events", 0), {"event": {"attack": 1}}, "events[0]: must name one of the events"),
+    (("events", 0), ["attack"], "events[0]: must name one of the events"),
+    (("target", "name"), ["P"], "target.name: must be text"),
     (("events", 0), {"event": "wake", "natural": 10}, "events[0]: wake: P is not unconscious"),
 ])
 def test_a_damaged_save_is_refused_field_by_field(field, value, why):
@@ -236,3 +246,185 @@ def test_a_damaged_save_is_refused_field_by_field(field, value, why):
     data[field[0]][field[1]] = value
     with pytest.raises(ValueError, match=re.escape(why)):
         DamageTrack.from_dict(data)
+
+
+# --- the odds are the record's own chances ------------------------------------------------------------------------------
+
+def per_try_chances(target: Target, setup, event, tries: int) -> list[Fraction]:
+    "Each try's chance of success as the record plays it: every face pushed and taken back, then a natural 1 (a miss) kept."
+    t = DamageTrack(target)
+    setup(t)
+    out = []
+    for _ in range(tries):
+        wins = 0
+        for n in range(1, 21):
+            t.push(event(n))
+            wins += not (t.record.disabled if event is Recover else t.record.unconscious)
+            t.undo()
+        out.append(Fraction(wins, 20))
+        t.push(event(1))
+        t.wait(days=1) if event is Recover else t.wait(minutes=1)
+    return out
+
+
+def within(chances: list[Fraction], k: int) -> Fraction:
+    "The chance that one of the first k tries succeeds: one less the product of their misses."
+    miss = Fraction(1)
+    for p in chances[:k]: miss *= 1 - p
+    return 1 - miss
+
+
+@pytest.mark.parametrize("con", [-10, -3, -2, -1, 0, 2, 17, 18, 19, 60])
+def test_disabled_recovery_odds_are_the_product_of_the_records_daily_chances(con):
+    def disabled(t): t.attack(100, natural=2); t.wait(days=1)
+    chances = per_try_chances(Target("P", con=con), disabled, Recover, 32)
+    for days in range(0, 33):
+        assert disabled_recovery_odds(con, days) == within(chances, days), days
+    # past the last try computed, every try has the chance of the last (only a natural 1 fails)
+    assert chances[-1] == Fraction(19, 20) and disabled_recovery_odds(con, 100) == 1 - (1 - within(chances, 32)) * Fraction(1, 20) ** 68
+
+
+@pytest.mark.parametrize("con", [-10, -5, 0, 9, 60])
+def test_wake_odds_are_the_product_of_the_records_chances(con):
+    def out(t): t.attack(100, "stun", natural=2); t.wait(minutes=1)
+    chances = per_try_chances(Target("P", con=con), out, Wake, 22)
+    for minutes in range(0, 23):
+        assert wake_odds(con, minutes) == within(chances, minutes), minutes
+
+
+def test_two_tries_that_need_a_natural_20_do_not_freeze_the_bonus():
+    # Con −1: day 1 needs 21 (a natural 20), day 2 needs 20 (a natural 20), day 3 needs 19: 2 faces
+    assert disabled_recovery_odds(-1, 3) == 1 - Fraction(19, 20) * Fraction(19, 20) * Fraction(18, 20)
+
+
+def dying_by_the_record(fortitude: int, hours: int, medical: int | None, medical_first: bool) -> dict[str, Fraction]:
+    "A dying character's fate by exact enumeration of the record: the helper tries as early as each hour allows."
+    start = DamageTrack(Target("P", fortitude=fortitude))
+    start.attack(100, natural=2); start.strenuous()
+    states = {start.record: (Fraction(1), list(start.events))}
+
+    def step(states, make):
+        out = {}
+        for rec, (p, events) in states.items():
+            if not rec.dying:
+                out[rec] = (out.get(rec, (0,))[0] + p, events); continue
+            for n in range(1, 21):
+                t = DamageTrack(start.target, DamageRules(), events + [make(n)])
+                q = out.get(t.record, (Fraction(0), t.events))
+                out[t.record] = (q[0] + p / 20, q[1])
+        return out
+
+    for h in range(hours + 1):
+        if medical is not None and (h >= 2 or h == (0 if medical_first else 1)):
+            states = step(states, lambda n: Stabilise(medical, n))
+        states = step(states, DyingSave)
+    totals = {"dead": Fraction(0), "stable": Fraction(0), "still dying": Fraction(0)}
+    for rec, (p, _) in states.items():
+        totals["dead" if rec.dead else "still dying" if rec.dying else "stable"] += p
+    return totals
+
+
+@pytest.mark.parametrize("fortitude,hours,medical,first", [(2, 0, None, True), (2, 3, None, True), (2, 0, 6, True), (2, 3, 6, True),
+                                                           (2, 3, 6, False), (-1, 2, 0, True), (8, 2, 15, False), (0, 4, 3, True)])
+def test_dying_odds_are_the_records_by_enumeration(fortitude, hours, medical, first):
+    assert dying_odds(fortitude, hours, medical, medical_first=first) == dying_by_the_record(fortitude, hours, medical, first)
+
+
+def test_a_helper_on_the_spot_tries_before_the_first_save():
+    # Medical +6 vs DC 15: 9–20 stabilises (12 in 20); without it the first save at DC 10 with Fortitude +2 kills 7 in 20
+    assert dying_odds(2, 0, 6)["stable"] == Fraction(12, 20) + Fraction(8, 20) * Fraction(3, 20)
+    assert dying_odds(2, 0, 6, medical_first=False) == dying_odds(2, 0)
+    t = DamageTrack(Target("P", fortitude=2)); t.attack(100, natural=2); t.strenuous()
+    assert "stabilise" in t.legal()  # the record lets the helper try at once
+
+
+# --- a Fate Point on the blow that has just killed -------------------------------------------------------------------
+
+def test_a_fate_point_turns_a_mooks_death_into_disabled():
+    t = DamageTrack(Target("Mook", level=1, fate_points=1))
+    t.attack(16, natural=14, attacker_level=6)
+    assert t.record.dead and "fate point" in t.legal()
+    t.fate_point()
+    assert not t.record.dead and t.record.disabled and t.record.fate_points == 0 and t.record.lethal_hits == 1
+    assert "Dead, one Fate Point: Disabled" in t.log[-1]
+
+
+def test_a_fate_point_turns_disabled_while_dying_into_stunned():
+    t = DamageTrack(Target("Ami", fortitude=2, fate_points=2))
+    t.attack(100, natural=2); t.strenuous(); t.dying_save(natural=9)
+    t.attack(100, natural=2)  # Disabled while Dying: dead
+    assert t.record.dead
+    t.fate_point()
+    assert t.record.dying and t.record.stunned and not t.record.dead and t.record.fate_points == 1
+    assert DamageTrack.from_dict(copy.deepcopy(t.to_dict())).records == t.records
+
+
+def test_only_the_blow_that_has_just_killed_can_be_softened():
+    t = DamageTrack(Target("Ami", fortitude=0, fate_points=3))
+    t.attack(100, natural=2); t.strenuous(); t.dying_save(natural=2)  # a failed dying save: not a Damage Save result
+    assert t.record.dead and t.legal() == ()
+    with pytest.raises(InputError, match="fate point: Ami is dead"):
+        t.fate_point()
+    m = DamageTrack(Target("Mook", level=1, fate_points=2))
+    m.attack(16, natural=14, attacker_level=6); m.fate_point()
+    with pytest.raises(InputError, match="fate point: a Fate Point lowers the result of the attack just made, once"):
+        m.fate_point()
+
+
+# --- saves hold exactly their fields, and no more than a record may ------------------------------------------------------
+
+def saved() -> dict:
+    t = DamageTrack(Target("P", fate_points=1)); t.attack(19, natural=4); t.fate_point(); t.end_round()
+    return copy.deepcopy(t.to_dict())
+
+
+@pytest.mark.parametrize("change,why", [
+    (lambda d: d.update(colour="red"), "data: has fields this tracker does not save: colour"),
+    (lambda d: d.update({7: "x"}), "data: has fields this tracker does not save: 7"),
+    (lambda d: d.pop("events"), "data: is missing events"),
+    (lambda d: d.pop("rules"), "data: is missing rules"),
+    (lambda d: d.pop("target"), "data: is missing target"),
+    (lambda d: d["target"].pop("fortitude"), "target: is incomplete: missing fortitude"),
+    (lambda d: d["target"].update({7: 3}), "target.7: is not a field of Target"),
+    (lambda d: d["rules"].pop("natural_1"), "rules: is incomplete: missing natural_1"),
+    (lambda d: d["events"][1].update(extra=1), "events[1].extra: is not a field of FatePoint"),
+    (lambda d: d["events"][2].update({3: 1}), "events[2].3: is not a field of EndRound"),
+    (lambda d: d.update(events="attack"), "events: must be a list"),
+    (lambda d: d.update(events=[{"event": "end round"}] * (MAX_EVENTS + 1)), f"events: must have at most {MAX_EVENTS} items"),
+])
+def test_a_save_holds_exactly_its_fields(change, why):
+    data = saved(); change(data)
+    with pytest.raises(ValueError, match=re.escape(why)):
+        DamageTrack.from_dict(data)
+
+
+def test_a_full_record_loads_and_refuses_one_more_event():
+    data = saved()
+    data["events"] = [{"event": "end round"}] * MAX_EVENTS
+    t = DamageTrack.from_dict(data)
+    assert len(t.events) == MAX_EVENTS and t.record.clock == MAX_EVENTS
+    with pytest.raises(InputError, match="event: this record is full"):
+        t.end_round()
+    with pytest.raises(InputError, match="events: a record holds at most"):
+        DamageTrack(Target("P"), DamageRules(), [EndRound()] * (MAX_EVENTS + 1))
+
+
+WEIRD = (None, [], {}, ["x"], {"a": 1}, "x", 1.5, float("nan"), True, -1, 10 ** 20, 10 ** 400)
+
+
+@pytest.mark.parametrize("value", WEIRD, ids=repr)
+def test_records_built_by_hand_are_refused_naming_the_field(value):
+    "Every field of every event, given a value of the wrong kind or out of range: a ValueError naming it, never a crash."
+    setups = {Attack: lambda t: None, Wait: lambda t: None, Wake: lambda t: (t.attack(100, "stun", natural=2), t.wait(minutes=1)),
+              Recover: lambda t: (t.attack(100, natural=2), t.wait(days=1)), DyingSave: lambda t: (t.attack(100, natural=2), t.strenuous()),
+              Stabilise: lambda t: (t.attack(100, natural=2), t.strenuous())}
+    bases = {Attack: Attack(19, "lethal", 4), Wait: Wait(10), Wake: Wake(10), Recover: Recover(10), DyingSave: DyingSave(10),
+             Stabilise: Stabilise(3, 10)}
+    for cls, base in bases.items():
+        for f in dataclasses.fields(cls):
+            e = dataclasses.replace(base, **{f.name: value})
+            t = DamageTrack(Target("P", fate_points=1)); setups[cls](t)
+            try: t.push(e)
+            except ValueError as err: assert str(err).split(":")[0] in (f.name, "event", cls.KIND, "natural", "rounds"), (cls, f.name, err)
+            try: DamageTrack(Target("P"), DamageRules(), [e])
+            except ValueError: pass

@@ -1,5 +1,6 @@
 """Fate points (000 · Fate Points): the numbers against the source, each use, the ledger and its saved form."""
 import copy
+import dataclasses
 import random
 import re
 from fractions import Fraction
@@ -7,7 +8,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from besm_nb.besm_d20.fate_points import (GOAL_GAIN, LEFT_FOR_DEAD_DC, SPEND_USES, START, USES, WEAPON_BREAKS, FateLedger, Gain,
+from besm_nb.besm_d20.fate_points import (GOAL_GAIN, LEFT_FOR_DEAD_DC, MAX_ENTRIES, SPEND_USES, START, USES, WEAPON_BREAKS, FateLedger, Gain,
                                           Spend, left_for_dead, left_for_dead_applies, left_for_dead_odds, mighty_blow, push_it,
                                           raw_power, raw_power_expr)
 from besm_nb.dice import InputError, dist
@@ -106,3 +107,54 @@ def test_a_saved_ledger_is_checked_field_by_field(i, key, value, why):
     data["entries"][i][key] = value
     with pytest.raises(ValueError, match=re.escape(why)):
         FateLedger.from_dict(data)
+
+
+# --- saves hold exactly their fields, and no more than a ledger may ------------------------------------------------------
+
+def saved() -> dict:
+    led = FateLedger("P"); led.spend("Raw Power", level=3, roll=2); led.gain(1, "a goal")
+    return copy.deepcopy(led.to_dict())
+
+
+@pytest.mark.parametrize("change,why", [
+    (lambda d: d.update(colour="red"), "data: has fields this tracker does not save: colour"),
+    (lambda d: d.update({7: "x"}), "data: has fields this tracker does not save: 7"),
+    (lambda d: d.pop("entries"), "data: is missing entries"),
+    (lambda d: d.pop("start"), "data: is missing start"),
+    (lambda d: d.pop("name"), "data: is missing name"),
+    (lambda d: d["entries"][0].pop("weapon"), "entries[0]: is incomplete: missing weapon"),
+    (lambda d: d["entries"][1].pop("note"), "entries[1]: is incomplete: missing note"),
+    (lambda d: d["entries"][1].update({5: 1}), "entries[1].5: is not a field of Gain"),
+    (lambda d: d["entries"][0].update(entry=["spend"]), "entries[0]: must be a 'spend' or a 'gain'"),
+    (lambda d: d["entries"][0].update(entry={"spend": 1}), "entries[0]: must be a 'spend' or a 'gain'"),
+    (lambda d: d.update(name=["P"]), "name: must be text"),
+    (lambda d: d.update(start="3"), "start: must be a whole number"),
+    (lambda d: d.update(entries={"entry": "gain"}), "entries: must be a list"),
+    (lambda d: d.update(entries=[{"entry": "gain", "points": 1, "note": ""}] * (MAX_ENTRIES + 1)), f"entries: must have at most {MAX_ENTRIES} items"),
+])
+def test_a_save_holds_exactly_its_fields(change, why):
+    data = saved(); change(data)
+    with pytest.raises(ValueError, match=re.escape(why)):
+        FateLedger.from_dict(data)
+
+
+def test_a_full_ledger_loads_and_refuses_one_more_entry():
+    data = saved()
+    data["entries"] = [{"entry": "gain", "points": 1, "note": ""}, {"entry": "spend", "use": "Destiny", "points": 1, "note": "", "level": 0,
+                                                                    "roll": 0, "weapon": "none"}] * (MAX_ENTRIES // 2)
+    led = FateLedger.from_dict(data)
+    assert len(led.entries) == MAX_ENTRIES and led.balance == START
+    with pytest.raises(InputError, match="entry: this ledger is full"):
+        led.gain(1)
+    with pytest.raises(InputError, match="entries: a ledger holds at most"):
+        FateLedger("P", 3, [Gain(1)] * (MAX_ENTRIES + 1))
+
+
+@pytest.mark.parametrize("value", (None, [], {}, ["x"], {"a": 1}, "x", 1.5, float("nan"), True, -1, 10 ** 20, 10 ** 400), ids=repr)
+def test_entries_built_by_hand_are_refused_naming_the_field(value):
+    for base in (Spend("Destiny"), Spend("Raw Power", level=3, roll=2), Spend("Mighty Blow", weapon="personal gear", roll=1), Gain(1)):
+        for f in dataclasses.fields(base):
+            e = dataclasses.replace(base, **{f.name: value})
+            for call in (lambda: FateLedger("P").push(e), lambda: FateLedger("P", 3, [e])):
+                try: call()
+                except ValueError: pass

@@ -6,8 +6,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from besm_nb.besm_d20.classless import (ABILITY_COST, BUY_KINDS, HIT_DIE_COST, MIN_CP, SAVE_COST, SKILL_TIERS, Buy, ClasslessBuild,
-                                        ecl, skill_points)
+from besm_nb.besm_d20.classless import (ABILITY_COST, BUY_KINDS, HIT_DIE_COST, MAX_ENTRIES, MIN_CP, SAVE_COST, SKILL_TIERS, Buy,
+                                        ClasslessBuild, Session, ecl, skill_points)
 from besm_nb.besm_d20.school import (CHILD_STRENGTH, ORIGINS, SCHOOL_CLASSES, SIZE_MODIFIERS, SIZE_RULE, SIZES, Character, make_child,
                                      school_origins)
 from besm_nb.dice import InputError
@@ -157,3 +157,133 @@ CLASSLESS_BAD = [
 def test_classless_bad_input(call, why):
     with pytest.raises(InputError, match=re.escape(why)):
         call()
+
+
+# --- ECL: points left over at creation and points earned in play (a reading, both ways) -----------------------------------
+
+def test_points_earned_in_play_count_in_their_own_tens():
+    assert ecl(95, earned=5) == 5 and ecl(100) == 6  # the reading used: 95 + 5 earned is ECL 5, a 100-point build ECL 6
+    assert ecl(95, earned=5, earned_reading="pooled") == 6 and ecl(100, earned_reading="pooled") == 6
+    assert ecl(95, earned=15) == 6 and ecl(95, earned=15, earned_reading="pooled") == 7
+    assert ecl(95, "additional", earned=5) == 6 and ecl(95, "additional", earned=5, earned_reading="pooled") == 7
+
+
+@pytest.mark.parametrize("reading,want", [("apart", 5), ("pooled", 6)])
+def test_the_ledger_follows_the_reading_and_saves_it(reading, want):
+    b = ClasslessBuild("P", 95, earned_reading=reading)
+    for _ in range(5): b.session()
+    assert (b.gained, b.ecl) == (5, want) and b.lines[-1].endswith(f"ECL {want}).")
+    again = ClasslessBuild.from_dict(copy.deepcopy(b.to_dict()))
+    assert (again.earned_reading, again.ecl) == (reading, want)
+    assert ClasslessBuild("Q", 100, earned_reading=reading).ecl == 6
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 300), st.sampled_from(["example", "additional"]), st.booleans())
+def test_ecl_by_either_reading(cp, earned, reading, npc):
+    if cp < MIN_CP and not npc:
+        with pytest.raises(InputError, match="cp: a player character"): ecl(cp, reading, earned, npc=npc)
+        return
+    base = (1 if reading == "additional" else 0)
+    apart, pooled = ecl(cp, reading, earned, "apart", npc), ecl(cp, reading, earned, "pooled", npc)
+    assert apart == max(0, (cp - 40) // 10 + base) + earned // 10
+    assert pooled == max(0, (cp + earned - 40) // 10 + base)
+    assert apart <= pooled <= apart + 1 if cp >= MIN_CP else apart >= 0 and pooled >= 0
+
+
+# --- a GM's weaker non-player character ------------------------------------------------------------------------------
+
+def test_a_gms_npc_may_be_built_on_fewer_than_40_points():
+    with pytest.raises(InputError, match="start: a player character starts with at least 40"):
+        ClasslessBuild("Thug", 25)
+    thug = ClasslessBuild("Thug", 25, npc=True)
+    assert (thug.left, thug.ecl) == (25, 0)
+    thug.buy("hit die", "d8", 2)
+    assert thug.left == 21
+    assert ecl(25, npc=True) == 0 and ecl(0, npc=True) == 0 and ecl(39, "additional", npc=True) == 0
+    again = ClasslessBuild.from_dict(copy.deepcopy(thug.to_dict()))
+    assert (again.npc, again.start, again.left) == (True, 25, 21)
+
+
+def test_a_version_1_save_reads_as_before():
+    v1 = {"kind": "besm-d20-classless-build", "version": 1, "name": "P", "start": 95, "ecl_reading": "example", "at_least_one": True,
+          "entries": [{"entry": "session", "extra": False}] * 5}
+    b = ClasslessBuild.from_dict(v1)
+    assert (b.earned_reading, b.npc, b.ecl) == ("apart", False, 5)
+    with pytest.raises(ValueError, match="data: has fields this tracker does not save: npc"):
+        ClasslessBuild.from_dict(v1 | {"npc": True})
+
+
+# --- saves hold exactly their fields, and no more than a build may --------------------------------------------------------
+
+def saved_build() -> dict:
+    b = ClasslessBuild("P", 90); b.buy("save", "Will", 2); b.session(True)
+    return copy.deepcopy(b.to_dict())
+
+
+@pytest.mark.parametrize("change,why", [
+    (lambda d: d.update(colour="red"), "data: has fields this tracker does not save: colour"),
+    (lambda d: d.update({7: "x"}), "data: has fields this tracker does not save: 7"),
+    (lambda d: d.pop("at_least_one"), "data: is missing at_least_one"),
+    (lambda d: d.pop("entries"), "data: is missing entries"),
+    (lambda d: d.pop("npc"), "data: is missing npc"),
+    (lambda d: d["entries"][0].pop("int_mod"), "entries[0]: is incomplete: missing int_mod"),
+    (lambda d: d["entries"][1].pop("extra"), "entries[1]: is incomplete: missing extra"),
+    (lambda d: d["entries"][1].update({2: 1}), "entries[1].2: is not a field of Session"),
+    (lambda d: d["entries"][0].update(entry=["buy"]), "entries[0]: must be a 'buy' or a 'session'"),
+    (lambda d: d.update(name=["P"]), "name: must be text"),
+    (lambda d: d.update(ecl_reading=["example"]), "ecl_reading: must be"),
+    (lambda d: d.update(earned_reading="both"), "earned_reading: must be one of"),
+    (lambda d: d.update(npc="False"), "npc: must be True or False"),
+    (lambda d: d.update(start=30), "start: a player character starts with at least 40"),
+    (lambda d: d.update(entries=[{"entry": "session", "extra": False}] * (MAX_ENTRIES + 1)), f"entries: must have at most {MAX_ENTRIES} items"),
+])
+def test_a_build_save_holds_exactly_its_fields(change, why):
+    data = saved_build(); change(data)
+    with pytest.raises(ValueError, match=re.escape(why)):
+        ClasslessBuild.from_dict(data)
+
+
+def test_a_full_build_loads_and_refuses_one_more_entry():
+    data = saved_build()
+    data["entries"] = [{"entry": "session", "extra": True}] * MAX_ENTRIES
+    b = ClasslessBuild.from_dict(data)
+    assert (len(b.entries), b.gained, b.ecl) == (MAX_ENTRIES, 2 * MAX_ENTRIES, 5 + 2 * MAX_ENTRIES // 10)
+    with pytest.raises(InputError, match="entry: this build is full"):
+        b.session()
+    with pytest.raises(InputError, match="entries: a build holds at most"):
+        ClasslessBuild("P", 90, entries=[Session()] * (MAX_ENTRIES + 1))
+
+
+# --- school origins for a character already strong in an origin's Attribute ----------------------------------------------
+
+def test_school_origins_lists_what_a_strong_believer_may_take():
+    c = Character("Ai", "Student", attributes=(("Divine Relationship", 99),))
+    assert school_origins(c) == ("Farm Kid", "Popular Kid", "Rich Kid", "Street Kid")
+    with pytest.raises(InputError, match=re.escape("origin: Mystery Kid would give Divine Relationship 101")):
+        make_child(c, "Mystery Kid")
+    full = Character("Bo", "Student", attributes=tuple((o.bonus, 100) for o in ORIGINS.values() if o.kind == "attribute"), feats=("Brawl",))
+    assert school_origins(full) == ()
+    assert school_origins(Character("Cy", "Student", attributes=(("Divine Relationship", 98),))) == tuple(ORIGINS)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from([o.bonus for o in ORIGINS.values() if o.kind == "attribute"] + ["Flight"]), st.integers(1, 100)),
+       st.booleans(), st.one_of(st.none(), st.integers(0, 100)))
+def test_school_origins_are_exactly_the_origins_make_child_accepts(ranks, brawl, cap):
+    c = Character("Kid", "Student", attributes=tuple(ranks.items()), feats=("Brawl",) if brawl else ())
+    allowed = school_origins(c, cap)
+    for name in ORIGINS:
+        try: make_child(c, name, divine_relationship_cap=cap); ok = True
+        except InputError: ok = False
+        assert ok == (name in allowed), name
+
+
+@pytest.mark.parametrize("value", (None, [], {}, ["x"], {"a": 1}, "x", 1.5, float("nan"), 1, 10 ** 400), ids=repr)
+def test_entries_built_by_hand_are_refused_naming_the_field(value):
+    with pytest.raises(InputError, match="extra: must be True or False"):
+        ClasslessBuild("P").push(Session(value))
+    with pytest.raises(InputError, match="extra: must be True or False"):
+        ClasslessBuild("P", entries=[Session(value)])
+    with pytest.raises(InputError, match="entries: must be"):
+        ClasslessBuild("P", entries=[{"entry": "session", "extra": True}])

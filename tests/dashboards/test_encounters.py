@@ -100,11 +100,69 @@ def test_the_planner_plays_fred_the_swift_and_rolls_like_the_library(page, dashb
     assert page.errors == [], page.errors
 
 
+def choose(page, name, label):
+    page.locator(f".besm-planner .besm-field-{name} select").select_option(label=label)
+
+
+def test_the_planner_says_who_recovers_and_offers_the_movement_readings(page, dashboards_url):
+    "Recovery only after a round of no action at all; a few paces and dropping prone as the GM's rulings, each answer the library's."
+    open_page(page, dashboards_url)
+    planner_says(page, "Stamina recovery at the round's end: no: she acts this round")  # Bob attacks and defends
+    set_int(page, "attacks", 0); set_int(page, "defences", 0)
+    planner_says(page, "Stamina recovery at the round's end: yes, unless she is hurt")
+    assert plan_round(3, 2).rests
+    tick(page, "drop_prone")  # free, but an action: no recovery
+    planner_says(page, "Stamina recovery at the round's end: no: she acts this round")
+    assert not plan_round(3, 2, drop_prone=True).rests
+    tick(page, "drop_prone", False); tick(page, "stand"); set_int(page, "run_yards", 2)
+    planner_says(page, headline(plan_round(3, 2, stand=True, run_yards=2), 3, 2))  # the step is a minor action: 0
+    choose(page, "paces", "a movement action")
+    planner_says(page, headline(plan_round(3, 2, stand=True, run_yards=2, paces="counted"), 3, 2))  # 1
+    choose(page, "paces", "a minor action"); tick(page, "stand", False); set_int(page, "run_yards", 10); tick(page, "drop_prone")
+    planner_says(page, headline(plan_round(3, 2, run_yards=10, drop_prone=True), 3, 2))  # 0
+    choose(page, "prone", "uses the free move")
+    planner_says(page, headline(plan_round(3, 2, run_yards=10, drop_prone=True, prone="free_move"), 3, 2))  # 1
+    assert [plan_round(3, 2, run_yards=10, drop_prone=True, prone=p).majors for p in ("apart", "free_move")] == [0, 1]
+    assert page.errors == [], page.errors
+
+
+def test_the_stamina_tracker_marks_a_minor_action(page, dashboards_url):
+    "A minor action only: no rest, no exertion; offered only while legal, and an effort may follow it."
+    open_page(page, dashboards_url)
+    open_tab(page, "Stamina")
+    t = page.locator(".besm-stamina-tracker")
+    fresh_fight(page, t)
+    t.locator(".besm-exertion input").check(); t.locator(".besm-recovery input").fill("2"); t.locator(".besm-recovery input").press("Tab")
+    t.locator("button.besm-set-rules").click()
+    page.wait_for_function("document.querySelector('.besm-round').innerText.includes('2 Stamina per rest')", timeout=10_000)
+    for name in ("Ann", "Bo"):
+        t.locator(".besm-name input").fill(name)
+        t.locator(".besm-max-stamina input").fill("20"); t.locator(".besm-stamina-now input").fill("10")
+        t.locator("button.besm-add").click()
+        page.locator(f'.besm-fighter[data-name="{name}"]').wait_for(timeout=10_000)
+    t.locator(".besm-who select").select_option("Ann")
+    t.locator("button.besm-minor").click()
+    expect(t.locator('.besm-fighter[data-name="Ann"]')).to_contain_text("a minor action only: no rest, no exertion", timeout=10_000)
+    expect(t.locator("button.besm-minor")).to_be_disabled(timeout=10_000)
+    expect(t.locator("button.besm-act")).to_be_enabled(timeout=10_000)
+    t.locator("button.besm-end-round").click()
+    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '2'", timeout=10_000)
+    expect(t.locator('.besm-fighter[data-name="Ann"]')).to_have_attribute("data-stamina", "10", timeout=10_000)  # no rest, no exertion
+    expect(t.locator('.besm-fighter[data-name="Bo"]')).to_have_attribute("data-stamina", "12", timeout=10_000)  # did nothing: rests
+    assert page.errors == [], page.errors
+
+
 def fresh_fight(page, t):
-    "Start from no characters (an earlier test's fight is kept as a backup by New)."
+    "Start from no characters and the default rules (an earlier test's fight is kept as a backup by New; its rules are not)."
     if "No characters yet" not in t.locator(".besm-stamina-status").inner_text():
         t.locator("button.besm-new").click()
         page.wait_for_function("document.querySelector('.besm-stamina-status').innerText.includes('No characters yet')", timeout=10_000)
+    if "exertion off · 0 Stamina per rest" not in t.locator(".besm-round").inner_text():
+        t.locator(".besm-exertion input").uncheck()
+        t.locator(".besm-recovery input").fill("0"); t.locator(".besm-recovery input").press("Tab")
+        t.locator("button.besm-set-rules").click()
+        page.wait_for_function("document.querySelector('.besm-round').innerText.includes('exertion off · 0 Stamina per rest')",
+                               timeout=10_000)
 
 
 def test_the_stamina_tracker_holds_the_door(page, dashboards_url):

@@ -73,6 +73,46 @@ def test_dice_and_checks_update_and_show_errors(page, dashboards_url):
     assert page.errors == [], page.errors
 
 
+def test_dice_box_views_comparison_and_errors_on_a_phone(page, dashboards_url):
+    "At 400 px: the three views, three expressions on one chart with labels >= 12 px that never overlap, an error at its character."
+    from besm_nb.ui.dice import dice_result
+    page.set_viewport_size({"width": 400, "height": 800})
+    page.goto(dashboards_url + "/voila/render/dice_and_checks.ipynb")
+    out = page.locator(".besm-output").first
+    out.wait_for(timeout=30_000)
+    field(page, "expr").fill("4d6kh3")
+    page.wait_for_function("document.querySelector('.besm-output').innerText.includes('4d6kh3: 3 to 18')", timeout=10_000)
+    page.locator(".besm-field-view").get_by_role("button", name="At least").click()
+    expect(out).to_contain_text("The chance of each total or more", timeout=10_000)
+    field(page, "expr2").fill("3d6")
+    field(page, "expr3").fill("2d6+6")
+    page.wait_for_function("document.querySelector('.besm-output').querySelectorAll('polyline').length === 3", timeout=10_000)
+    want = dice_result("4d6kh3", "at least", "3d6", "2d6+6")
+    expect(out).to_contain_text(want.lines[1], timeout=10_000)
+    labels = page.evaluate("""() => [...document.querySelectorAll('.besm-output .besm-chart-label')].map(e => {
+        const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom, parseFloat(getComputedStyle(e).fontSize)]; })""")
+    assert len(labels) >= 8 and min(l[4] for l in labels) >= 12
+    touching = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1:] if a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]]
+    assert touching == [], touching
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400  # nothing runs off the side
+    # a mistake in the third expression: refused beside its own box, pointing at the character
+    field(page, "expr3").fill("2d6kq1")
+    err = page.locator(".besm-error", has_text="and with: 'k' (keep the highest) needs a whole number after it").first
+    err.wait_for(timeout=10_000)
+    assert "at position 5 of '2d6kq1'" in err.inner_text() and "2d6k‸q1" in err.inner_text()
+    assert_beside(field(page, "expr3"), err)
+    field(page, "expr3").fill("")
+    # a seeded roll shows every die, kept and dropped
+    page.locator(".besm-seed input").first.fill("99")
+    page.locator(".besm-seed input").first.press("Tab")
+    page.locator("button.besm-roll").first.click()
+    rng = random.Random(99)
+    line = "; ".join(str(roll(e, rng)) for e in ("4d6kh3", "3d6"))
+    page.locator(".besm-log", has_text=f"seed 99: {line}").first.wait_for(timeout=10_000)
+    assert "(dropped" in line
+    assert page.outside == [] and page.errors == [], (page.outside, page.errors)
+
+
 TRISTAT = "/voila/render/tristat_combat.ipynb"
 
 

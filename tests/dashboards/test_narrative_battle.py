@@ -78,6 +78,14 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
     msg.wait_for(timeout=30_000)
     assert_beside(page.locator("button.besm-play-turn"), msg)
     text_is(page, ".besm-turn", "2")
+
+    # the battles to simulate are bounded: refused beside the odds button, the bound shown under the boxes
+    page.locator(".besm-odds-help", has_text="400,000 battles × turns").wait_for(timeout=30_000)
+    n = page.locator(".besm-odds-n input"); n.fill("1000000"); n.press("Tab")
+    page.locator("button.besm-battle-odds").click()
+    msg = page.locator(".besm-message", has_text="Battles to simulate: must be from 100 to 20000").first
+    msg.wait_for(timeout=30_000)
+    assert_beside(page.locator("button.besm-battle-odds"), msg)
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors
 
@@ -114,6 +122,7 @@ def test_the_page_fits_400_px(page, dashboards_url):
     page.set_viewport_size({"width": 400, "height": 900})
     fresh(page, dashboards_url)
     assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    page.locator(".besm-readings-help", has_text="The turn an army breaks").wait_for(timeout=30_000)  # each switch explained
     page.locator("button.besm-start").click()
     text_is(page, ".besm-as-A", "5,200")
     typed(page, "11 12 10 7"); page.locator("button.besm-play-turn").click()

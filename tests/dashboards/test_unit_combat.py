@@ -1,9 +1,10 @@
 """The unit combat tracker in a real browser: a skirmish played through the page, checked against the engine; only
-legal actions offered; undo across a round; refusals beside their button; what every tracker keeps (reload, undo and redo
-across rounds, Download and Upload, save names); and the page at 400 px wide."""
+legal actions offered; undo across a round; refusals beside their button; an average Hit Dice typed as 1.5; a
+character's turn in the order; what every tracker keeps (reload, undo and redo across rounds, Download and Upload, save
+names); and the page at 400 px wide."""
 import pytest
 
-from besm_nb.besm_d20.units import Combat, UnitAction, legal_actions, start_combat
+from besm_nb.besm_d20.unit_rounds import Combat, UnitAction, legal_actions, start_combat
 from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
 from tests.dashboards.kit import check_tracker_kit
 from tests.helpers import assert_beside
@@ -70,6 +71,32 @@ def test_a_skirmish_played_through_the_page(page, dashboards_url):
     page.wait_for_function("document.querySelector('.besm-round')?.innerText === '1'", timeout=30_000)
     counters(page, GOB, "6")
     assert page.outside == [], page.outside
+    assert page.errors == [], page.errors
+
+
+def test_hit_dice_averages_and_a_characters_turn(page, dashboards_url):
+    "The Hit Dice box takes 1.5 (the rule averages); a character added to the rosters gets a turn in the order: End turn only."
+    fresh(page, dashboards_url)
+    box = page.locator(".besm-hd input")
+    box.fill("1.5"); box.press("Tab")
+    page.wait_for_function("document.querySelector('.besm-hp-calc')?.innerText === '15'", timeout=30_000)  # 1.5 × 10 at Con 10
+    box.fill("1,5"); box.press("Tab")
+    page.locator(".besm-counter-hp", has_text="Hit Dice (average): a number such as 2, 1.5 or 7/4").wait_for(timeout=30_000)
+    name = page.locator(".besm-character-name input")
+    name.fill("Baiko"); name.press("Tab")
+    init = page.locator(".besm-character-init input")
+    init.fill("6"); init.press("Tab")
+    page.locator("button.besm-add-character").click()
+    page.locator(".besm-rosters", has_text="Baiko").wait_for(timeout=30_000)
+    page.locator("button.besm-start").click()
+    typed(page, "12 15 15"); page.locator("button.besm-initiative").click()  # Baiko 15 + 6 = 21: first
+    page.locator(".besm-round-head", has_text="Baiko acts").wait_for(timeout=30_000)
+    assert offered(page) == ["End turn"]
+    page.locator(".besm-magic-who", has_text="Done by Baiko").wait_for(timeout=30_000)
+    page.locator("button.besm-act").click()
+    page.locator(".besm-round-head", has_text="Warriors of Nishihama acts").wait_for(timeout=30_000)
+    page.locator(".besm-action select option", has_text="Charge").wait_for(state="attached", timeout=30_000)
+    assert "Ranged attack" not in offered(page) and "End turn" not in offered(page)
     assert page.errors == [], page.errors
 
 

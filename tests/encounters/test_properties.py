@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from besm_nb.encounters.actions import (awareness_allowed, divide_skills, divided_skill, first_odds, initiative_odds,
                                         initiative_total, round_zero, turn_order)
-from besm_nb.encounters.exertion import StaminaRecord, push_cost, pushed, pushing_cost
+from besm_nb.encounters.exertion import MAX_EVENTS, MAX_FIGHTERS, MAX_STEPS, StaminaRecord, push_cost, pushed, pushing_cost
 from besm_nb.encounters.movement import (charge_damage, charge_damage_odds, long_jump, movement_actions, run_moves,
                                          unencumbered)
 from besm_nb.encounters.planner import plan_round
@@ -85,7 +85,7 @@ def test_momentum_adds_exactly_the_yards(rating, die, yards):
 
 # -- the Stamina record: random play, saved and loaded, undone to the start ---------------------------------------
 EVENT = st.one_of(
-    st.tuples(st.just("act"), st.sampled_from(["Ann", "Bo"])),
+    st.tuples(st.just("act"), st.sampled_from(["Ann", "Bo"])), st.tuples(st.just("act"), st.sampled_from(["Ann", "Bo"]), st.just(False)),
     st.tuples(st.just("push"), st.sampled_from(["Ann", "Bo"]), st.sampled_from(["strength", "willpower"]), st.integers(1, 6)),
     st.tuples(st.just("hurt"), st.sampled_from(["Ann", "Bo"]), st.integers(0, 5), st.integers(0, 3)),
     st.tuples(st.just("end_round")), st.tuples(st.just("repeat")), st.tuples(st.just("undo")))
@@ -98,10 +98,16 @@ def test_the_record_survives_any_play(exertion, recovery, plays):
     r.add("Ann", 4, 3, 20); r.add("Bo", 2, 5, 12, stamina=9)
     for p in plays:
         before = r.to_dict()
+        was = {n: (f.stamina, f.acted, f.injured, f.max_stamina) for n, f in r.fighters.items()}
         try:
             getattr(r, p[0])(*p[1:])
         except ValueError:
             assert r.to_dict() == before  # a refused step changes nothing
+        else:
+            if p[0] == "end_round":  # only a character who did nothing at all, and was not hurt, gains Stamina
+                for n, (stamina, acted, injured, most) in was.items():
+                    gained = r.fighters[n].stamina - stamina
+                    assert gained == (min(recovery, most - stamina) if not (acted or injured) else min(0, gained))
         for f in r.fighters.values():
             assert 0 <= f.stamina <= f.max_stamina
             for stat in ("strength", "willpower"): assert getattr(f, stat) <= f.now(stat) <= 2 * getattr(f, stat)
@@ -167,3 +173,90 @@ def test_undo_across_checkpoints_matches_a_fresh_replay():
                {n: (f.stamina, f.boost, f.acted, f.injured) for n, f in fresh.fighters.items()}
     while r.can_redo: r.redo()
     assert r.to_dict()["events"] == events
+
+
+# -- every public entry point of the wing, walked: a bad argument gets a ValueError naming that very parameter -------
+# where the fault is a pair of parameters, the message may name the other one: a name in `first` with no total in `previous`
+PAIRED = {("turn_order", "first"): "previous"}
+
+
+def _named(err: ValueError, name: str, fn: str = "") -> bool:
+    "Whether a refusal names the parameter itself (or a place inside it, such as `events[3].points`)."
+    param = getattr(err, "param", None) or str(err).split(": ", 1)[0]
+    return param == name or param.startswith((f"{name}.", f"{name}[")) or param == PAIRED.get((fn, name))
+
+
+def wing_refusals() -> list[str]:
+    "Every entry point and engine method of besm_nb.encounters, each argument replaced by a value of the wrong type."
+    import inspect
+    import typing
+    import tests.test_inputs as walk
+    out, seen = [], 0
+    for mod in walk.wing_modules("encounters"):
+        b = walk.Builder(mod)
+        for label, obj in walk.entry_points(mod):
+            calls = [(f"{mod.__name__}.{label}", obj, None)]
+            if inspect.isclass(obj) and b.instance(obj) is not None:
+                calls += [(f"{mod.__name__}.{label}.{m}", m, lambda obj=obj: b.instance(obj)) for m in walk.methods(obj)]
+            for name, fn, make in calls:
+                target = fn if make is None else getattr(make(), fn)
+                base = b.base_call(target)
+                if base is None: continue
+                h = walk.hints(target, mod)
+                for param in base:
+                    ann = h.get(param, typing.Any)
+                    for value in walk.probes(ann):
+                        wrong = not (walk.admits(ann, value) and walk.finite(value))  # else of the right type, perhaps out of range
+                        seen += 1
+                        call = target if make is None else getattr(make(), fn)
+                        try: call(**(base | {param: value}))
+                        except ValueError as err:
+                            if not _named(err, param, name.rsplit('.', 1)[1]): out.append(f"{name}({param}={value!r:.30}): {str(err)[:100]}")
+                        except Exception as err: out.append(f"{name}({param}={value!r:.30}): {type(err).__name__}: {err}")
+                        else:
+                            if wrong: out.append(f"{name}({param}={value!r:.30}): answered")
+    assert seen > 500, seen  # the walk reached the wing
+    return out
+
+
+def test_every_entry_point_names_the_parameter_it_refuses():
+    found = wing_refusals()
+    assert found == [], f"{len(found)}:\n" + "\n".join(found)
+
+
+# -- what a Stamina save may hold: capped, and loaded in time linear in its length --------------------------------------
+def _add(i: int) -> dict:
+    return {"do": "add", "name": f"c{i}", "strength": 50, "willpower": 50, "max_stamina": 10 ** 5, "stamina": 10 ** 5, "heavy": False}
+
+
+def _doc(events: list) -> dict:
+    return {"kind": "encounters-stamina", "version": 1, "rules": {"exertion": True, "recovery": 1}, "events": events}  # a version-1 save: no minor actions
+
+
+def test_loading_copies_no_more_than_it_replays(monkeypatch):
+    "Undo checkpoints are spaced by the state's size: the characters loading copies stay within the number of events."
+    copies = []
+    copy = StaminaRecord._copy
+    monkeypatch.setattr(StaminaRecord, "_copy", staticmethod(lambda f: (copies.append(1), copy(f))[1]))
+    crowd = [_add(i) for i in range(MAX_FIGHTERS)]
+    rounds = [e for _ in range(60) for e in [{"do": "act", "name": f"c{i}"} for i in range(0, MAX_FIGHTERS, 3)] + [{"do": "end_round"}]]
+    r = StaminaRecord.from_dict(_doc(crowd + rounds))
+    assert len(r.events) == MAX_FIGHTERS + 60 * 35 and len(copies) <= len(r.events), (len(copies), len(r.events))
+    for _ in range(40): r.undo()  # and undo still lands where a fresh replay does
+    assert r.to_dict() == StaminaRecord.from_dict(_doc((crowd + rounds)[:-40])).to_dict()
+
+
+def test_a_save_beyond_the_caps_is_refused_naming_where():
+    with pytest.raises(ValueError, match=rf"events\[{MAX_FIGHTERS}\]: \(add\) name: the record holds at most {MAX_FIGHTERS} characters"):
+        StaminaRecord.from_dict(_doc([_add(i) for i in range(MAX_FIGHTERS + 1)]))
+    with pytest.raises(ValueError, match=f"events: must have at most {MAX_EVENTS} items"):
+        StaminaRecord.from_dict(_doc([{"do": "end_round"}] * (MAX_EVENTS + 1)))
+    pushes = [_add(i) for i in range(MAX_FIGHTERS)] + [{"do": "push", "name": f"c{i}", "stat": "strength", "points": 1}
+                                                        for i in range(MAX_FIGHTERS)]
+    repeats = pushes + [{"do": "end_round"}, {"do": "repeat"}] * 400  # 1 + 100 steps a round's end, 1 + 100 a repeat
+    with pytest.raises(ValueError, match=r"events\[693\]: \(repeat\) events: the record is full: at most 50,000 steps"):
+        StaminaRecord.from_dict(_doc(repeats))
+    r = StaminaRecord.from_dict(_doc(repeats[:2 * MAX_FIGHTERS + 2 * 240]))
+    assert r.steps == 2 * MAX_FIGHTERS + 240 * (2 + 2 * MAX_FIGHTERS) <= MAX_STEPS
+    with pytest.raises(ValueError, match="events: the record is full"):  # live play meets the same limit
+        while True: r.end_round(); r.repeat()

@@ -166,3 +166,54 @@ def test_charge_odds_by_enumeration():
     want = {}
     for r in rolls: want[11 * r + 40] = want.get(11 * r + 40, 0) + 1
     assert charge_damage_odds(11, "2d6", 40) == {k: Fraction(n, 36) for k, n in sorted(want.items())}
+
+
+# -- recovery: only after a round of no action at all ----------------------------------------------------------------
+def test_recovery_needs_no_action_at_all():
+    text = seed_text(SEED_NAME)
+    assert "Any character who has taken no actions during the round may recover some Stamina" in text
+    assert "Falling to a prone position on the ground is a free action." in text  # free, yet an action
+    assert plan_round(3, 3).rests
+    for busy in ({"minor": 1}, {"run_yards": 10}, {"run_yards": 2}, {"stand": True}, {"ride_yards": 40},
+                 {"drop_prone": True}, {"mounts": 1}, {"attacks": 1}, {"defences": 1}):
+        plan = plan_round(3, 3, **busy)
+        assert not plan.rests and not any(n.startswith("No action at all") for n in plan.notes), busy
+        assert any("no Stamina recovery this round" in n for n in plan.notes) or plan.majors, busy
+    # the record: a minor action costs the rest but no exertion; an effort costs both; doing nothing rests
+    r = StaminaRecord(exertion=True, recovery=2)
+    for name in ("Ann", "Bo", "Cy"): r.add(name, 3, 3, 20, stamina=10)
+    r.act("Ann", effort=False); r.act("Bo"); r.end_round()
+    assert [r.fighter(n).stamina for n in ("Ann", "Bo", "Cy")] == [10, 9, 12]
+
+
+# -- a few paces (reading): a minor action, or movement counted by the ten yards -------------------------------------
+def test_a_few_paces_both_readings():
+    text = seed_text(SEED_NAME)
+    assert "such as moving a few paces or drawing a weapon" in text and "darting a few yards" in text
+    assert "one for every ten yards or fraction thereof" in text and "Moving ten yards on foot" in text
+    from besm_nb.encounters.movement import PACES_READINGS, STEP_YARDS
+    assert set(PACES_READINGS) == {"minor", "counted"} and STEP_YARDS == 3
+    minor = [movement_actions(run_yards=y) for y in range(0, 5)]
+    assert [(m.moves, m.minor) for m in minor] == [(0, 0), (0, 1), (0, 1), (0, 1), (1, 0)]
+    counted = [movement_actions(run_yards=y, paces="counted") for y in range(0, 5)]
+    assert [(m.moves, m.minor) for m in counted] == [(0, 0), (1, 0), (1, 0), (1, 0), (1, 0)]
+    # where they differ: a step beside another move; where they agree: the chapter's own runs
+    assert [plan_round(3, 3, stand=True, run_yards=3, paces=p).majors for p in ("minor", "counted")] == [0, 1]
+    assert [plan_round(3, 3, leaps=1, run_yards=1, paces=p).majors for p in ("minor", "counted")] == [0, 1]
+    for p in ("minor", "counted"):
+        assert plan_round(4, 1, {"Striking": 12}, attacks=1, stand=True, run_yards=16, leaps=1, paces=p).majors == 4  # Fred
+        assert plan_round(3, 1, attacks=1, defences=1, run_yards=15, paces=p).majors == 3  # Bob
+
+
+# -- dropping prone (reading): free; apart from the free move, or the free move itself --------------------------------
+def test_dropping_prone_both_readings():
+    text = seed_text(SEED_NAME)
+    assert "A character gets one free movement action per round." in text
+    from besm_nb.encounters.movement import PRONE_READINGS
+    assert set(PRONE_READINGS) == {"apart", "free_move"}
+    for p in ("apart", "free_move"):
+        assert movement_actions(drop_prone=True, prone=p).counted == 0  # never a major action by itself
+        assert plan_round(1, 1, drop_prone=True, prone=p).allowed
+    assert [movement_actions(drop_prone=True, run_yards=10, prone=p).counted for p in ("apart", "free_move")] == [0, 1]
+    assert [movement_actions(drop_prone=True, stand=True, leaps=1, prone=p).counted for p in ("apart", "free_move")] == [1, 2]
+    assert [plan_round(2, 1, drop_prone=True, run_yards=20, prone=p).majors for p in ("apart", "free_move")] == [1, 2]

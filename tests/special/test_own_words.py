@@ -1,7 +1,6 @@
-"""The wing's pages state the rules in their own words: no run of 7 words of the source in their prose, outside quotation marks."""
-import pytest
-
-from tests.helpers import ROOT, pasted_runs, prose_pasted
+"""The wing states seed 003 in its own words. The check (prose, docstrings, docments, comments and on-screen messages of
+every page and module) runs for every wing in tests/test_own_words.py; here, that it reaches this wing and sees its source."""
+from tests.helpers import ROOT, WING_SEEDS, code_pasted, pasted_runs, wing_files
 
 SEED = "003_f3673ce212f5243c.txt"
 PAGES = sorted((ROOT / "nbs" / "special").glob("*.ipynb"))
@@ -12,10 +11,14 @@ def test_the_wing_has_its_pages():
     assert {"index.ipynb", "60_rolls.ipynb", "61_vehicles.ipynb", "61_vehicles_ui.ipynb", "68_morale.ipynb"} <= names
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_prose_is_in_our_own_words(page):
-    assert prose_pasted(page, SEED) == []
+def test_the_shared_check_reads_this_wing():
+    assert WING_SEEDS["special"] == SEED
+    files = set(wing_files("special"))
+    assert set(PAGES) <= files and ROOT / "besm_nb" / "special" / "vehicles.py" in files
 
 
 def test_the_check_sees_a_pasted_sentence():
-    assert pasted_runs("Humans normally fly in a horizontal position (so they can see the ground)", SEED)  # the check sees a pasted sentence
+    sentence = "Humans normally fly in a horizontal position (so they can see the ground)"
+    assert pasted_runs(sentence, SEED)  # in prose
+    assert code_pasted(f'def f():\n    "{sentence}"\n', SEED)  # in a docstring
+    assert pasted_runs(f'> **Reading used here.** "{sentence}" is read as ...', SEED)  # quoted in a reading note

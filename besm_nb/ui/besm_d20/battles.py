@@ -11,11 +11,11 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ...besm_d20.battles import (EXACT_MULTIPLE_READINGS, LARGEST_READINGS, PSB_READINGS, SIDES, TROOP_KINDS, ZERO_STRENGTH_READINGS,
-                                      Battle, BattleRules, General, Troops, army_from_troops, army_quality, army_strength,
+from ...besm_d20.battles import (A9_NOTES, EXACT_MULTIPLE_READINGS, LARGEST_READINGS, PSB_READINGS, SIDES, TROOP_KINDS,
+                                      ZERO_STRENGTH_READINGS, Battle, BattleRules, General, Troops, army_from_troops, army_quality, army_strength,
                                       battle_from_dict, battle_to_dict, creditable, describe_fight, encounter_refusal, narrate,
                                       start_battle, troops_from_dict, troops_to_dict)
-from ...besm_d20.battle_odds import battle_odds, turn_odds
+from ...besm_d20.battle_odds import MAX_CHAIN_STATES, SIMULATED_TURNS, SIMULATIONS_RANGE, battle_odds, turn_odds
 from ...dice import InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
@@ -49,7 +49,8 @@ def typed_totals(text: str,  # what was typed
     except ValueError: raise ValueError(f"{label}: write whole numbers separated by spaces, e.g. 14 9 3") from None
 
 # %% auto #0
-__all__ = ['NARROW_CSS', 'DEFAULT_TROOPS', 'DEFAULT_ARMIES', 'LABELS', 'field_widget', 'typed_totals', 'BattleTracker']
+__all__ = ['NARROW_CSS', 'DEFAULT_TROOPS', 'DEFAULT_ARMIES', 'READINGS_HELP', 'LABELS', 'field_widget', 'typed_totals',
+           'BattleTracker']
 
 # %% ../../../nbs/besm_d20/53_battles_ui.ipynb #2a193000
 DEFAULT_TROOPS = {
@@ -58,6 +59,14 @@ DEFAULT_TROOPS = {
     "B": [Troops("Raiders on foot", 4000, 1), Troops("Raiders on light horses", 1000, 1, "cavalry", mount_hd=3)],
 }
 DEFAULT_ARMIES = {"A": ("Samurai", General("Kenshin", 14, 8, 2, 5)), "B": ("Raiders", General("Toghrul", 12, 6))}
+READINGS_HELP = "<small>" + "<br>".join([  # one line for each of the table's readings, beside its switch
+    "<b>AS exactly 3 or 4 times</b>: Table A-6's rows overlap there (exactly twice is +2 and five times +4 either way).",
+    "<b>Over 100,000 soldiers</b>: every AS loss × 100, as the bands' pattern goes, or × 10 as printed.",
+    "<b>An army at AS 0</b>: is broken at once, or fights on until its AQ gives out.",
+    "<b>Two fights' bonuses</b>: the better Player Success Bonus counts, or both are added.",
+    "<b>Re-rolled encounter</b>: the second result's own roll-again may bring a third fight, and so on (at most 10).",
+    "<b>The turn an army breaks</b>: the characters still roll for that half-hour, or the battle ends with the checks.",
+]) + "</small>"
 LABELS = {"name": "File name", "count": "Soldiers", "level": "Level or HD", "kind": "Fights", "mount_hd": "Mount HD",
           "big_mecha": "Own A Big Mecha", "intelligence": "Intelligence", "military_science": "Military Science ranks",
           "aura_of_command": "Aura of Command", "area_ranks": "Knowledge (Area) ranks", "circumstance": "Circumstances",
@@ -138,12 +147,16 @@ class BattleTracker(Tracker):
         self.party_level = F(W.IntText, "Their average Level", 4, "14em")
         self.participants = F(W.IntText, "Soldiers in the battle (0: all)", 0, "19em")
         self.turn_minutes = F(W.IntText, "Turn (minutes)", 30, "12em")
-        self.exact_multiple = F(W.Dropdown, "AS exactly 2–5 times", "higher band", "21em",
-                                options=[("the higher bonus", "higher band"), ("the lower bonus", "lower band")])
+        self.exact_multiple = F(W.Dropdown, "AS exactly 3 or 4 times", "higher band", "21em",
+                                options=[("+3 and +4 (higher row)", "higher band"), ("+2 and +3 (lower row)", "lower band")])
         self.largest = F(W.Dropdown, "Over 100,000 soldiers", "x100", "21em", options=[("losses × 100", "x100"), ("× 10 (as printed)", "x10")])
         self.zero = F(W.Dropdown, "An army at AS 0", "breaks", "21em", options=[("breaks", "breaks"), ("fights on", "fights on")])
         self.psb = F(W.Dropdown, "Two fights' bonuses", "best", "21em", options=[("the better one", "best"), ("both added", "sum")])
         self.chain = W.Checkbox(True, description="a re-rolled encounter can call for another", indent=False, layout=W.Layout(width="auto"))
+        self.final = W.Checkbox(True, description="the characters roll for the turn an army breaks", indent=False,
+                                layout=W.Layout(width="auto"))
+        self.final.add_class("besm-final-encounter")
+        self.readings_help = html_text(READINGS_HELP, cls="besm-readings-help")
         self.start_button = self.button("Start battle", self.start, "besm-start", "primary")
         # each turn
         self.status = html_text(cls="besm-battle-status")
@@ -168,7 +181,10 @@ class BattleTracker(Tracker):
         self.adj_button = self.button("Apply change", self.adjust, "besm-adjust")
         # odds
         self.odds_turns = F(W.IntText, "Turns ahead", 16, "11em")
-        self.odds_n = F(W.IntText, "Battles to simulate", 2000, "15em")
+        self.odds_n = F(W.IntText, "Battles to simulate", 2000, "15em", cls="besm-odds-n")
+        self.odds_help = html_text(f"<small>Exact where Army Strength cannot change the outcome (at most {MAX_CHAIN_STATES:,} states), "
+                                   f"else simulated: {SIMULATIONS_RANGE[0]:,} to {SIMULATIONS_RANGE[1]:,} battles, and at most "
+                                   f"{SIMULATED_TURNS:,} battles × turns ahead.</small>", cls="besm-odds-help")
         self.odds_seed = F(W.IntText, "Odds seed", 1, "10em")
         self.odds_button = self.button("Battle odds", self.show_battle_odds, "besm-battle-odds")
         self.battle_odds = html_text(cls="besm-battle-odds-out")
@@ -179,7 +195,7 @@ class BattleTracker(Tracker):
             html_text("<h3>Set up</h3>"), a.box(self), b.box(self),
             html_text("<h4>Battle settings</h4>"), self.row(self.characters, self.party_size, self.party_level),
             self.row(self.participants, self.turn_minutes), self.row(self.exact_multiple, self.largest),
-            self.row(self.zero, self.psb), self.row(self.chain), self.row(self.start_button),
+            self.row(self.zero, self.psb), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button),
             html_text("<h3>The battle</h3>"), self.status,
             html_text("<h4>This turn</h4>"), self.row(self.circ["A"], self.circ["B"]), self.turn_odds,
             self.row(self.typed, self.seed), self.row(self.turn_button),
@@ -187,7 +203,7 @@ class BattleTracker(Tracker):
             self.fights, self.row(self.won, self.won_button),
             html_text("<h4>GM's change</h4>"), self.row(self.adj_side, self.adj_strength, self.adj_quality, self.adj_note),
             self.row(self.adj_button),
-            html_text("<h4>Battle odds from here</h4>"), self.row(self.odds_turns, self.odds_n, self.odds_seed),
+            html_text("<h4>Battle odds from here</h4>"), self.row(self.odds_turns, self.odds_n, self.odds_seed), self.odds_help,
             self.row(self.odds_button), self.battle_odds,
             html_text("<h3>Log</h3>"), self.log_view, self.history_controls(), self.file_controls(), self.message])
         self.add_class("besm-tracker"); self.add_class("besm-battles"); self.add_class("besm-narrow")
@@ -221,8 +237,8 @@ class BattleTracker(Tracker):
         r = s.rules
         self.characters.value, self.party_size.value, self.party_level.value = s.characters, s.party_size, s.party_level
         self.participants.value, self.turn_minutes.value = s.participants, r.turn_minutes
-        self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value = (
-            r.exact_multiple, r.largest, r.zero_strength, r.psb, r.chain)
+        self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value, self.final.value = (
+            r.exact_multiple, r.largest, r.zero_strength, r.psb, r.chain, r.final_encounter)
 
     def refresh(self) -> None:
         self._once(self._refresh)
@@ -273,7 +289,8 @@ class BattleTracker(Tracker):
         self.encounter_button.disabled = bool(why)
         self.turn_button.disabled = b is None or b.state.over
         st = b.state if b else None
-        self.fights.value = "".join(f"<p><b>Fight {i + 1}</b>: {escape(describe_fight(f))}</p>" for i, f in enumerate(st.fights)) if st else ""
+        self.fights.value = ("".join(f"<p><b>Fight {i + 1}</b>: {escape(describe_fight(f))}</p>" for i, f in enumerate(st.fights))
+                             + "<p class='besm-a9-notes'><small>" + " ".join(map(escape, A9_NOTES)) + "</small></p>") if st and st.fights else ""
         opts = [(f"fight {i + 1} (+{st.fights[i].entry.psb} if {st.fights[i].entry.psb_when})", i) for i in creditable(st)] if st else []
         self._offer(self.won, opts)
         self.won_button.disabled = not opts
@@ -326,7 +343,8 @@ class BattleTracker(Tracker):
             if not self.troops[s]: raise ValueError(f"Start battle: army {s} has no troops yet")
             try: armies.append(army_from_troops(fm.name.value, fm.general_record(), self.troops[s]))
             except InputError as err: raise fm.told(err, "Army") from None
-        rules = BattleRules(self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value, self.turn_minutes.value)
+        rules = BattleRules(self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value,
+                            self.turn_minutes.value, self.final.value)
         state = start_battle(*armies, rules, self.participants.value, self.characters.value, self.party_size.value, self.party_level.value)
         self.battle = Battle(state)
         self.log_lines = [f"<b>Battle</b>: {escape(armies[0].name)} (AS {armies[0].strength:,}, AQ {armies[0].quality}) against "
@@ -373,7 +391,8 @@ class BattleTracker(Tracker):
         b = self._need()
         o = battle_odds(b.state, self.odds_turns.value, "auto", self.odds_n.value, self.odds_seed.value)
         names = [a.name for a in b.state.armies]
-        how = ("exact" if o.exact else f"simulated: {o.n:,} battles, seed {o.seed}, 95% intervals in brackets")
+        how = ("exact" if o.exact else f"simulated: {o.n:,} battles, seed {o.seed}, 95% intervals in brackets"
+               + (f"; not exact because {o.note}" if o.note else ""))
         def cell(i, t):
             p = o.broken[i][t - 1]
             return pct(p) if o.exact else f"{pct(p)} ({o.interval(SIDES[i], t)[0]:.1%}–{o.interval(SIDES[i], t)[1]:.1%})"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ...besm_d20.classless import (ABILITIES, BUILD_KIND, BUILD_VERSION, BUY_KINDS, ECL_READINGS, HIT_DIE_COST, SAVES, SKILL_TIERS,
-                                        ClasslessBuild, ecl)
+from ...besm_d20.classless import (ABILITIES, BUILD_KIND, BUILD_VERSION, BUY_KINDS, ECL_READINGS, HIT_DIE_COST, MIN_CP, SAVES,
+                                        SKILL_TIERS, ClasslessBuild, ecl)
 from ...dice import InputError
 from ..calc import html_text
 from .damage_saves import _input, _row, _sized, _tick
@@ -21,6 +21,10 @@ from ..tracker import Tracker
 PICKS = {"ability": list(ABILITIES), "save": list(SAVES), "hit die": [f"{d} ({float(c):g} CP)" for d, c in HIT_DIE_COST.items()],
          "skills": [f"{float(cp):g} CP: {sp} + Int" for cp, sp in SKILL_TIERS.items()]}
 ECL_CHOICES = [("90 CP = ECL 5 (example)", "example"), ("40 CP = ECL 1", "additional")]
+EARNED_CHOICES = [("apart: 95 + 5 = ECL 5", "apart"), ("pooled: 95 + 5 = ECL 6", "pooled")]
+READINGS_NOTE = ("<div style='line-height:1.4'><i>ECL reading</i>: whether 40 CP is ECL 0 (the source's example) or 1. <i>Earned CP</i>: whether "
+                 "points earned in play count in their own tens, or join those left over at creation. <i>GM's NPC</i>: a "
+                 f"non-player character may start below {MIN_CP} CP. These four take effect with <i>New build</i>.</div>")
 
 
 def _cp(x: Fraction) -> str: return f"{float(x):g}"
@@ -30,7 +34,7 @@ class ClasslessPanel(Tracker):
     "A classless character's point-buy ledger: purchases, sessions, spent, left, ECL; the tracker kit's undo and saves."
     kind, version, noun = BUILD_KIND, BUILD_VERSION, "build"
     labels = {"kind": "Buy", "name": "File name", "count": "How many", "cost": "Cost (CP)", "int_mod": "Int modifier", "start": "Start CP",
-              "extra": "Role-playing bonus", "ecl_reading": "ECL reading"}
+              "extra": "Role-playing bonus", "ecl_reading": "ECL reading", "earned_reading": "Earned CP", "npc": "GM's NPC"}
 
     def __init__(self,
                  saves: str | Path | None = "",  # the saves folder ("": the dashboards' own); None: no files
@@ -42,6 +46,8 @@ class ClasslessPanel(Tracker):
         self.name = _input(W.Text, "6em", "16em", self.build.name, description="Name")
         self.start = _input(W.IntText, "6em", "11em", self.build.start, description="Start CP"); self.start.add_class("besm-cl-start")
         self.reading = _input(W.Dropdown, "6em", "18em", options=ECL_CHOICES, value="example", description="ECL reading")
+        self.earned = _input(W.Dropdown, "6em", "18em", options=EARNED_CHOICES, value="apart", description="Earned CP")
+        self.npc = _tick(False, f"GM's NPC (may start below {MIN_CP} CP)"); self.npc.add_class("besm-cl-npc")
         self.kind_pick = _input(W.Dropdown, "5em", "12em", options=list(BUY_KINDS), value="ability", description="Buy")
         self.kind_pick.add_class("besm-cl-kind")
         self.pick = _sized(W.Dropdown(description="Which"), "5em", "15em"); self.pick.add_class("besm-cl-pick")
@@ -54,7 +60,8 @@ class ClasslessPanel(Tracker):
         self.session_button = self.button("Session", lambda: self.build.session(self.extra.value), "besm-cl-session")
         self.status, self.summary, self.log_view = html_text(cls="besm-cl-status"), html_text(cls="besm-cl-summary"), html_text(cls="besm-log")
         self.kind_pick.observe(lambda _: self._once(self.refresh), names="value")
-        super().__init__([html_text("<h3>Classless character</h3>"), _row(self.name, self.start, self.reading), self.status,
+        super().__init__([html_text("<h3>Classless character</h3>"), _row(self.name, self.start, self.reading),
+                          _row(self.earned, self.npc), html_text(READINGS_NOTE, cls="besm-cl-readings"), self.status,
                           _row(self.kind_pick, self.pick, self.what), _row(self.count, self.cost, self.int_mod),
                           self.row(self.buy_button, cls="besm-cl-message"), _row(self.extra), self.row(self.session_button, cls="besm-cl-session-message"),
                           self.message, self.history_controls(),
@@ -68,11 +75,12 @@ class ClasslessPanel(Tracker):
     def restore(self, data: dict) -> None:
         self.build = ClasslessBuild.from_dict(data)
         self._once(lambda: (setattr(self.name, "value", self.build.name), setattr(self.start, "value", self.build.start),
-                            setattr(self.reading, "value", self.build.ecl_reading)))
+                            setattr(self.reading, "value", self.build.ecl_reading), setattr(self.earned, "value", self.build.earned_reading),
+                            setattr(self.npc, "value", self.build.npc)))
 
     def blank(self) -> dict:
-        "A new build for the name, points and reading on screen."
-        return ClasslessBuild(self.name.value, self.start.value, self.reading.value).to_dict()
+        "A new build for the name, points, readings and NPC tick on screen."
+        return ClasslessBuild(self.name.value, self.start.value, self.reading.value, earned_reading=self.earned.value, npc=self.npc.value).to_dict()
 
     def buy(self) -> None:
         k = self.kind_pick.value
@@ -92,7 +100,7 @@ class ClasslessPanel(Tracker):
         self.count.layout.display = None if k in ("ability", "save", "hit die", "attribute") else "none"
         self.count.description = "Ranks" if k == "attribute" else "How many"
         b = self.build
-        self.status.value = (f"<div style='line-height:1.6'><b>{escape(b.name)}</b> · started with {b.start} CP (ECL {ecl(b.start, b.ecl_reading)}) · "
+        self.status.value = (f"<div style='line-height:1.6'><b>{escape(b.name)}</b> · {'an NPC, ' if b.npc else ''}started with {b.start} CP (ECL {ecl(b.start, b.ecl_reading, npc=b.npc)}) · "
                              f"gained <b>{b.gained}</b> · spent <b class='besm-cl-spent'>{_cp(b.spent)}</b> · "
                              f"left <b class='besm-cl-left'>{_cp(b.left)}</b> · <b>ECL <span class='besm-cl-ecl'>{b.ecl}</span></b></div>")
         s = b.summary()
@@ -111,4 +119,4 @@ def classless_ledger(saves: str | Path | None = "",  # the saves folder ("": the
     return ClasslessPanel(saves)
 
 # %% auto #0
-__all__ = ['PICKS', 'ECL_CHOICES', 'ClasslessPanel', 'classless_ledger']
+__all__ = ['PICKS', 'ECL_CHOICES', 'EARNED_CHOICES', 'READINGS_NOTE', 'ClasslessPanel', 'classless_ledger']

@@ -6,20 +6,22 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from html import escape
 from pathlib import Path
 
 import ipywidgets as widgets
 
 from ...besm_d20.battles import SIDES
-from ...besm_d20.units import (CAVALRY_READINGS, CRIT_READINGS, HELPLESS_READINGS, NISHIHAMA, ROUNDINGS, SAVES, SPELL_EFFECTS, STANDINGS,
-                                    TABLE_A14, THIRD_READINGS, UNIT_TYPES, Combat, Unit, UnitAction, UnitRules, attack_outlook,
-                                    cavalry_counter_hp, combat_from_dict, combat_to_dict, counter_hp, legal_actions, legal_targets,
-                                    narrate, start_combat, unit_from_dict, unit_to_dict)
-from ...dice import InputError, pct
+from ...besm_d20.unit_attacks import SPELL_EFFECTS
+from ...besm_d20.unit_morale import TABLE_A14
+from ...besm_d20.unit_rounds import (Character, Combat, UnitAction, UnitRules, attack_outlook, character_from_dict, character_to_dict,
+                                          combat_from_dict, combat_to_dict, legal_actions, legal_targets, narrate, start_combat,
+                                          unit_from_dict, unit_to_dict)
+from ...besm_d20.units import NISHIHAMA, SAVES, UNIT_TYPES, Unit, cavalry_counter_hp, counter_hp
+from ...dice import DiceFeed, InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
-from ...dice import DiceFeed
 from .battles import NARROW_CSS, field_widget, typed_totals
 from ..calc import html_text, message_text
 from ..tracker import Tracker
@@ -27,22 +29,35 @@ from ..tracker import Tracker
 GOBLINS = Unit("Goblin raiders", "B", 10, 10, initiative=1, attack=(1,), damage="1d6", ac=1, armour=2, standing="mercenary")
 ACTION_LABELS = {"charge": "Charge", "attack": "Attack (melee)", "ranged": "Ranged attack", "withdraw": "Withdraw",
                  "coup": "Coup de grace", "rally": "Rally (DC 20)", "pass": "Pass (hold, or keep fleeing)"}
+END_TURN = "End turn"  # a character's: what it did is told in Magic and characters
 UNIT_LABELS = {"name": "Unit", "side": "Side", "counters": "Unit Size", "counter_hp": "Counter HP", "per_counter": "Creatures per counter",
                "unit_type": "Type", "initiative": "Initiative", "attack": "Attack bonuses", "damage": "Damage", "ac": "AC", "armour": "Armour",
                "fortitude": "Fort", "reflex": "Ref", "will": "Will", "leader_cha": "Leader's Cha mod", "aura": "Aura of Command",
-               "standing": "Standing", "hit_dice": "Hit Dice", "constitution": "Constitution", "rider_hd": "Rider HD", "mount_hd": "Mount HD",
-               "rider_con": "Rider Con", "mount_con": "Mount Con", "score": "Constitution", "in_range": "In reach", "dc": "DC",
-               "area": "Counters in the area", "creatures": "Creatures", "effect": "Condition", "value": "Bonus", "deed": "Deed",
-               "situational": "Other modifier", "totals": "Typed dice", "fear_dc": "Fear DC", "target": "Target", "unit": "Unit",
-               "option": "Action", "why": "Why"}
+               "standing": "Standing", "ranged_attack": "Ranged bonuses", "ranged_damage": "Ranged damage",
+               "range_increment": "Range increment (ft)", "hit_dice": "Hit Dice (average)", "constitution": "Constitution",
+               "rider_hd": "Hit Dice (average)", "mount_hd": "Mount HD", "rider_con": "Constitution", "mount_con": "Mount Con",
+               "score": "Constitution", "in_range": "In reach", "distance": "Distance (ft)", "dc": "DC", "area": "Counters in the area",
+               "creatures": "Creatures", "effect": "Condition", "value": "Bonus", "deed": "Deed", "situational": "Other modifier",
+               "totals": "Typed dice", "fear_dc": "Fear DC", "target": "Target", "unit": "Unit", "option": "Action", "why": "Why",
+               "by": "Acting"}
+CHARACTER_LABELS = {"name": "Character", "side": "Side", "initiative": "Initiative"}
+
+
+def hit_dice_value(typed: str,  # what was typed in a Hit Dice box
+                   label: str,  # the box's label, for the message
+                  ) -> int | Fraction:
+    "An average Hit Dice as typed: a whole number, a decimal (1.5) or a fraction (7/4)."
+    try: value = Fraction(typed.strip())
+    except (ValueError, ZeroDivisionError): raise ValueError(f"{label}: a number such as 2, 1.5 or 7/4, got {typed!r}") from None
+    return int(value) if value.denominator == 1 else value
 
 # %% auto #0
-__all__ = ['GOBLINS', 'ACTION_LABELS', 'UNIT_LABELS', 'UnitTracker']
+__all__ = ['GOBLINS', 'ACTION_LABELS', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'hit_dice_value', 'UnitTracker']
 
 # %% ../../../nbs/besm_d20/54_units_ui.ipynb #6f28af6f
 class UnitTracker(Tracker):
-    "Big Combats, Small Counters at the table: rosters, Initiative, turns in order with odds, magic, morale; undo, autosave, saves."
-    kind, version, noun = "besm-unit-tracker", 1, "battle"
+    "Big Combats, Small Counters at the table: rosters and characters, Initiative, turns in order with odds, magic, morale; undo, autosave, saves."
+    kind, version, noun = "besm-unit-tracker", 2, "battle"
     labels = UNIT_LABELS | {"name": "File name"}  # a unit's name is refused in `_unit`, told as its Unit box; elsewhere "name" is the save's
 
     def __init__(self,
@@ -55,6 +70,7 @@ class UnitTracker(Tracker):
         self.start_tracker(saves, autosave)
         self._seeds = random.Random()
         self.rosters: list[Unit] = [NISHIHAMA, GOBLINS]
+        self.characters: list[Character] = []
         self.combat: Combat | None = None
         self.log_lines: list[str] = []
         # the roster form
@@ -68,30 +84,40 @@ class UnitTracker(Tracker):
         self.u_attack = F(W.Text, "Attack bonuses", "1", "13em")
         self.u_damage = F(W.Text, "Damage", "1d8", "11em")
         self.u_ac = F(W.IntText, "AC", 0, "7em"); self.u_armour = F(W.IntText, "Armour", 0, "9em")
+        self.u_ranged = F(W.Text, "Ranged bonuses", "", "14em", cls="besm-unit-ranged", placeholder="none")
+        self.u_ranged_damage = F(W.Text, "Ranged damage", "", "13em", cls="besm-unit-ranged-damage", placeholder="e.g. 1d8")
+        self.u_increment = F(W.IntText, "Range increment (ft)", 0, "16em", cls="besm-unit-increment")
         self.u_saves = {s: F(W.IntText, {"fortitude": "Fort", "reflex": "Ref", "will": "Will"}[s], 0, "7em") for s in SAVES}
         self.u_cha = F(W.IntText, "Leader's Cha mod", 0, "13em"); self.u_aura = F(W.IntText, "Aura of Command", 0, "13em")
         self.u_elite = W.Checkbox(False, description="elite", indent=False, layout=W.Layout(width="auto"))
         self.u_standing = F(W.Dropdown, "Standing", "", "15em", options=[("professional", ""), ("mercenary (−1)", "mercenary"), ("enslaved (−4)", "enslaved")])
         self.add_button = self.button("Add unit", self.add_unit, "besm-add-unit")
-        self.remove_pick = F(W.Dropdown, "Unit", None, "17em", options=[])
-        self.remove_button = self.button("Remove unit", self.remove_unit, "besm-remove-unit")
+        self.ch_name = F(W.Text, "Character", "Baiko", "15em", cls="besm-character-name")
+        self.ch_side = F(W.Dropdown, "Side", "A", "8em", options=list(SIDES))
+        self.ch_init = F(W.IntText, "Initiative", 0, "10em", cls="besm-character-init")
+        self.add_character_button = self.button("Add character", self.add_character, "besm-add-character")
+        self.remove_pick = F(W.Dropdown, "Unit or character", None, "21em", options=[])
+        self.remove_button = self.button("Remove", self.remove_unit, "besm-remove-unit")
         self.roster_view = html_text(cls="besm-rosters")
         # the counter hit point calculator
-        self.c_hd = F(W.IntText, "Hit Dice (average)", 1, "14em"); self.c_con = F(W.IntText, "Constitution", 10, "12em")
+        self.c_hd = F(W.Text, "Hit Dice (average)", "1", "14em", cls="besm-hd"); self.c_con = F(W.IntText, "Constitution", 10, "12em")
         self.c_tiny = W.Checkbox(False, description="3 hp or fewer", indent=False, layout=W.Layout(width="auto"))
+        self.c_tiny_con = F(W.Dropdown, "Its −25%", "add", "22em", options=[("added to Con's ±10%s", "add"), ("after Con's (× ¾)", "multiply")])
         self.c_mounted = W.Checkbox(False, description="cavalry", indent=False, layout=W.Layout(width="auto"))
-        self.c_mount = F(W.IntText, "Mount HD", 4, "10em"); self.c_mount_con = F(W.IntText, "Mount Con", 10, "11em")
+        self.c_mount = F(W.Text, "Mount HD", "4", "10em", cls="besm-mount-hd"); self.c_mount_con = F(W.IntText, "Mount Con", 10, "11em")
         self.c_reading = F(W.Dropdown, "Cavalry", "rule", "21em", options=[("half the lower HD (rule)", "rule"), ("lower HD in full (72)", "example")])
         self.c_out = html_text(cls="besm-counter-hp")
-        for w in (self.c_hd, self.c_con, self.c_tiny, self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading, self.u_per):
-            w.observe(lambda _: getattr(self, "_busy", False) or self._guard(self._counter_hp, quiet=True), names="value")
+        for w in (self.c_hd, self.c_con, self.c_tiny, self.c_tiny_con, self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading, self.u_per):
+            w.observe(lambda _: getattr(self, "_busy", False) or self._show(self._counter_hp, self.c_out), names="value")
         self.use_button = self.button("Use", self.use_counter_hp, "besm-use-hp")
         # readings
         self.r_defence = W.Checkbox(True, description="target units make defence rolls", indent=False, layout=W.Layout(width="auto"))
         self.r_rounding = F(W.Dropdown, "Failing a save", "nearest", "21em", options=[("to the nearest", "nearest"), ("rounded down", "down"), ("rounded up", "up")])
         self.r_third = F(W.Dropdown, "A-13's third", "by", "21em", options=[("lost a third", "by"), ("left with a third", "to")])
+        self.r_size = F(W.Dropdown, "A-13's half, quarter", "first", "24em", options=[("the round it falls so low", "first"), ("every round after too", "every")])
         self.r_helpless = F(W.Dropdown, "Helpless", "removed", "21em", options=[("removed at once", "removed"), ("until a coup de grace", "marked")])
-        self.r_crit = F(W.Dropdown, "A critical doubles", "dice", "17em", options=[("the dice", "dice"), ("the total", "total")])
+        self.r_crit = F(W.Dropdown, "A critical", "dice", "24em", options=[("doubles the dice", "dice"), ("rolls the damage twice", "twice")])
+        self.r_charge_ac = F(W.Dropdown, "A charger's AC −2", "turn", "24em", options=[("until its next turn", "turn"), ("to the round's end", "round")])
         self.r_fear = F(W.IntText, "Fear DC", 15, "9em")
         self.start_button = self.button("Start battle", self.start, "besm-start", "primary")
         self.init_button = self.button("Roll Initiative", self.initiative, "besm-initiative")
@@ -102,10 +128,11 @@ class UnitTracker(Tracker):
         self.target = F(W.Dropdown, "Target", None, "17em", cls="besm-target", options=[])
         self.n_counters = F(W.IntText, "Counters (0: all)", 0, "13em")
         self.in_range = F(W.IntText, "In reach (0: all)", 0, "13em")
+        self.distance = F(W.IntText, "Distance (ft)", 0, "12em", cls="besm-distance")
         self.at_hindered = W.Checkbox(False, description="at hindered counters (+2)", indent=False, layout=W.Layout(width="auto"))
         self.situational = F(W.IntText, "Other modifier", 0, "12em")
-        for w in (self.action, self.target, self.n_counters, self.in_range, self.at_hindered):
-            w.observe(lambda _: getattr(self, "_busy", False) or self._guard(self._refresh_turn, quiet=True), names="value")
+        for w in (self.action, self.target, self.n_counters, self.in_range, self.distance, self.at_hindered):
+            w.observe(lambda _: getattr(self, "_busy", False) or self._once(lambda: self._show(self._refresh_turn, self.outlook)), names="value")
         self.outlook = html_text(cls="besm-outlook")
         self.typed = F(W.Text, "Typed dice", "", "19em", cls="besm-typed", placeholder="blank: roll with the seed")
         self.seed = F(W.IntText, "Seed", seed if seed is not None else self._seeds.randrange(1, 1_000_000), "10em", cls="besm-seed")
@@ -114,6 +141,7 @@ class UnitTracker(Tracker):
         self.morale_button = self.button("Morale check", self.morale, "besm-morale")
         self.round_button = self.button("Next round", self.next_round, "besm-next-round")
         # magic and characters
+        self.m_who = html_text(cls="besm-magic-who")
         self.m_target = F(W.Dropdown, "Unit", None, "17em", cls="besm-magic-target", options=[])
         self.m_dc = F(W.IntText, "DC", 15, "7em"); self.m_save = F(W.Dropdown, "Save", "reflex", "11em", options=list(SAVES))
         self.m_damage = F(W.Text, "Damage", "5d6", "10em"); self.m_area = F(W.IntText, "Counters in the area (0: all)", 0, "19em")
@@ -124,7 +152,8 @@ class UnitTracker(Tracker):
         self.hd_button = self.button("Hit Dice lost", self.hit_dice, "besm-hit-dice")
         self.m_effect = F(W.Dropdown, "Condition", "hindered", "13em", options=list(SPELL_EFFECTS)); self.m_n = F(W.IntText, "Counters", 1, "10em")
         self.cond_button = self.button("Apply condition", self.condition, "besm-condition")
-        self.m_deed = F(W.Dropdown, "Deed", "", "19em", options=[("another bonus (below)", "")] + [(f"{k} ({v:+d})", k) for k, v in TABLE_A14.items()])
+        self.m_deed = F(W.Dropdown, "Deed", "", "24em", cls="besm-deed", options=[("another modifier (bless): attack and morale", "")]
+                        + [(f"{k} ({v:+d})", k) for k, v in TABLE_A14.items()])
         self.m_value = F(W.IntText, "Bonus", 1, "8em")
         self.award_button = self.button("Morale award", self.award, "besm-award")
         self.log_view = html_text(cls="besm-log")
@@ -133,17 +162,21 @@ class UnitTracker(Tracker):
             html_text("<h3>Rosters</h3>"), self.roster_view,
             self.row(self.u_name, self.u_side, self.u_counters, self.u_hp, self.u_per, self.u_type),
             self.row(self.u_init, self.u_attack, self.u_damage, self.u_ac, self.u_armour, *self.u_saves.values()),
+            self.row(self.u_ranged, self.u_ranged_damage, self.u_increment),
             self.row(self.u_cha, self.u_aura, self.u_elite, self.u_standing), self.row(self.add_button),
+            html_text("<h4>Characters</h4><div style='line-height:1.4'>Player characters and major NPCs: never in a unit; they "
+                      "act in Initiative order among the units.</div>"),
+            self.row(self.ch_name, self.ch_side, self.ch_init), self.row(self.add_character_button),
             self.row(self.remove_pick, self.remove_button),
-            html_text("<h4>Counter hit points</h4>"), self.row(self.c_hd, self.c_con, self.c_tiny),
+            html_text("<h4>Counter hit points</h4>"), self.row(self.c_hd, self.c_con, self.c_tiny, self.c_tiny_con),
             self.row(self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading), self.c_out, self.row(self.use_button),
-            html_text("<h4>Readings</h4>"), self.row(self.r_defence, self.r_rounding, self.r_third),
-            self.row(self.r_helpless, self.r_crit, self.r_fear), self.row(self.start_button, self.init_button),
+            html_text("<h4>Readings</h4>"), self.row(self.r_defence, self.r_rounding, self.r_third, self.r_size),
+            self.row(self.r_helpless, self.r_crit, self.r_charge_ac, self.r_fear), self.row(self.start_button, self.init_button),
             html_text("<h3>The battle</h3>"), self.status, self.turn_note, self.row(self.action, self.target),
-            self.row(self.n_counters, self.in_range, self.at_hindered, self.situational), self.outlook,
+            self.row(self.n_counters, self.in_range, self.distance, self.at_hindered, self.situational), self.outlook,
             self.row(self.typed, self.seed), self.row(self.act_button),
             html_text("<h4>Morale and the next round</h4>"), self.row(self.owing, self.morale_button), self.row(self.round_button),
-            html_text("<h4>Magic and characters</h4>"), self.row(self.m_target),
+            html_text("<h4>Magic and characters</h4>"), self.m_who, self.row(self.m_target),
             self.row(self.m_dc, self.m_save, self.m_damage, self.m_area, self.m_armour), self.row(self.save_button_),
             self.row(self.m_hd, self.m_creatures, self.m_why), self.row(self.hd_button),
             self.row(self.m_effect, self.m_n), self.row(self.cond_button),
@@ -154,53 +187,67 @@ class UnitTracker(Tracker):
 
     # -- the kit's four ----------------------------------------------------------------------------
     def rules(self) -> UnitRules:
-        return UnitRules(self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_helpless.value, self.r_crit.value, self.r_fear.value)
+        return UnitRules(self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_helpless.value, self.r_crit.value,
+                         self.r_fear.value, self.r_size.value, self.r_charge_ac.value)
 
     def state(self) -> dict:
-        return {"rosters": [unit_to_dict(u) for u in self.rosters], "combat": combat_to_dict(self.combat) if self.combat else None,
-                "log": list(self.log_lines)}
+        return {"rosters": [unit_to_dict(u) for u in self.rosters], "characters": [character_to_dict(c) for c in self.characters],
+                "combat": combat_to_dict(self.combat) if self.combat else None, "log": list(self.log_lines)}
 
     def blank(self) -> dict:
-        return {"rosters": [unit_to_dict(NISHIHAMA), unit_to_dict(GOBLINS)], "combat": None, "log": []}
+        return {"rosters": [unit_to_dict(NISHIHAMA), unit_to_dict(GOBLINS)], "characters": [], "combat": None, "log": []}
 
     def restore(self, data: dict) -> None:
-        f = fields(data, "tracker", ("rosters", "combat", "log"), ("rosters", "combat", "log"))
+        keys = ("rosters", "characters", "combat", "log")
+        f = fields(data, "tracker", keys, keys)
         rosters = [unit_from_dict(u, f"tracker.rosters[{i}]") for i, u in enumerate(items(f["rosters"], "tracker.rosters", 60))]
-        if len({u.name for u in rosters}) != len(rosters): raise ValueError("tracker.rosters: every unit needs its own name")
+        characters = [character_from_dict(c, f"tracker.characters[{i}]") for i, c in enumerate(items(f["characters"], "tracker.characters", 60))]
+        names = [u.name for u in rosters] + [c.name for c in characters]
+        if len(set(names)) != len(names): raise ValueError("tracker.rosters: every unit and character needs its own name")
         combat = combat_from_dict(f["combat"]) if f["combat"] is not None else None
         log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
-        self.rosters, self.combat, self.log_lines = rosters, combat, list(log)
+        self.rosters, self.characters, self.combat, self.log_lines = rosters, characters, combat, list(log)
         if combat is not None:
             r = combat.start.rules
-            self.r_defence.value, self.r_rounding.value, self.r_third.value = r.defence, r.rounding, r.third
-            self.r_helpless.value, self.r_crit.value, self.r_fear.value = r.helpless, r.crit, r.fear_dc
+            self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_size.value = r.defence, r.rounding, r.third, r.size
+            self.r_helpless.value, self.r_crit.value, self.r_charge_ac.value, self.r_fear.value = r.helpless, r.crit, r.charge_ac, r.fear_dc
 
     def refresh(self) -> None:
         self._once(self._refresh)
 
     # -- drawing ------------------------------------------------------------------------------------
     def _refresh(self) -> None:
+        def shoots(u: Unit) -> str:
+            return f"; {' / '.join(f'{a:+d}' for a in u.ranged_attack)}, {escape(u.ranged_damage)} ({u.range_increment} ft)" if u.shoots else ""
         rows = "".join(f"<tr><td>{u.side}</td><td>{escape(u.name)}</td><td>{u.counters} × {u.counter_hp}</td><td>{u.unit_type}</td>"
-                       f"<td>{u.initiative:+d}</td><td>{' / '.join(f'{a:+d}' for a in u.attack)}, {escape(u.damage)}</td><td>{u.ac}</td>"
+                       f"<td>{u.initiative:+d}</td><td>{' / '.join(f'{a:+d}' for a in u.attack)}, {escape(u.damage)}{shoots(u)}</td><td>{u.ac}</td>"
                        f"<td>{u.armour}</td><td>{u.fortitude:+d}/{u.reflex:+d}/{u.will:+d}</td></tr>" for u in self.rosters)
+        rows += "".join(f"<tr><td>{c.side}</td><td>{escape(c.name)}</td><td colspan='2'>character</td><td>{c.initiative:+d}</td>"
+                        "<td colspan='4'></td></tr>" for c in self.characters)
         self.roster_view.value = ("<table class='besm-odds'><tr><th>side</th><th>unit</th><th>counters × HP</th><th>type</th><th>Init</th>"
                                   f"<th>attack, damage</th><th>AC</th><th>Armour</th><th>F/R/W</th></tr>{rows}</table>")
-        self._offer(self.remove_pick, [u.name for u in self.rosters])
+        self._offer(self.remove_pick, [u.name for u in self.rosters] + [c.name for c in self.characters])
         c = self.combat
         self.init_button.disabled = c is None or c.state.round > 0
         self.start_button.disabled = c is not None
         if c is None:
-            self.status.value = "<p><i>Add the units, then press Start battle and Roll Initiative.</i></p>"
+            self.status.value = "<p><i>Add the units (and characters), then press Start battle and Roll Initiative.</i></p>"
         else:
             s = c.state
             now = s.current()
             body = ""
-            for name in (s.order or tuple(u.name for u in s.units)):
-                u = s.get(name)
-                flags = [x for x in (f"engaged with {', '.join(u.engaged)}" if u.engaged else "", "charged" if u.charged else "",
-                                     f"{u.helpless} helpless" if u.helpless else "", f"{u.hindered} hindered" if u.hindered else "",
-                                     f"morale {u.bonus:+d}" if u.bonus else "", "acted" if name in s.acted else "") if x]
+            for name in (s.order or tuple(u.name for u in s.units) + tuple(ch.name for ch in s.characters)):
                 mark = " class='besm-now' style='background:#fff3c4'" if name == now else ""
+                done = "acted" if name in s.acted else ""
+                ch = s.character(name)
+                if ch:
+                    body += (f"<tr{mark}><td>{ch.side}</td><td>{escape(name)}</td><td colspan='5'><i>character</i></td>"
+                             f"<td>{done}</td></tr>")
+                    continue
+                u = s.get(name)
+                flags = [x for x in (f"engaged with {', '.join(u.engaged)}" if u.engaged else "", "charged: AC −2" if s.charging(name) else "",
+                                     f"{u.helpless} helpless" if u.helpless else "", f"{u.hindered} hindered" if u.hindered else "",
+                                     f"deeds {u.deeds:+d}" if u.deeds else "", f"spells {u.spells:+d}" if u.spells else "", done) if x]
                 body += (f"<tr{mark}><td>{u.unit.side}</td><td>{escape(name)}</td><td><b class='besm-counters' data-unit='{escape(name)}'>{u.counters}</b>"
                          f" / {u.unit.counters}</td><td>{u.carry}</td><td>{u.hit_points}</td><td>{u.dead}</td><td>{u.morale}</td>"
                          f"<td>{escape('; '.join(flags))}</td></tr>")
@@ -215,38 +262,61 @@ class UnitTracker(Tracker):
         self._offer(self.owing, owing)
         self.morale_button.disabled = not owing
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{l}</div>" for l in self.log_lines[-400:])
-        for part, out in ((self._refresh_turn, self.outlook), (self._counter_hp, self.c_out)):
-            try: part()
-            except ValueError as err: out.value = f"<span class='besm-error'>⚠ {escape(str(err))}</span>"  # a box being typed in
+        for part, out in ((self._refresh_turn, self.outlook), (self._counter_hp, self.c_out)): self._show(part, out)
+
+    @staticmethod
+    def _show(part, out: widgets.HTML) -> None:
+        "Redraw a part; a box being typed in that it cannot take yet is refused right there."
+        try: part()
+        except ValueError as err: out.value = f"<span class='besm-error'>⚠ {escape(message_text(err, UNIT_LABELS))}</span>"
+
+    def _acting(self) -> str:
+        "The character whose turn it is ('' if a unit's, or none)."
+        s = self.combat.state if self.combat else None
+        now = s.current() if s else None
+        return now if now and s.character(now) else ""
 
     def _refresh_turn(self) -> None:
         c = self.combat
         s = c.state if c else None
         now = s.current() if s else None
         acts = legal_actions(s, now) if now else ()
-        self._offer(self.action, [(ACTION_LABELS[a], a) for a in acts])
+        who = self._acting()
+        self._offer(self.action, [(END_TURN, "pass")] if who else [(ACTION_LABELS[a], a) for a in acts])
         targets = legal_targets(s, now, self.action.value) if now and self.action.value else ()
         self._offer(self.target, list(targets))
         self.target.disabled = not targets
+        self.distance.disabled = self.action.value != "ranged"
         self.act_button.disabled = not acts
-        self.turn_note.value = (f"<div class='besm-turn-note-text'><b>{escape(now)}</b>'s turn ({s.get(now).morale}).</div>" if now else
-                                "<div>Every unit has acted: make the morale checks owed, then Next round.</div>" if s and s.round and not s.over else "")
+        if who: note = (f"<div class='besm-turn-note-text'><b>{escape(who)}</b>'s turn (a character): tell what {escape(who)} does in "
+                        "Magic and characters below (Hit Dice lost, an area effect, a condition, a morale award), then End turn.</div>")
+        elif now: note = f"<div class='besm-turn-note-text'><b>{escape(now)}</b>'s turn ({s.get(now).morale}).</div>"
+        else: note = "<div>Every unit has acted: make the morale checks owed, then Next round.</div>" if s and s.round and not s.over else ""
+        self.turn_note.value = note
+        self.m_who.value = (f"<div class='besm-magic-who-text'>Done by <b>{escape(who)}</b>, on this turn.</div>" if who else
+                            "<div class='besm-magic-who-text'>Done by a caster outside the order (no character's turn now).</div>" if s and s.round else "")
         self.outlook.value = ""
-        if now and self.action.value in ("charge", "attack", "ranged") and self.target.value:
-            o = attack_outlook(s, now, self.target.value, self.action.value, self.n_counters.value, self.in_range.value, self.at_hindered.value)
-            land = o.outcomes[0]["hit"] + o.outcomes[0]["critical"]
+        if now and not who and self.action.value in ("charge", "attack", "ranged") and self.target.value:
+            o = attack_outlook(s, now, self.target.value, self.action.value, self.n_counters.value, self.in_range.value, self.at_hindered.value,
+                               self.distance.value if self.action.value == "ranged" else 0)
             removed = "; ".join(f"{k}: {pct(v)}" for k, v in o.removed.items())
-            mean = float(sum(k * p for k, p in o.damage.items()))
-            self.outlook.value = (f"<div class='besm-outlook-text' style='line-height:1.5'><b>Before rolling</b> (exact): the first attack lands "
-                                  f"{pct(land)} (critical {pct(o.outcomes[0]['critical'])}, defended {pct(o.outcomes[0]['defended'])}); "
-                                  f"damage {mean:.1f} on average; counters removed: {removed}</div>")
+            how = ("exact" if o.exact else f"estimated from {o.trials:,} simulated attacks (too many rolls for exact odds); "
+                   "the landing odds and the mean are exact")
+            several = f" ({len(o.outcomes)} attack rolls)" if len(o.outcomes) > 1 else ""
+            self.outlook.value = (f"<div class='besm-outlook-text' style='line-height:1.5'><b>Before rolling</b>{several}: the first attack lands "
+                                  f"{pct(o.lands)} (critical {pct(o.outcomes[0]['critical'])}, defended {pct(o.outcomes[0]['defended'])}); "
+                                  f"damage {float(o.mean):.1f} on average; counters removed: {removed} <i>({how})</i></div>")
 
     def _counter_hp(self) -> None:
-        if self.c_mounted.value:
-            hp, steps = cavalry_counter_hp(self.c_hd.value, self.c_mount.value, self.u_per.value, self.c_con.value, self.c_mount_con.value,
-                                           self.c_tiny.value, self.c_reading.value)
-        else:
-            hp, steps = counter_hp(self.c_hd.value, self.u_per.value, self.c_con.value, self.c_tiny.value)
+        labels = UNIT_LABELS | {"per_counter": "Creatures per counter"}
+        hd = hit_dice_value(self.c_hd.value, "Hit Dice (average)")
+        try:
+            if self.c_mounted.value:
+                hp, steps = cavalry_counter_hp(hd, hit_dice_value(self.c_mount.value, "Mount HD"), self.u_per.value, self.c_con.value,
+                                               self.c_mount_con.value, self.c_tiny.value, self.c_reading.value, self.c_tiny_con.value)
+            else:
+                hp, steps = counter_hp(hd, self.u_per.value, self.c_con.value, self.c_tiny.value, self.c_tiny_con.value)
+        except InputError as err: raise ValueError(message_text(err, labels)) from None
         self._calc_hp = hp
         self.c_out.value = f"<div>Counter hit points: <b class='besm-hp-calc'>{hp}</b></div>" + working_table(steps)
 
@@ -255,29 +325,47 @@ class UnitTracker(Tracker):
         self._counter_hp()
         self.u_hp.value = self._calc_hp
 
+    @staticmethod
+    def _bonuses(typed: str, label: str) -> tuple[int, ...]:
+        try: return tuple(int(x) for x in typed.replace(",", " ").split())
+        except ValueError: raise ValueError(f"{label}: whole numbers separated by spaces, e.g. 6 1") from None
+
     def _unit(self) -> Unit:
-        try: attack = tuple(int(x) for x in self.u_attack.value.replace(",", " ").split())
-        except ValueError: raise ValueError("Attack bonuses: whole numbers separated by spaces, e.g. 6 1") from None
-        try: return Unit(self.u_name.value, self.u_side.value, self.u_counters.value, self.u_hp.value, self.u_per.value, self.u_type.value, 1,
-                         self.u_init.value, attack, self.u_damage.value.strip(), self.u_ac.value, self.u_armour.value,
-                         *(self.u_saves[s].value for s in SAVES), self.u_cha.value, self.u_aura.value, self.u_elite.value, self.u_standing.value)
+        attack, ranged = self._bonuses(self.u_attack.value, "Attack bonuses"), self._bonuses(self.u_ranged.value, "Ranged bonuses")
+        try: return Unit(self.u_name.value, self.u_side.value, self.u_counters.value, self.u_hp.value, self.u_per.value, self.u_type.value,
+                         initiative=self.u_init.value, attack=attack, damage=self.u_damage.value.strip(), ac=self.u_ac.value,
+                         armour=self.u_armour.value, **{s: self.u_saves[s].value for s in SAVES}, leader_cha=self.u_cha.value,
+                         aura=self.u_aura.value, elite=self.u_elite.value, standing=self.u_standing.value, ranged_attack=ranged,
+                         ranged_damage=self.u_ranged_damage.value.strip(), range_increment=self.u_increment.value)
         except InputError as err: raise ValueError(message_text(err, UNIT_LABELS)) from None  # the roster form's boxes
+
+    def _taken(self, name: str, box: str) -> None:
+        if any(x.name == name for x in [*self.rosters, *self.characters]): raise ValueError(f"{box}: there is already a unit or character called {name!r}")
 
     def add_unit(self) -> None:
         if self.combat is not None: raise ValueError("Add unit: the battle has started; press New battle to set up another")
         u = self._unit()
-        if any(r.name == u.name for r in self.rosters): raise ValueError(f"Unit: there is already a unit called {u.name!r}")
+        self._taken(u.name, "Unit")
         self.rosters.append(u)
 
+    def add_character(self) -> None:
+        if self.combat is not None: raise ValueError("Add character: the battle has started; press New battle to set up another")
+        try: ch = Character(self.ch_name.value, self.ch_side.value, self.ch_init.value)
+        except InputError as err: raise ValueError(message_text(err, CHARACTER_LABELS)) from None
+        self._taken(ch.name, "Character")
+        self.characters.append(ch)
+
     def remove_unit(self) -> None:
-        if self.combat is not None: raise ValueError("Remove unit: the battle has started; press New battle to set up another")
-        if not self.remove_pick.value: raise ValueError("Unit: there is no unit to remove")
+        if self.combat is not None: raise ValueError("Remove: the battle has started; press New battle to set up another")
+        if not self.remove_pick.value: raise ValueError("Unit or character: there is nothing to remove")
         self.rosters = [u for u in self.rosters if u.name != self.remove_pick.value]
+        self.characters = [c for c in self.characters if c.name != self.remove_pick.value]
 
     def start(self) -> None:
         if self.combat is not None: raise ValueError("Start battle: a battle is under way; press New battle first")
-        self.combat = Combat(start_combat(self.rosters, self.rules()))
-        self.log_lines = ["<b>Battle</b>: " + "; ".join(f"{escape(u.name)} ({u.side}, {u.counters} × {u.counter_hp})" for u in self.rosters)]
+        self.combat = Combat(start_combat(self.rosters, self.rules(), self.characters))
+        self.log_lines = ["<b>Battle</b>: " + "; ".join([f"{escape(u.name)} ({u.side}, {u.counters} × {u.counter_hp})" for u in self.rosters]
+                                                        + [f"{escape(c.name)} ({c.side}, character)" for c in self.characters])]
         self._say("Roll Initiative to begin.", self.start_button._besm_message)
 
     def _need(self) -> Combat:
@@ -296,7 +384,7 @@ class UnitTracker(Tracker):
             raise
         used = c.actions[-1].dice
         note = f" <i>(dice {' '.join(map(str, used))}, {'typed' if typed else f'seed {seed}'})</i>" if used else ""
-        self.log_lines += [f"<b>Round {c.state.round}</b>: {escape(c.state.history[-1])}{note}",
+        self.log_lines += [f"<b>Round {c.state.round}</b>: {escape(c.state.note)}{note}",
                            "<pre style='margin:0 0 .4em;white-space:pre-wrap'>" + escape(narrate(log)) + "</pre>"]
         if dice:
             if not typed and used: self.seed.value = self._seeds.randrange(1, 1_000_000)
@@ -309,17 +397,18 @@ class UnitTracker(Tracker):
     def act_now(self) -> None:
         c = self._need()
         now = c.state.current()
-        if now is None: raise ValueError("Act: no unit is to act now (roll Initiative, or start the next round)")
+        if now is None: raise ValueError("Act: no one is to act now (roll Initiative, or start the next round)")
         a = self.action.value
         if a in ("charge", "attack", "ranged"):
             act = UnitAction("attack", unit=now, target=self.target.value or "", option=a, counters=self.n_counters.value,
-                             in_range=self.in_range.value, at_hindered=self.at_hindered.value)
+                             in_range=self.in_range.value, at_hindered=self.at_hindered.value,
+                             distance=self.distance.value if a == "ranged" else 0)
         elif a == "coup": act = UnitAction("coup", unit=now, target=self.target.value or "")
         elif a == "rally": act = UnitAction("rally", unit=now, situational=self.situational.value)
         else: act = UnitAction(a or "pass", unit=now)
         self._do(act, self.act_button._besm_message, dice=a in ("charge", "attack", "ranged", "rally"),
-                 labels={"counters": "Counters (0: all)", "in_range": "In reach (0: all)"})
-        self.n_counters.value = self.in_range.value = 0; self.at_hindered.value = False
+                 labels={"counters": "Counters (0: all)", "in_range": "In reach (0: all)", "distance": "Distance (ft)"})
+        self.n_counters.value = self.in_range.value = self.distance.value = 0; self.at_hindered.value = False
 
     def morale(self) -> None:
         if not self.owing.value: raise ValueError("Owes a check: no unit owes a morale check now")
@@ -329,17 +418,17 @@ class UnitTracker(Tracker):
 
     def area_effect(self) -> None:
         self._do(UnitAction("save", target=self.m_target.value or "", dc=self.m_dc.value, save=self.m_save.value,
-                            damage=self.m_damage.value.strip(), area=self.m_area.value, armour=self.m_armour.value), self.save_button_._besm_message,
-                 labels={"area": "Counters in the area (0: all)", "target": "Unit"})
+                            damage=self.m_damage.value.strip(), area=self.m_area.value, armour=self.m_armour.value, by=self._acting()),
+                 self.save_button_._besm_message, labels={"area": "Counters in the area (0: all)", "target": "Unit"})
 
     def hit_dice(self) -> None:
         self._do(UnitAction("hit_dice", target=self.m_target.value or "", hit_dice=self.m_hd.value, creatures=self.m_creatures.value,
-                            why=self.m_why.value.strip()), self.hd_button._besm_message, dice=False)
+                            why=self.m_why.value.strip(), by=self._acting()), self.hd_button._besm_message, dice=False)
 
     def condition(self) -> None:
-        self._do(UnitAction("condition", target=self.m_target.value or "", effect=self.m_effect.value, counters=self.m_n.value),
+        self._do(UnitAction("condition", target=self.m_target.value or "", effect=self.m_effect.value, counters=self.m_n.value, by=self._acting()),
                  self.cond_button._besm_message, dice=False, labels={"counters": "Counters", "target": "Unit"})
 
     def award(self) -> None:
-        self._do(UnitAction("award", unit=self.m_target.value or "", deed=self.m_deed.value, value=0 if self.m_deed.value else self.m_value.value),
-                 self.award_button._besm_message, dice=False)
+        self._do(UnitAction("award", unit=self.m_target.value or "", deed=self.m_deed.value, value=0 if self.m_deed.value else self.m_value.value,
+                            by=self._acting()), self.award_button._besm_message, dice=False)

@@ -27,7 +27,8 @@ def fighter_card(f, exertion: bool) -> str:
     "One character's standing as a line of HTML: Stamina, stats this round, what she has done."
     tags = []
     if f.collapsed: tags.append('<b style="color:#b00020">COLLAPSED (0 Stamina)</b>')
-    if f.acted: tags.append("acting" + (f" (exertion −{exertion_cost(exertion, f.heavy)} at the round's end)" if exertion else ""))
+    if f.effort: tags.append("acting" + (f" (exertion −{exertion_cost(exertion, f.heavy)} at the round's end)" if exertion else ""))
+    elif f.acted: tags.append("a minor action only: no rest, no exertion")
     if f.injured: tags.append("hurt this round: no rest")
     if not (f.acted or f.injured or f.collapsed): tags.append("resting so far")
     if f.heavy: tags.append("heavily encumbered")
@@ -63,6 +64,7 @@ class StaminaTracker(Tracker):
         # the round
         self.who = _sized(W.Dropdown(description="Who"), "14em"); self.who.add_class("besm-who")
         self.b_act = button("Acts", self.act_now, "besm-act", labels={"name": "Who"})
+        self.b_minor = button("Minor action only", self.minor_now, "besm-minor", labels={"name": "Who"})
         self.b_heavy = button("Heavily encumbered on/off", self.toggle_heavy, "besm-heavy", labels={"name": "Who"})
         self.b_remove = button("Remove", self.remove, "besm-remove", labels={"name": "Who"})
         self.stat = _sized(W.Dropdown(options=[("Strength", "strength"), ("Willpower", "willpower")], description="Push"), "11em")
@@ -94,7 +96,7 @@ class StaminaTracker(Tracker):
         for w in (self.who, self.stat): w.observe(lambda _: self._once(self._offer_points), names="value")
         super().__init__([
             html_text("<h3>Stamina tracker (Encounters)</h3>"), self.status,
-            html_text("<h4>This round</h4>"), self.row(self.who, self.b_act, self.b_heavy, self.b_remove, cls="besm-who-message"),
+            html_text("<h4>This round</h4>"), self.row(self.who, self.b_act, self.b_minor, self.b_heavy, self.b_remove, cls="besm-who-message"),
             self.row(self.stat, self.points, self.b_push, cls="besm-push-message"),
             self.row(self.hurt_stamina, self.hurt_health, self.b_hurt, cls="besm-hurt-message"),
             self.row(self.b_end, self.b_repeat, cls="besm-round-message"), self.history_controls(),
@@ -145,7 +147,8 @@ class StaminaTracker(Tracker):
         most = f.can_push(self.stat.value) if f else 0
         self._offer(self.points, [str(n) for n in range(1, most + 1)] or ["—"])
         self.b_push.disabled = most == 0
-        self.b_act.disabled = f is None or f.collapsed or f.acted
+        self.b_act.disabled = f is None or not f.can_act
+        self.b_minor.disabled = f is None or not f.can_act_minor
         for b in (self.b_hurt, self.b_heavy, self.b_remove): b.disabled = f is None
 
     def _who(self) -> str:
@@ -169,8 +172,12 @@ class StaminaTracker(Tracker):
         self.refresh(); self.who.value = name; self.f_name.value = ""
 
     def act_now(self) -> None:
-        "The chosen character acts this round."
+        "The chosen character acts this round: an effort."
         self.record.act(self._who())
+
+    def minor_now(self) -> None:
+        "The chosen character does only something small this round: no rest, no exertion."
+        self.record.act(self._who(), effort=False)
 
     def push(self) -> None:
         "The chosen character pushes the chosen stat with the Stamina shown."

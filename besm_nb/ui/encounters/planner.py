@@ -35,19 +35,22 @@ def _skills_table(plan, used: dict[str, bool]) -> str:
 def planner_result(dex, intelligence, striking, defense, sorcery, resistance, attacks, defences, casts, resists,
                    physical_tasks, mental_tasks, minor, run_yards, stand, mounts, ride_yards, mount_speed, leaps, drop_prone,
                    yards_per_move, initiative, initiative_modifier, initiative_reading, defence_rule, mixing, engrossed,
+                   paces="minor", prone="apart",
                   ) -> TableResult:
     "The answer: allowed or not (and why), the count, every skill this round, movement, and the Initiative odds."
     levels = dict(zip((s for _, s, _ in SKILLS), (striking, defense, sorcery, resistance)))
     counts = {"attacks": attacks, "defences": defences, "casts": casts, "resists": resists}
     plan = plan_round(dex, intelligence, levels, attacks, defences, casts, resists, physical_tasks, mental_tasks, minor,
                       run_yards, stand, mounts, ride_yards, mount_speed, leaps, drop_prone, yards_per_move, defence_rule,
-                      mixing, engrossed, initiative, initiative_modifier, initiative_reading)
+                      mixing, engrossed, initiative, initiative_modifier, initiative_reading, paces=paces, prone=prone)
     count = f"{plan.majors} major action{'s' if plan.majors != 1 else ''} (physical {plan.physical} of Dex {dex}, mental {plan.mental} of Int {intelligence})"
     head = f"Allowed: {count}" if plan.allowed else f"Not allowed: {count}"
     used = {s: counts[c] > 0 for _, s, c in SKILLS}
     problems = "".join(f'<li>{escape(p)}</li>' for p in plan.problems)
     extra = (f'<ul class="besm-problems" style="color:#b00020;margin:0.3em 0">{problems}</ul>' if problems else "")
     extra += _skills_table(plan, used)
+    rest = "yes, unless she is hurt" if plan.rests else "no: she acts this round"
+    extra += f'<div class="besm-rests" data-rests="{str(plan.rests).lower()}">Stamina recovery at the round\'s end: <b>{rest}</b></div>'
     extra += f'<div class="besm-initiative">Initiative: <b>{escape(plan.initiative)}</b> (its exact odds follow)</div>'
     note = " ".join(plan.notes)
     return TableResult(head, plan.working, plan.initiative_odds, "Initiative", note=note, before_html=extra)
@@ -86,6 +89,8 @@ def action_planner(seed: int | None = None,  # the first seed shown
         choice_field("initiative_reading", "Initiative roll", _READINGS, "multiply"),
         choice_field("defence_rule", "Defences count", [("each a major action", "each"), ("once a round (cinematic)", "once")], "each"),
         choice_field("mixing", "Moving while casting", [("allowed (no skill)", "skills"), ("refused (it is Dex)", "actions")], "skills"),
+        choice_field("paces", "A few paces (3 yards or less)", [("a minor action", "minor"), ("a movement action", "counted")], "minor"),
+        choice_field("prone", "Dropping prone (free)", [("keeps the free move", "apart"), ("uses the free move", "free_move")], "apart"),
         bool_field("engrossed", "Engrossed in an action (no defence)", False)]
     calc = Calculator("Action planner (Encounters)", fields, planner_result, _planner_roll, seed=seed,
                       intro="Each major action beyond the first divides every skill used this round.")
