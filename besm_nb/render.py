@@ -13,13 +13,15 @@ from typing import Mapping, Sequence
 from .dice import pct
 
 # %% auto #0
-__all__ = ['BAR_COLOUR', 'BAR_HIGHLIGHT', 'odds_table', 'bar_chart', 'working_table', 'Result']
+__all__ = ['BAR_COLOUR', 'BAR_HIGHLIGHT', 'LABEL_PX', 'TINY', 'fraction', 'exact_line', 'odds_table', 'chart_groups', 'bar_chart',
+           'working_table', 'Result']
 
 # %% ../nbs/core/02_render.ipynb #195f4618
 _TABLE = "border-collapse:collapse;margin:0.4em 0;font-variant-numeric:tabular-nums"
 _CELL = "padding:2px 10px;border-bottom:1px solid #ddd;text-align:right"
 _HEAD = "padding:2px 10px;border-bottom:2px solid #888;text-align:right"
 BAR_COLOUR, BAR_HIGHLIGHT = "#4c72b0", "#dd8452"
+LABEL_PX = 13  # chart and table labels: read at arm's length (never under 12 px)
 
 
 def _row(cells: Sequence[str], head: bool = False) -> str:
@@ -27,47 +29,90 @@ def _row(cells: Sequence[str], head: bool = False) -> str:
     return "<tr>" + "".join(f'<{tag} style="{style}">{c}</{tag}>' for c in cells) + "</tr>"
 
 
+def fraction(p: Fraction) -> str:
+    "An exact probability as a fraction: '1/36', '0', '1'."
+    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+
+
+def exact_line(odds: Mapping[object, Fraction],  # each outcome with its exact probability
+              ) -> str:
+    "The exact fractions, folded under the table (opened with a tap): they crowd a table read at arm's length."
+    parts = " · ".join(f"{escape(str(k))}: {fraction(p)}" for k, p in odds.items())
+    return (f'<details class="besm-exact" style="font-size:{LABEL_PX}px;margin:0 0 0.4em 0"><summary>Exact fractions</summary>'
+            f'<div style="overflow-wrap:anywhere">{parts}</div></details>')
+
+
 def odds_table(odds: Mapping[object, Fraction],  # each outcome with its exact probability
                label: str = "total",  # heading of the outcome column
                cumulative: bool = False,  # add "this or less" and "this or more" columns (numeric outcomes)
               ) -> str:
-    "An HTML table of exact odds: outcome, fraction, percentage and optional running totals."
-    heads = [escape(label), "chance", "%"] + (["or less", "or more"] if cumulative else [])
+    "An HTML table of exact odds: outcome, percentage (the exact fraction on hover and in the fold under it) and optional running totals."
+    heads = [escape(label), "chance"] + (["or less", "or more"] if cumulative else [])
     rows, below, total = [_row(heads, head=True)], Fraction(0), sum(odds.values(), Fraction(0))
     for outcome, p in odds.items():
-        cells = [escape(str(outcome)), f"{p.numerator}/{p.denominator}" if p else "0", pct(p)]
+        cells = [escape(str(outcome)), f'<span title="exactly {fraction(p)}">{pct(p)}</span>']
         if cumulative:
             cells += [pct(below + p), pct(total - below)]
         below += p
         rows.append(_row(cells))
-    return f'<table class="besm-odds" style="{_TABLE}">' + "".join(rows) + "</table>"
+    return f'<table class="besm-odds" style="{_TABLE}">' + "".join(rows) + "</table>" + exact_line(odds)
 
 # %% ../nbs/core/02_render.ipynb #6b850f6d
+TINY = Fraction(1, 200)  # tails together under this share of the chance are drawn as one bar
+
+
+def chart_groups(odds: Mapping[object, Fraction],  # each outcome with its exact probability, in order
+                 tiny: Fraction = TINY,  # the most a grouped tail may hold
+                ) -> list[tuple[str, Fraction, tuple]]:
+    "The bars of a chart: (label, chance, outcomes), with each end's run of tiny outcomes as one bar ('≤ 4', '≥ 30')."
+    items = list(odds.items())
+    lo, s = 0, Fraction(0)
+    while lo < len(items) - 1 and s + items[lo][1] < tiny: s += items[lo][1]; lo += 1
+    hi, t = len(items), Fraction(0)
+    while hi - 1 > lo and t + items[hi - 1][1] < tiny: t += items[hi - 1][1]; hi -= 1
+    ints = all(isinstance(k, int) and not isinstance(k, bool) for k, _ in items)
+    out = []
+    if lo >= 2:
+        out.append((f"≤ {items[lo - 1][0]}" if ints else f"{items[0][0]} … {items[lo - 1][0]}", s, tuple(k for k, _ in items[:lo])))
+    else: lo = 0
+    if len(items) - hi < 2: hi = len(items)
+    out += [(str(k), p, (k,)) for k, p in items[lo:hi]]
+    if hi < len(items):
+        out.append((f"≥ {items[hi][0]}" if ints else f"{items[hi][0]} … {items[-1][0]}", t, tuple(k for k, _ in items[hi:])))
+    return out
+
+
 def bar_chart(odds: Mapping[object, Fraction],  # each outcome with its exact probability
               highlight: Sequence[object] = (),  # outcomes drawn in the second colour
-              height: int = 120,  # pixels for the tallest bar
+              height: int = 120,  # pixels for the tallest bar (a long distribution's upright bars)
              ) -> str:
-    "An HTML/CSS bar chart of exact odds, one bar per outcome, labelled below, percentages on hover."
-    top = max(odds.values(), default=Fraction(0)) or Fraction(1)
-    many = len(odds) > 24  # thin bars and sparse labels for long distributions
-    step = max(1, len(odds) // 12) if many else 1
+    "An HTML/CSS bar chart of exact odds: up to 24 bars lie flat, each with its label and percentage beside it (never clipped or overlapping at any width); longer distributions stand upright with sparse labels. Tiny tails are one bar; the table under it has the exact fractions."
+    groups = chart_groups(odds)
+    top = max((p for _, p, _ in groups), default=Fraction(0)) or Fraction(1)
+    font = f"font-size:{LABEL_PX}px;line-height:1.3"
+    if len(groups) <= 24:
+        rows = []
+        for name, p, keys in groups:
+            colour = BAR_HIGHLIGHT if any(k in highlight for k in keys) else BAR_COLOUR
+            rows.append(f'<div title="{escape(name)}: {pct(p)}" style="display:flex;align-items:center;gap:6px;{font}">'
+                        f'<span style="flex:0 0 auto;min-width:3em;max-width:45%;text-align:right;overflow-wrap:anywhere">{escape(name)}</span>'
+                        f'<span style="flex:1 1 auto;min-width:2em;height:14px"><span style="display:block;height:100%;'
+                        f'width:{float(p / top) * 100:.1f}%;min-width:{1 if p else 0}px;background:{colour}"></span></span>'
+                        f'<span style="flex:0 0 4.6em;text-align:right;white-space:nowrap">{pct(p, 1)}</span></div>')
+        return (f'<div class="besm-chart" role="img" aria-label="bar chart of the odds" style="display:flex;flex-direction:column;'
+                f'gap:2px;max-width:560px;margin:0.4em 0">' + "".join(rows) + "</div>")
+    step = -(-len(groups) // 10)  # at most ten labels: room for each at a phone's width
     bars = []
-    for i, (outcome, p) in enumerate(odds.items()):
-        h = round(height * p / top)
-        colour = BAR_HIGHLIGHT if outcome in highlight else BAR_COLOUR
-        name = escape(str(outcome))
-        lab = name if i % step == 0 else "&nbsp;"
-        bars.append(
-            f'<div title="{name}: {pct(p)}" style="display:flex;flex-direction:column;justify-content:flex-end;'
-            f'align-items:center;flex:1 1 0;min-width:{2 if many else 18}px;max-width:64px">'
-            + ("" if many else f'<span style="font-size:70%;white-space:nowrap">{pct(p, 1)}</span>')
-            + f'<div style="width:{"100%" if many else "80%"};height:{h}px;background:{colour}"></div>'
-            # long names wrap under their bar; two lines' room under every bar keeps the bars on one baseline
-            f'<span style="font-size:70%;line-height:1.1;text-align:center;'
-            + ('white-space:nowrap;overflow:visible' if many else 'white-space:normal;min-height:2.2em') + f'">{lab}</span></div>')
-    return (f'<div class="besm-chart" role="img" aria-label="bar chart of the odds" '
-            f'style="display:flex;align-items:flex-end;gap:{0 if many else 3}px;height:{height + 40}px;'
-            f'max-width:720px;margin:0.4em 0">' + "".join(bars) + "</div>")
+    for i, (name, p, keys) in enumerate(groups):
+        colour = BAR_HIGHLIGHT if any(k in highlight for k in keys) else BAR_COLOUR
+        lab = (f'<span style="position:absolute;top:2px;left:50%;transform:translateX(-50%);white-space:nowrap;{font}">'
+               f'{escape(name)}</span>') if i % step == 0 else ""
+        bars.append(f'<div title="{escape(name)}: {pct(p)}" style="position:relative;flex:1 1 0;min-width:1px;'
+                    f'display:flex;flex-direction:column;justify-content:flex-end;height:{height}px">'
+                    f'<div style="height:{round(height * p / top)}px;background:{colour}"></div>'
+                    f'<div style="position:absolute;top:100%;left:0;right:0;height:0">{lab}</div></div>')
+    return (f'<div class="besm-chart" role="img" aria-label="bar chart of the odds" style="display:flex;align-items:flex-end;'
+            f'height:{height}px;max-width:720px;margin:0.4em 1em 2.2em 1em">' + "".join(bars) + "</div>")
 
 # %% ../nbs/core/02_render.ipynb #e640e2f3
 def working_table(steps: Sequence,  # `besm_nb.checks.Step`s, or any objects with what / value / rule

@@ -303,12 +303,15 @@ class _Round:
                               f"{'a critical ' if c.critical else ''}{'success' if c.success else 'failure'}.", natural))
         return c.success, c.critical
 
-    def hurt(self, name: str, total: int, shield: int, why: str) -> int:
+    def hurt(self, name: str, total: int, shield: int, why: str, made: str = "") -> int:
+        "Damage to one combatant; the log says what made the total (`made`, e.g. 'power 25 + ACV 7') and what took some off."
         c = self.get(name)
         lost, _ = damage_taken(total, shield, c.armour, c.force_field)
         less = "".join(f" − {n} {v}" for n, v in (("shield", shield), ("armour", c.armour), ("force field", c.force_field)) if v)
         c.health = max(HEALTH_RANGE[0], c.health - lost)
-        self.log.append(Entry("damage", name, f"{total}{less} = {lost} comes off {name}'s Health ({why}); {c.health} left.", lost))
+        sum_ = f"{made} = {total}{less}" if made else f"{total}{less}"
+        self.log.append(Entry("damage", name, f"{sum_}{f' = {lost}' if less or not made else ''} comes off {name}'s Health ({why}); "
+                                              f"{c.health} left.", lost))
         state = health_state(c.health, self.health_reading)
         if state != "fine": self.log.append(Entry("state", name, f"{name} is {state}."))
         return lost
@@ -325,7 +328,7 @@ def _counter_with(who: Combatant, name: str | None) -> Attack:
     return ranged[0]
 
 
-def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int, dice: DiceFeed) -> None:
+def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int, dice: DiceFeed, made: str = "") -> None:
     "Resolve the answers to one hit on one target, then the damage."
     victim, covered, shield, done = target, False, 0, False
     for resp in plan.responses.get(target, ()):
@@ -364,7 +367,7 @@ def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int
                                f"{max(total, mine)} − {min(total, mine)} = {left}{to}.", left))
             if towards == "attacker": r.hurt(plan.attacker, left, 0, f"{resp.who}'s counterattack")
             if towards != "defender": done = True
-            total = left
+            total, made = left, ""  # the counterattack's line gave this total's parts
         elif resp.kind == "shield":
             shield += who.shield
             r.log.append(Entry("shield", resp.who, f"{resp.who} shields {victim} ({who.shield}).", who.shield))
@@ -392,7 +395,7 @@ def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int
         _set(c, [f"under {plan.attacker}'s {plan.attack}"], drop_prefix=[f"under {plan.attacker}'s {plan.attack}"])
         r.log.append(Entry("state", victim, f"{victim} falls under {plan.attacker}'s {plan.attack}: it takes no Health."))
         return
-    r.hurt(victim, total, shield, f"{plan.attacker}'s {plan.attack}")
+    r.hurt(victim, total, shield, f"{plan.attacker}'s {plan.attack}", made)
 
 
 def _held_by(c: Combatant) -> str | None:
@@ -487,7 +490,8 @@ def _grapple(r: _Round, act: Action, dice: DiceFeed, start: dict[str, Combatant]
         _set(victim, [f"pinned by {act.who}"], drop_prefix=["pinned by "])
         r.log.append(Entry("state", victim_name, f"{act.who} pins {victim_name}: no attacks, no defence, no gestures."))
     else:
-        r.hurt(victim_name, require_int(me.acv + act.modifier, "total", *POWER_RANGE), 0, f"{act.who}'s {act.kind}")
+        r.hurt(victim_name, require_int(me.acv + act.modifier, "total", *POWER_RANGE), 0, f"{act.who}'s {act.kind}",
+               f"ACV {me.acv}" + (f" {act.modifier:+d} (the GM's)" if act.modifier else ""))
 
 
 def _resolve_attack(r: _Round, plan: AttackPlan, dice: DiceFeed) -> None:
@@ -504,10 +508,13 @@ def _resolve_attack(r: _Round, plan: AttackPlan, dice: DiceFeed) -> None:
     if not hit:
         r.log.append(Entry("info", plan.attacker, f"{plan.attacker} misses.")); return
     total = damage_total(weapon.power, cv, weapon.adds_acv) * (r.critical_multiplier if crit else 1)
+    made = f"power {weapon.power}" + (f" + {'Mind' if weapon.mental else 'ACV'} {cv}" if weapon.adds_acv else "")
+    if crit and r.critical_multiplier != 1: made = f"({made}) × {r.critical_multiplier} for the critical"
     if VITAL_SPOT in plan.modifiers and not weapon.controls:
-        total *= 2; r.log.append(Entry("info", plan.attacker, f"A vital spot: the damage total doubles to {total}."))
+        total *= 2; made += " × 2 for the vital spot"
+        r.log.append(Entry("info", plan.attacker, f"A vital spot: the damage total doubles to {total}."))
     for target in plan.targets:
-        _answer(r, plan, weapon, target, total, dice)
+        _answer(r, plan, weapon, target, total, dice, made)
 
 
 PHASE_ACTIONS = ("attack", "hold", "non-combat") + GRAPPLES

@@ -31,12 +31,12 @@ LABEL_WIDTH = "20em"
 def _shared() -> SimpleNamespace:
     "Layouts and a style shared by every calculator: fewer widget models, so a dashboard opens faster."
     return SimpleNamespace(plain=widgets.Layout(), label=widgets.Layout(width=LABEL_WIDTH),
-                           error=widgets.Layout(margin="0 0 0 1em"), html=HTMLStyle())
+                           error=widgets.Layout(margin="0 0 0 1em"), hidden=widgets.Layout(display="none"), html=HTMLStyle())
 
 
 def html_text(value: str = "",  # the HTML to show
               cls: str | None = None,  # a CSS class, for styling and tests
-              layout: str = "plain",  # which shared layout: "plain", "label" or "error"
+              layout: str = "plain",  # which shared layout: "plain", "label", "error" or "hidden" (shown only where a stylesheet says)
              ) -> widgets.HTML:
     "An HTML widget on the shared layout and style."
     s = _shared()
@@ -118,12 +118,13 @@ class TickPicker(widgets.VBox):
                  groups: Mapping[str, Sequence] | Sequence,  # {heading: [(label, value), …]}, or one list of (label, value) pairs or names
                  value: Sequence = (),  # the values ticked at first
                  filter_from: int = 10,  # offer the filter box from this many choices
+                 height: str = "22em",  # the most the list takes before it scrolls
                 ):
         super().__init__(layout=widgets.Layout(width="100%", max_width="40em"))
         self.filter = widgets.Text(placeholder="type to filter", layout=widgets.Layout(width="14em"))
         self.filter.add_class("besm-filter")
         self.ticked = html_text(cls="besm-ticked")
-        self.box = widgets.VBox(layout=widgets.Layout(max_height="22em", overflow="hidden auto", border="1px solid #ccc",
+        self.box = widgets.VBox(layout=widgets.Layout(max_height=height, overflow="hidden auto", border="1px solid #ccc",
                                                       padding="2px 6px", width="100%"))
         self._filter_from = filter_from
         self.filter.observe(lambda _: self._show(), names="value")
@@ -225,9 +226,10 @@ class Calculator(widgets.VBox):
                 ):
         self.fields, self.compute_fn, self.roll_fn = list(fields), compute, roll
         self._seeds = seeds or random.Random()
-        self.message = html_text(cls="besm-error")
+        self.message = html_text(cls="besm-error besm-calc-message")
         self.output = html_text(cls="besm-output")
-        head = [html_text(f"<h3>{escape(title)}</h3>" + (f"<p>{escape(intro)}</p>" if intro else ""))]
+        self.answer = html_text(cls="besm-answer-line", layout="hidden")  # the headline kept in view on a phone (the dashboards' stylesheet shows it)
+        head = [html_text(f"<h3>{escape(title)}</h3>" + (f"<p>{escape(intro)}</p>" if intro else ""), cls="besm-calc-head")]
         rows = [f.row() for f in self.fields]
         roll_row = []
         if roll is not None:
@@ -241,8 +243,8 @@ class Calculator(widgets.VBox):
             roll_row = [widgets.HBox([self.roll_button, html_text("<b>&nbsp;seed&nbsp;</b>"), self.seed], layout=_shared().plain),
                         self.roll_log]
             roll_row[0].add_class("besm-row")
-        super().__init__(head + rows + roll_row + [self.message, self.output])
-        self.add_class("besm-calculator")
+        super().__init__(head + rows + roll_row + [self.answer, self.message, self.output])
+        self.add_class("besm-calculator")  # on a wide screen the answer stands beside the inputs and stays in view (DASHBOARD_CSS)
         for f in self.fields:
             f.widget.observe(lambda _: self.update(), names="value")
         self.update()
@@ -271,9 +273,10 @@ class Calculator(widgets.VBox):
             result = self.compute_fn(**self.values)
         except Exception as err:  # a dashboard shows a message, never a traceback
             self._show_error(err)
-            self.output.value = ""
+            self.output.value = self.answer.value = ""
             return None
         self.output.value = result.to_html()
+        self.answer.value = f"<b>{escape(result.headline)}</b>"
         return result
 
     def do_roll(self) -> str | None:
@@ -338,7 +341,8 @@ class Panel(widgets.VBox):
             return True
         except Exception as err:
             where = self.field_errors.get(getattr(err, "param", None), where)  # beside the input it is about, if it has one
-            where.value = f'<span style="{ERROR_STYLE}">⚠ {escape(message_text(err, self.labels))}</span>'
+            style, mark = getattr(err, "style", ERROR_STYLE), getattr(err, "mark", "⚠")  # a prompt (which dice next) is not a fault
+            where.value = f'<span style="{style}">{mark} {escape(message_text(err, self.labels))}</span>'
             self._refusal = quiet
             self._refused(quiet)
             return False

@@ -42,6 +42,32 @@ DASHBOARD_CSS = """
 .widget-tab > .lm-TabBar .lm-TabBar-content, .widget-tab > .p-TabBar .p-TabBar-content { flex-wrap: wrap; }
 .widget-tab > .lm-TabBar .lm-TabBar-tab, .widget-tab > .p-TabBar .p-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; }
 .widget-tab > .lm-TabBar, .widget-tab > .p-TabBar { height: auto; min-height: var(--jp-widgets-horizontal-tab-height); }
+/* a wide table scrolls inside its own box: a shadow at an edge says more columns are there; the first column stays put */
+.widget-html-content table { background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)),
+  linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) 100% 0, radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.25), rgba(0,0,0,0)),
+  radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.25), rgba(0,0,0,0)) 100% 0;
+  background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 14px 100%, 14px 100%;
+  background-attachment: local, local, scroll, scroll; }
+.widget-html-content table.besm-wide td:first-child, .widget-html-content table.besm-wide th:first-child {
+  position: sticky; left: 0; background: #fff; z-index: 1; }
+/* a calculator's answer: beside its inputs on a wide screen, kept in view while they scroll; on a phone its headline
+   stays at the bottom of the screen while the inputs above it are changed */
+.besm-calculator > .besm-answer-line { position: sticky; bottom: 0; z-index: 3; background: #fff; padding: 4px 0;
+  border-top: 2px solid #4c72b0; }
+/* what stays in view (a calculator's answer, a tracker's order of play) sticks to the page's scrolling box: nothing between may clip */
+:is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output, .widget-tab-contents, .widget-box):has(.besm-calculator, .besm-play-box),
+.besm-calculator { overflow: visible !important; }
+body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' view: no GM's notes above it */
+@media (max-width: 999px) { .besm-calculator > .besm-answer-line { display: flex !important; } }
+@media (min-width: 1000px) {
+  .besm-calculator:has(> .besm-output) { display: grid !important; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+    column-gap: 2em; align-items: start; }
+  .besm-calculator:has(> .besm-output) > * { grid-column: 1; }
+  .besm-calculator:has(> .besm-output) > .besm-calc-head { grid-column: 1 / -1; }
+  .besm-calculator:has(> .besm-output) > .besm-calc-message { grid-column: 2; grid-row: 2; }
+  .besm-calculator:has(> .besm-output) > .besm-output { grid-column: 2; grid-row: 3 / span 400; position: sticky; top: 0;
+    max-height: 100vh; overflow-y: auto !important; }
+}
 @media (max-width: 700px) {
   #rendered_cells { padding: 0 6px; }
   .jp-Cell { padding: 2px 0; }

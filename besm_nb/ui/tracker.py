@@ -5,25 +5,32 @@
 # %% ../../nbs/core/06_tracker.ipynb #88316732
 from __future__ import annotations
 
+import asyncio
 import base64
+import contextlib
+import fcntl
+import hashlib
 import json
 import os
+import random
 import re
 import tempfile
 import time
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator, Sequence
 
 import ipywidgets as widgets
 
-from ..dice import InputError
+from ..dice import DiceFeed, InputError
 from ..store import MAX_BYTES, load_json, save_json
-from .calc import Panel, html_text
-
+from .calc import ERROR_STYLE, Panel, html_text
 
 # %% auto #0
-__all__ = ['AUTOSAVE_PREFIX', 'HISTORY_BYTES', 'FIT_CSS', 'SAVES_ENV', 'save_name', 'saves_of', 'saves_folder', 'Tracker']
+__all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVES_ENV', 'FOLLOW_SECONDS', 'FOLLOW_ENV',
+           'BEHIND', 'save_name', 'saves_of', 'Bar', 'Side', 'Play', 'order_html', 'saves_folder', 'page_view',
+           'follow', 'NeedDice', 'Thrown', 'Tracker', 'PlayersView', 'tracker_page']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
@@ -59,11 +66,103 @@ def saves_of(folder: Path,  # the saves folder
     return [n for _, n in sorted(found, reverse=True)]
 
 
+# %% ../../nbs/core/06_tracker.ipynb #a1b2c3d5
+FOE_VIEWS = {"hidden": "foes' numbers hidden (names and who is out only)", "bars": "foes as bars, without numbers",
+             "exact": "foes' numbers exact, as the GM sees them"}  # how the players' view shows the other side
+
+
+@dataclass
+class Bar:
+    "A key number drawn as a bar: Health 32 of 40."
+    label: str  # "Health"
+    value: int  # now
+    top: int  # a full bar (e.g. her starting Health)
+
+
+@dataclass
+class Side:
+    "One entry in the order of play: a combatant, a vehicle, a unit, an army."
+    name: str
+    bars: Sequence[Bar] = ()  # Health, Energy, Hit Points, Stamina, …
+    counts: Sequence[tuple[str, object]] = ()  # other key numbers: ("lead", 12)
+    conditions: Sequence[str] = ()  # words: "grabbed by Oni", "pinned"
+    order: str = ""  # her place in the turn order, e.g. "initiative 12"
+    current: bool = False  # her turn now
+    done: bool = False  # has acted this round
+    out: str = ""  # why she is out of the fight ("dead", "fled"), or "" while she is in it
+    foe: bool = False  # the players' view shows her numbers only as the GM chooses
+
+
+@dataclass
+class Play:
+    "What the order of play shows, on the GM's page and the players' view alike."
+    sides: Sequence[Side] = ()  # in turn order
+    turn: str = ""  # whose turn it is, in words: "Aiko's turn"
+    round: int | None = None
+    results: Sequence[str] = ()  # the latest results, newest first, as HTML
+    show_foes: str = "bars"  # how the players' view shows foes: a key of FOE_VIEWS
+
+
+def _bar_html(b: Bar, numbers: bool = True) -> str:
+    share = 0 if b.top <= 0 else max(0, min(1, b.value / b.top))
+    colour = "#2e7d32" if share > 0.5 else "#c77700" if share > 0.25 else "#b00020"
+    shown = (f'<span style="min-width:5.5em;text-align:right;{"color:#b00020;font-weight:600" if b.value < 0 else ""}">'
+             f'{b.value} / {b.top}</span>') if numbers else ""
+    return (f'<div class="besm-bar" data-label="{escape(b.label)}" style="display:flex;align-items:center;gap:0.5em;font-size:14px;'
+            f'line-height:1.5"><span style="min-width:4.5em">{escape(b.label)}</span>'
+            f'<span style="flex:1 1 6em;height:0.7em;background:#e3e3e3;border-radius:3px;overflow:hidden">'
+            f'<span style="display:block;height:100%;width:{share:.0%};background:{colour}"></span></span>{shown}</div>')
+
+
+def order_html(play: Play,  # what to show
+               players: bool = False,  # the players' view: foes' numbers as `play.show_foes` says
+              ) -> str:
+    "The order of play as HTML: each side in turn order with its bars, counts and conditions, the one acting now marked."
+    head = " · ".join(x for x in (f"<b>Round <span class='besm-round-now'>{play.round}</span></b>" if play.round else "",
+                                  f"<span class='besm-turn'>{escape(play.turn)}</span>" if play.turn else "") if x)
+    rows = []
+    for s in play.sides:
+        hide = players and s.foe and play.show_foes != "exact"
+        bars = "" if hide and play.show_foes == "hidden" else "".join(_bar_html(b, not hide) for b in s.bars)
+        counts = "" if hide else " · ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in s.counts)
+        chips = ([f"<b>{escape(s.out)}</b>"] if s.out else []) + [escape(c) for c in s.conditions] + (["acted"] if s.done and not s.out else [])
+        style = ("border-left:5px solid #1565c0;background:#e8f0fe;" if s.current else "border-left:5px solid transparent;") + \
+                ("opacity:0.55;" if s.out else "")
+        rows.append(
+            f'<li class="besm-side{" besm-current" if s.current else ""}{" besm-out" if s.out else ""}" data-name="{escape(s.name)}" '
+            f'style="list-style:none;padding:4px 8px;margin:0 0 4px 0;{style}">'
+            f'<div style="display:flex;flex-wrap:wrap;gap:0 0.6em;align-items:baseline;font-size:15px">'
+            f'<b>{"▶ " if s.current else ""}{escape(s.name)}</b>'
+            + (f'<small style="font-size:13px">{escape(s.order)}</small>' if s.order else "")
+            + ('<small style="font-size:13px;color:#6a1b9a">foe</small>' if s.foe and not players else "") + "</div>"
+            + bars + (f'<div style="font-size:14px">{counts}</div>' if counts else "")
+            + (f'<div class="besm-conditions" style="font-size:13px">{" · ".join(chips)}</div>' if chips else "") + "</li>")
+    body = f'<ol class="besm-sides" style="padding:0;margin:0.3em 0">{"".join(rows)}</ol>' if rows else "<i>Nobody in it yet.</i>"
+    return f'<div class="besm-order-head" style="font-size:16px;margin-bottom:0.2em">{head}</div>{body}'
+
 # %% ../../nbs/core/06_tracker.ipynb #8233d2b1
 HISTORY_BYTES = 2_000_000  # how much undo history the autosave file keeps (the page keeps all of it)
 FIT_CSS = ("<style>.besm-fit .widget-html, .besm-fit .widget-html-content { min-width: 0; max-width: 100%; }</style>")
 # a tracker's texts may be narrower than their widest table or chart: those then scroll inside themselves, never the page
+PLAY_CSS = """<style>
+.besm-play { display: flex; flex-direction: column; gap: 0.8em; align-items: stretch; }
+.besm-play > .besm-order-pane, .besm-play > .besm-action-pane { min-width: 0; max-width: 100%; }
+.besm-play-box, .besm-play-box .widget-box, :is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output, .widget-tab-contents,
+  .widget-box):has(.besm-play-box) { overflow: visible !important; }
+.besm-tracker .besm-order .widget-html-content { overflow: visible; }
+.besm-declared { border: 1px solid #c8d3e6; border-radius: 6px; padding: 4px 10px; background: #f7f9fd; }
+.besm-dice-need .widget-html-content { font-size: 15px; }
+@media (min-width: 1000px) {
+  .besm-play { flex-direction: row; flex-wrap: nowrap !important; }
+  .besm-play > .besm-order-pane { flex: 0 0 36%; position: sticky; top: 0; align-self: flex-start;
+    max-height: 100vh; overflow-y: auto !important; }
+  .besm-play > .besm-action-pane { flex: 1 1 auto; }
+}
+</style>"""
 SAVES_ENV = "BESM_NB_SAVES"  # names another saves folder (the tests give each server a fresh one)
+FOLLOW_SECONDS = 1.0  # how often a page looks whether another screen has acted
+FOLLOW_ENV = "BESM_NB_FOLLOW_SECONDS"  # another interval (the tests slow it down to catch a page behind)
+BEHIND = "changed on another screen"  # what a page that was behind is told when it acts
 
 
 def saves_folder() -> Path:
@@ -82,27 +181,134 @@ def _await_page() -> None:
     os.environ["VOILA_PREHEAT"] = "False"  # the page has come: another tracker on it, or one made later, must not wait again
 
 
+def page_view() -> str:
+    "How the page was asked for: 'players' for the players' view (`?view=players`), else 'gm'."
+    _await_page()  # a preheated kernel learns the page's address only once the page is asked for
+    query = os.environ.get("QUERY_STRING", "")
+    return "players" if re.search(r"(^|&)view=players(&|$)", query) else "gm"
+
+
+def follow(widget: widgets.Widget,  # stops when this widget is closed
+           look: Callable[[], object],  # a cheap check for news, run about every `every` seconds
+           every: float = FOLLOW_SECONDS,
+          ) -> asyncio.Task | None:
+    "Run `look` every so often on the kernel's event loop while the widget lives; nothing where no loop runs (tests, scripts)."
+    try: loop = asyncio.get_running_loop()
+    except RuntimeError: return None
+    every = float(os.environ.get(FOLLOW_ENV) or every)
+    async def watch():
+        while widget.comm is not None:  # a closed widget has no comm
+            await asyncio.sleep(every)
+            try: look()
+            except Exception: pass  # a file mid-change is read again on the next look
+    return loop.create_task(watch())
+
+
+class _Autosave:
+    "The autosave file of one kind of tracker: its revision, read cheaply (only when the file changed), written under a lock."
+    def __init__(self, folder: Path, kind: str, version: int):
+        self.path, self.kind, self.version = folder / f"{AUTOSAVE_PREFIX}{kind}.json", f"{kind}-autosave", version
+        self.draft_path = folder / f"{AUTOSAVE_PREFIX}{kind}-draft.json"
+        self.seen: tuple | None = None  # the file's stamp when last read or written
+
+    def stamp(self) -> tuple | None:
+        try: s = self.path.stat()
+        except OSError: return None
+        return (s.st_mtime_ns, s.st_size, s.st_ino)
+
+    def read(self) -> dict | None:
+        "The file's data (checked as a save), or None if there is none; raises ValueError if it cannot be read."
+        if not self.path.is_file(): return None
+        data = load_json(self.path, self.kind, self.version)
+        undo, redo, rev = data.get("undo", []), data.get("redo", []), data.get("revision", 0)
+        if not (isinstance(undo, list) and isinstance(redo, list) and all(isinstance(s, dict) for s in undo + redo)):
+            raise ValueError(f"{self.path.name}: its undo history is not a list of states")
+        if not isinstance(data.get("state"), dict): raise ValueError(f"{self.path.name}: it holds no state")
+        if type(rev) is not int or rev < 0: raise ValueError(f"{self.path.name}: its revision is not a whole number")
+        return data
+
+    def revision(self) -> int:
+        data = self.read()
+        return 0 if data is None else data.get("revision", 0)
+
+    def write(self, data: dict) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        save_json(self.path, self.kind, self.version, data)
+        self.seen = self.stamp()
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        "Hold the autosave's lock: one screen's action at a time is checked and written (the lock file sits in the temporary folder, not among the saves)."
+        folder = Path(tempfile.gettempdir()) / "besm_nb-locks"
+        folder.mkdir(exist_ok=True)
+        name = hashlib.sha1(str(self.path).encode()).hexdigest()[:20]
+        with open(folder / f"{name}.lock", "a") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try: yield
+            finally: fcntl.flock(f, fcntl.LOCK_UN)
+
+
+class NeedDice(ValueError):
+    "Typed dice ran out before the action was done: which dice come next, and what for (a prompt, not a fault)."
+    style, mark = "color:#0b4f9c;font-weight:600", "▸"  # how a message place shows it
+
+    def __init__(self, expr: str, why: str, typed: int):
+        self.expr, self.why, self.typed = expr, why, typed
+        super().__init__(f"Type {expr} for {why}, then press the button again"
+                         + (f" ({typed} typed so far: they are kept)." if typed else "."))
+
+
+_OUT_OF_DICE = re.compile(r"ran out of dice at: (?P<why>.+) \((?P<expr>[^()]+)\)")
+
+
+@dataclass
+class Thrown:
+    "What an action's dice were: typed at the table, or rolled here with a seed."
+    result: object  # what the action returned
+    typed: list[int] | None  # the totals typed, or None if rolled here
+    seed: int | None  # the seed rolled with
+
+    def note(self, used: Sequence[int]) -> str:
+        "The log's note of the dice: '(dice 8 9, typed)' or '(dice 8 9, seed 1234)'."
+        dice = " ".join(map(str, used)) or "none"
+        return f"(dice {dice}, typed)" if self.typed is not None else f"(dice {dice}, seed {self.seed})" if used else "(no dice)"
+
+
 class Tracker(Panel):
-    "What every tracker shares: actions with undo and redo across rounds, autosave and resume, New with a backup, saves by name and through the browser."
+    "What every tracker shares: actions with undo and redo across rounds, autosave and resume, New with a backup, saves by name and through the browser, several screens on one game, a play layout, typed dice step by step."
     kind: str = "tracker"  # the save document's kind, e.g. "tristat-fight"
     version: int = 1  # the newest layout of that kind this tracker reads
     noun: str = "fight"  # what one game is called: "New fight"
-    labels = {"name": "File name"}
+    labels = {"name": "File name", "totals": "Typed dice"}
 
     # -- what a tracker supplies --------------------------------------------------------------------
     def state(self) -> dict: raise NotImplementedError  # everything needed to carry on, JSON-ready (log included)
     def restore(self, data: dict) -> None: raise NotImplementedError  # check every field, then replace; nothing changes if it raises
     def blank(self) -> dict: raise NotImplementedError  # the state of a new game
     def refresh(self) -> None: raise NotImplementedError  # redraw from the state
+    # … and, to use the play layout:
+    def draft(self) -> dict: return {}  # the half-made declaration, JSON-ready: kept across a reload, never an undo step
+    def restore_draft(self, data: dict) -> None: pass  # set it back, leaving out what no longer fits (never raises)
+    def playing(self) -> bool: return False  # set-up is over: fold it away
+    def play(self) -> Play | None: return type(self).play_of(self.state())  # the order of play now
+    @classmethod
+    def play_of(cls, state: dict) -> Play | None: return None  # the order of play of a saved state (the players' view reads it)
+    def dice_for(self) -> Callable[[DiceFeed], object] | None: return None  # what the main button would do now with its dice (pure)
 
     # -- set-up --------------------------------------------------------------------------------------
     def start_tracker(self,
                       saves: str | Path | None = "",  # the saves folder ("": `saves_folder()`); None: no files at all
                       autosave: bool = True,  # write the state there after every action, and resume from it
                      ) -> None:
-        "Make the shared controls. Call first in `__init__`, lay out `history_controls()` and `file_controls()`, then `resume()`."
+        "Make the shared controls. Call first in `__init__`, lay out `history_controls()` and `file_controls()` (or `play_layout`), then `resume()`."
         self.saves = None if saves is None else Path(saves).resolve() if saves else saves_folder()
         self.autosaving = bool(autosave) and self.saves is not None
+        self._file = _Autosave(self.saves, self.kind, self.version) if self.autosaving else None
+        self._revision = 0  # the autosave's revision this page shows
+        self._written = None  # what was last written or read: nothing is rewritten unchanged
+        self._draft_text = None
+        self._drafting = True  # until `resume` has set back the declaration kept: nothing overwrites it before
+        self._was_playing = None
         self._undo: list[str] = []  # the states before each action, oldest first
         self._redo: list[str] = []
         W = widgets
@@ -137,48 +343,245 @@ class Tracker(Panel):
 
     @property
     def autosave_path(self) -> Path | None:
-        return self.saves / f"{AUTOSAVE_PREFIX}{self.kind}.json" if self.saves is not None else None
+        return self._file.path if self._file else self.saves / f"{AUTOSAVE_PREFIX}{self.kind}.json" if self.saves is not None else None
 
     def resume(self) -> None:
-        "Carry on from the autosave if there is one (it is checked like any save), else start the file. Call last in `__init__`."
+        "Carry on from the autosave if there is one (it is checked like any save), with the half-made declaration; then follow other screens. Call last in `__init__`."
         _await_page()
         self.add_class("besm-fit")
-        path = self.autosave_path
-        if self.autosaving and path.is_file():
+        if self.autosaving:
             try:
-                data = load_json(path, f"{self.kind}-autosave", self.version)
-                undo, redo = data.get("undo", []), data.get("redo", [])
-                if not (isinstance(undo, list) and isinstance(redo, list) and all(isinstance(s, dict) for s in undo + redo)):
-                    raise ValueError(f"{path.name}: its undo history is not a list of states")
-                if not isinstance(data.get("state"), dict): raise ValueError(f"{path.name}: it holds no state")
-                self.restore(data["state"])
-                self._undo, self._redo = [_text(s) for s in undo], [_text(s) for s in redo]
-                self._say(f"Resumed the {self.noun} where it was left ({len(self._undo)} steps to undo).", self.history_message)
+                data = self._file.read()
+                if data is not None:
+                    self._load_file(data, refresh=False)
+                    self._say(f"Resumed the {self.noun} where it was left ({len(self._undo)} steps to undo).", self.history_message)
             except ValueError as err:  # keep the unreadable file for a person to look at, and start afresh
-                kept = path.with_name(f"{path.stem}-unreadable-{time.strftime('%Y%m%d-%H%M%S')}.json")
-                path.replace(kept)
-                self._say(f"The autosave could not be read ({err}); it is kept as {kept.name}. Starting a new {self.noun}.",
+                self._say(f"The autosave could not be read ({err}); it is kept as {self._put_aside()}. Starting a new {self.noun}.",
                           self.history_message)
-        self._after()
+            self._file.seen = self._file.stamp()
+        self._after(write=False)
+        self._drafting = False
+        if self.autosaving:
+            self._restore_draft_file()
+            self._following = follow(self, self.catch_up)
+
+    def _put_aside(self) -> str:
+        path = self._file.path
+        kept = path.with_name(f"{path.stem}-unreadable-{time.strftime('%Y%m%d-%H%M%S')}.json")
+        path.replace(kept)
+        return kept.name
+
+    def _load_file(self, data: dict, refresh: bool = True) -> None:
+        "Show what the autosave holds (checked like a save: nothing changes if it is refused), keeping this page's half-made declaration."
+        draft = self.draft()
+        self.restore(data["state"])
+        self._undo, self._redo = [_text(s) for s in data.get("undo", [])], [_text(s) for s in data.get("redo", [])]
+        self._revision = data.get("revision", 0)
+        self._written = self._signature()
+        self._drafted(lambda: self.restore_draft(draft))
+        if refresh: self._after(write=False)
+
+    def catch_up(self) -> bool:
+        "If another screen has acted since this page last looked, show the latest (the pages poll this about every second). True if it did."
+        if not self.autosaving: return False
+        stamp = self._file.stamp()
+        if stamp == self._file.seen: return False
+        data = self._file.read()
+        self._file.seen = stamp
+        if data is None or data.get("revision", 0) == self._revision: return False
+        self._load_file(data)
+        self._say(f"Brought up to date: the {self.noun} changed on another screen.", self.history_message)
+        return True
 
     @property
     def history_message(self) -> widgets.HTML: return self.undo_button._besm_message
 
+    # -- the play layout ----------------------------------------------------------------------------
+    def play_layout(self,
+                    setup: Sequence[widgets.Widget],  # adding combatants, units or mecha; the readings: folds away once play starts
+                    action: Sequence[widgets.Widget],  # the one acting now: her choices, the odds, the dice, the Resolve button, the result
+                    log: widgets.Widget,  # the log, newest first
+                    more: Sequence[widgets.Widget] = (),  # under the action panel (e.g. what anyone may do at any time)
+                    setup_title: str = "Set-up",  # the fold's title
+                   ) -> list[widgets.Widget]:
+        "The tracker's page for play, as children for the tracker's box: a header (round, turn, Undo, Redo, New, the players' view link), the set-up fold, the order of play beside the action panel (one above the other on a phone), the log, the saves."
+        W = widgets
+        self.order_view = html_text(cls="besm-order")
+        self.players_link = html_text(cls="besm-players-link")
+        head = self.row(self.undo_button, self.redo_button, self.new_button, self.players_link, cls="besm-history-message")
+        self.setup_box = W.Accordion(children=[W.VBox(list(setup))], titles=(setup_title,), selected_index=0)
+        self.setup_box.add_class("besm-setup")
+        order = W.VBox([self.order_view]); order.add_class("besm-order-pane")
+        panel = W.VBox(list(action) + list(more)); panel.add_class("besm-action-pane")
+        play = W.HBox([order, panel]); play.add_class("besm-play")
+        self.add_class("besm-play-box")
+        return [html_text(PLAY_CSS), head, self.history_note, self.setup_box, play,
+                html_text("<h4>Log, newest first</h4>"), log, self.file_controls()]
+
+    def players_link_html(self) -> str:
+        "The link to this tracker's players' view (the same page, `?view=players`), opening in a new tab."
+        return ('<a class="besm-players-href" href="?view=players" target="_blank" rel="noopener" '
+                'title="A read-only page for the players\' phones or a screen on the table: it follows this one live">'
+                "Players' view ↗</a>")
+
+    def _show_play(self) -> None:
+        "Redraw the order of play, and fold the set-up away when play starts (it stays open if reopened during play)."
+        if not hasattr(self, "order_view"): return
+        play = self.play()
+        self.order_view.value = order_html(play) if play is not None else ""
+        self.players_link.value = self.players_link_html() if self.autosaving else ""
+        now = self.playing()
+        if now != self._was_playing:
+            self.setup_box.selected_index = None if now else 0
+            self._was_playing = now
+
+    # -- the half-made declaration -------------------------------------------------------------------
+    def _drafted(self, fn: Callable[[], object]) -> None:
+        "Set the declaration back without each setting saving a draft of its own."
+        was, self._drafting = self._drafting, True
+        try: fn()
+        except Exception: pass  # a draft that no longer fits is dropped, never an error
+        finally: self._drafting = was
+
+    def _draft_all(self) -> dict:
+        return {"tracker": self.draft(), "typed": self.dice_typed.value if hasattr(self, "dice_typed") else ""}
+
+    def declaration_changed(self) -> None:
+        "Call when any part of the declaration changes: it is kept (a reload brings it back) and the dice it needs are said."
+        if self._drafting: return
+        self.dice_preview()
+        if not self.autosaving: return
+        text = _text(self._draft_all())
+        if text == self._draft_text: return
+        self._draft_text = text
+        try: save_json(self._file.draft_path, f"{self.kind}-draft", 1, json.loads(text))
+        except OSError: pass  # the fight itself is saved; a draft that cannot be written is only a convenience
+
+    def _restore_draft_file(self) -> None:
+        try: data = load_json(self._file.draft_path, f"{self.kind}-draft", 1) if self._file.draft_path.is_file() else {}
+        except ValueError: data = {}  # a draft that cannot be read is only a convenience lost
+        def put():
+            if hasattr(self, "dice_typed") and isinstance(data.get("typed"), str): self.dice_typed.value = data["typed"][:500]
+            if isinstance(data.get("tracker"), dict): self.restore_draft(data["tracker"])
+        if data: self._drafted(put)
+        self._draft_text = _text(self._draft_all())  # written again only when it changes (never, for a tracker without one)
+        self.dice_preview()
+
+    # -- dice ------------------------------------------------------------------------------------------
+    def start_dice(self, seed: int | None = None,  # the first seed shown (random if None)
+                  ) -> None:
+        "The dice box every action shares: leave it empty to roll here with the seed shown, or type the table's dice; it says which dice come next."
+        W = widgets
+        self._seeds = getattr(self, "_seeds", None) or random.Random()
+        self.dice_seed = W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="Seed",
+                                   layout=W.Layout(width="11em", max_width="100%"), style={"description_width": "3.5em"})
+        self.dice_seed.add_class("besm-seed")
+        self.dice_typed = W.Text(description="Typed dice", placeholder="totals rolled at the table, e.g. 8 5",
+                                 layout=W.Layout(width="22em", max_width="100%"), style={"description_width": "6.5em"})
+        self.dice_typed.add_class("besm-typed-dice")
+        self.dice_need = html_text(cls="besm-dice-need")
+        self.dice_typed.observe(lambda _: self.declaration_changed(), names="value")
+
+    def dice_controls(self) -> widgets.Widget:
+        "The dice box, the seed, and the line saying what the dice are for."
+        box = widgets.HBox([self.dice_typed, self.dice_seed]); box.add_class("besm-row")
+        return widgets.VBox([self.dice_need, box])
+
+    def typed_totals(self) -> list[int]:
+        "The totals in the dice box, in order."
+        try: return [int(t) for t in self.dice_typed.value.replace(",", " ").split()]
+        except ValueError: raise InputError("totals", "write whole numbers separated by spaces, e.g. 8 5") from None
+
+    def throw(self, attempt: Callable[[DiceFeed], object],  # the action with its dice: pure, so it can be tried again
+             ) -> Thrown:
+        "Run an action with its dice: rolled here with the seed shown if the dice box is empty; else the totals typed, and when they run out the action stops and says which dice to type next."
+        if not self.dice_typed.value.strip():
+            seed = self.dice_seed.value
+            result = attempt(DiceFeed(random.Random(seed)))
+            self.dice_seed.value = self._seeds.randrange(1, 1_000_000)
+            return Thrown(result, None, seed)
+        typed = self.typed_totals()
+        try: result = attempt(DiceFeed(totals=typed))
+        except ValueError as err:
+            need = _OUT_OF_DICE.search(str(err))
+            if need is None: raise
+            raise NeedDice(need["expr"], need["why"], len(typed)) from None
+        for k in range(len(typed) - 1, -1, -1):  # the engines are pure: the fewest totals that finish it are what it used
+            try: attempt(DiceFeed(totals=typed[:k]))
+            except Exception: break
+        else: k = -1
+        if k + 1 < len(typed):
+            extra = typed[k + 1:]
+            needs = "no dice" if k < 0 else "1 total" if k == 0 else f"{k + 1} totals"
+            raise InputError("totals", f"this needs {needs}; take out the last {len(extra)} ({' '.join(map(str, extra))}): "
+                                       f"{'it was' if len(extra) == 1 else 'they were'} not needed")
+        self._drafted(lambda: setattr(self.dice_typed, "value", ""))
+        return Thrown(result, typed, None)
+
+    def dice_preview(self) -> None:
+        "Say what the dice box will be used for: the next dice to type, or that all are in."
+        if not hasattr(self, "dice_need"): return
+        attempt = self.dice_for()
+        if attempt is None:
+            self.dice_need.value = ""
+            return
+        try: typed = self.typed_totals()
+        except InputError:
+            self.dice_need.value = f'<span style="{ERROR_STYLE}">⚠ Typed dice: write whole numbers separated by spaces, e.g. 8 5</span>'
+            return
+        try:
+            attempt(DiceFeed(totals=typed))
+            need = None
+        except Exception as err:
+            need = _OUT_OF_DICE.search(str(err))
+            if need is None:  # the rules refuse the declaration: that shows beside it
+                self.dice_need.value = ""
+                return
+        if need is None:
+            self.dice_need.value = ("<b>No dice needed.</b>" if not typed else
+                                    f"<b>The typed dice ({' '.join(map(str, typed))}) are all it needs:</b> press the button.")
+        elif not typed:
+            self.dice_need.value = (f"<b>First dice: {escape(need['expr'])} for {escape(need['why'])}</b> first (more may follow as the rolls fall): "
+                                    f"leave the box empty to roll here with seed {self.dice_seed.value}, or type the table's roll.")
+        else:
+            self.dice_need.value = (f"<b>Next dice: type {escape(need['expr'])} for {escape(need['why'])}</b> "
+                                    f"({len(typed)} typed so far).")
+
     # -- actions ------------------------------------------------------------------------------------
     def run(self, fn: Callable[[], object], where: widgets.HTML | None = None) -> bool:
-        "Run a button's work as one action: on success it can be undone and is autosaved; on a refusal nothing changes."
-        if fn in (self.undo, self.redo): return self._guard(fn, where=where)
+        "Run a button's work as one action: on success it can be undone and is autosaved; on a refusal nothing changes. A page behind another screen's action is refused and brought up to date."
+        with self._locked():
+            return self._guard(lambda: self._action(fn), where=where)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        "The autosave's lock, once (an action may set off another: it is already held)."
+        if not self.autosaving or getattr(self, "_holding", False):
+            yield
+            return
+        with self._file.locked():
+            self._holding = True
+            try: yield
+            finally: self._holding = False
+
+    def _action(self, fn: Callable[[], object]) -> None:
+        if self.autosaving:
+            try: data = self._file.read()
+            except ValueError: data = None  # unreadable: it is put aside when written over
+            if data is not None and data.get("revision", 0) != self._revision:
+                self._load_file(data)
+                self._file.seen = self._file.stamp()
+                raise ValueError(f"Not done: the {self.noun} {BEHIND}. This page now shows the latest: look, then try again.")
+        if fn in (self.undo, self.redo): return fn()
         before = _text(self.state())
-        def work():
-            try: fn()
-            except Exception:
-                if _text(self.state()) != before: self.restore(json.loads(before))  # half-done work is taken back
-                raise
-            if _text(self.state()) != before:
-                self._undo.append(before)
-                self._redo.clear()
-            self._after()
-        return self._guard(work, where=where)
+        try: fn()
+        except Exception:
+            if _text(self.state()) != before: self.restore(json.loads(before))  # half-done work is taken back
+            raise
+        if _text(self.state()) != before:
+            self._undo.append(before)
+            self._redo.clear()
+        self._after()
 
     def act(self, fn: Callable[[], object],  # a change to the state
             where: widgets.HTML | None = None,  # the message place
@@ -259,19 +662,24 @@ class Tracker(Panel):
         self._offer(self.saved, names)
         if pick in names: self.saved.value = pick
 
-    def _after(self) -> None:
-        "After any change: redraw, autosave, and refresh the history line, the download link and the Saved list."
+    def _signature(self) -> tuple:
+        "What the autosave holds, in short: written again only when it changes."
+        return (_text(self.state()), len(self._undo), len(self._redo), self._undo[-1:], self._redo[-1:])
+
+    def _after(self, write: bool = True) -> None:
+        "After any change: redraw, autosave (a new revision), and refresh the order of play, the history line, the download link and the Saved list."
         self.refresh()
         state = self.state()
-        if self.autosaving:
+        if write and self.autosaving and self._signature() != self._written:
             undo, size = [], 0
             for s in reversed(self._undo):  # the newest steps, as many as fit
                 size += len(s)
                 if size > HISTORY_BYTES: break
                 undo.insert(0, json.loads(s))
-            self.saves.mkdir(parents=True, exist_ok=True)
-            save_json(self.autosave_path, f"{self.kind}-autosave", self.version,
-                      {"state": state, "undo": undo, "redo": [json.loads(s) for s in self._redo[-50:]]})
+            self._revision += 1
+            self._file.write({"state": state, "undo": undo, "redo": [json.loads(s) for s in self._redo[-50:]], "revision": self._revision})
+            self._written = self._signature()
+        self._show_play()
         self.undo_button.disabled, self.redo_button.disabled = not self._undo, not self._redo
         self.history_note.value = (f"<small>{len(self._undo)} steps to undo, {len(self._redo)} to redo"
                                    + (" · saved automatically after every action" if self.autosaving else "") + "</small>")
@@ -281,4 +689,53 @@ class Tracker(Panel):
                                f'href="{href}" style="display:inline-block;padding:0 1em;text-decoration:none;line-height:28px">'
                                "Download save</a>")
         self._refresh_saved()
+        if write: self.declaration_changed()  # the declaration after an action (cleared, or moved on) is the one kept
+        else: self.dice_preview()
 
+# %% ../../nbs/core/06_tracker.ipynb #a1b2c3d7
+class PlayersView(widgets.VBox):
+    "The players' view of a tracker: read-only, for the players' phones or a screen on the table; it follows the GM's page live."
+    def __init__(self,
+                 tracker: type[Tracker],  # the tracker followed (its kind and how it reads a saved state)
+                 saves: str | Path = "",  # the saves folder ("": `saves_folder()`)
+                 results: int = 4,  # how many of the latest results to show
+                ):
+        self.tracker, self.results = tracker, results
+        self._file = _Autosave(Path(saves).resolve() if saves else saves_folder(), tracker.kind, tracker.version)
+        self.view = html_text(cls="besm-players-order")
+        self.latest = html_text(cls="besm-players-results")
+        super().__init__([html_text(f"<h3>The {escape(tracker.noun)}, for the players</h3>"
+                                    "<small>Read-only: it follows the GM's screen as it changes.</small>"),
+                          self.view, html_text("<h4>Latest</h4>"), self.latest])
+        self.add_class("besm-players")
+        self.look(force=True)
+        self._following = follow(self, self.look)
+
+    def look(self, force: bool = False) -> bool:
+        "Redraw if the GM's tracker has changed since the last look (a stat, and a read only then). True if it did."
+        stamp = self._file.stamp()
+        if stamp == self._file.seen and not force: return False
+        self._file.seen = stamp
+        try:
+            data = self._file.read()
+            play = self.tracker.play_of(data["state"]) if data is not None else None
+        except ValueError:
+            return False  # the GM's page shows what is wrong with the file; here the last good view stays
+        if play is None:
+            self.view.value, self.latest.value = f"<i>No {escape(self.tracker.noun)} yet: the GM's page starts it.</i>", ""
+            return True
+        self.view.value = order_html(play, players=True)
+        self.latest.value = "".join(f"<div style='line-height:1.4;margin-bottom:0.4em;font-size:15px'>{r}</div>"
+                                    for r in list(play.results)[:self.results]) or "<i>Nothing yet.</i>"
+        return True
+
+
+def tracker_page(tracker: type[Tracker],  # the GM's tracker
+                 calculators: dict[str, Callable[[], widgets.Widget]] | None = None,  # more tabs beside it: {title: maker}
+                 title: str = "",  # the tracker's tab (default: its noun, e.g. "Fight")
+                ) -> widgets.Widget:
+    "A tracker's dashboard: the GM's tracker (with its calculators in tabs), or, opened with `?view=players`, the players' view."
+    if page_view() == "players": return PlayersView(tracker)
+    if not calculators: return tracker()
+    from besm_nb.ui.calc import tabs  # made when first opened: the page opens as fast as the tracker
+    return tabs({title or tracker.noun.capitalize(): tracker} | calculators)

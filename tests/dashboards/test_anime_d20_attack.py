@@ -46,6 +46,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", defence_bonus=4, armour=2, current_hp=20)))
 
     # two Table 12-5 rows: a round of aiming (+4 under the text reading) and light cover beyond melee (-6 chosen)
+    page.locator(".besm-field-pace select").first.select_option(label="walking")  # the pace starts at still: walk first
     tick(page, "rows", ["aiming: +4 (round) / +2 (action)", "beyond melee: taking cover: -6 (-4 to -10)"])
     # aiming counts only standing still: refused beside the pace until the pace is "still"
     page.locator(".besm-error", has_text="Extra Aim counts only if the attacker does not move").first.wait_for(timeout=10_000)

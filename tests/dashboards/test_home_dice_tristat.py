@@ -140,6 +140,14 @@ def add_fighters(page, tracker, fighters):
         tracker.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=30_000)
 
 
+def in_turn(page, names, current):
+    "Wait until the order of play lists these combatants, in this order, with `current` marked as the one acting."
+    page.wait_for_function("([names, current]) => { const s = [...document.querySelectorAll('.besm-order .besm-side')];"
+                           " return JSON.stringify(s.map(e => e.dataset.name)) === JSON.stringify(names) &&"
+                           " document.querySelector('.besm-order .besm-current')?.dataset.name === current; }",
+                           arg=[names, current], timeout=30_000)
+
+
 def tick_target(page, tracker, name, offered):
     "Tick a target once the page offers exactly these (the list is rebuilt as the one acting changes)."
     page.wait_for_function("([sel, want]) => JSON.stringify([...document.querySelectorAll(sel)].map(e => e.innerText.trim())) === "
@@ -151,11 +159,11 @@ def tick_target(page, tracker, name, offered):
 def test_tristat_tracker_runs_a_round(page, dashboards_url):
     tracker = fresh_fight(page, dashboards_url)
     add_fighters(page, tracker, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
-    fill(tracker, "Typed d6s", "6 1")
-    tracker.get_by_role("button", name="Use these d6s").click()
-    page.locator(".besm-phases", has_text="Rei → Youma").wait_for(timeout=30_000)
+    fill(tracker, "Typed dice", "6 1")  # the table's d6s for initiative, in the order of the combatants
+    tracker.get_by_role("button", name="Roll initiative").click()
+    in_turn(page, ["Rei", "Youma"], "Rei")
     tick_target(page, tracker, "Youma", ["Youma"])  # a tick box: works by touch
-    fill(tracker, "Typed 2d6", "5 9")  # Rei hits with 5; Youma's dodge (9 against DCV 5) fails
+    fill(tracker, "Typed dice", "5 9")  # Rei hits with 5; Youma's dodge (9 against DCV 5) fails
     tracker.get_by_label("Answer to", exact=True).select_option("Youma")
     tracker.get_by_label("By", exact=True).select_option("Youma")
     tracker.get_by_label("With", exact=True).select_option("dodge")
@@ -171,9 +179,9 @@ def test_tristat_tracker_runs_a_round(page, dashboards_url):
 
     # a typed total the dice cannot show: refused beside Resolve, naming the box as the screen labels it
     tick_target(page, tracker, "Youma", ["Youma"])
-    fill(tracker, "Typed 2d6", "13")
+    fill(tracker, "Typed dice", "13")
     tracker.get_by_role("button", name="Resolve").click()
-    msg = tracker.locator(".besm-resolve-message", has_text="Typed 2d6: the 1st typed total is for").first
+    msg = tracker.locator(".besm-resolve-message", has_text="Typed dice: the 1st typed total is for").first
     msg.wait_for(timeout=30_000)
     assert_beside(tracker.get_by_role("button", name="Resolve"), msg)
     assert page.outside == [], page.outside
@@ -187,12 +195,13 @@ def test_tristat_tracker_shows_who_is_out_and_offers_the_readings(page, dashboar
         tracker.get_by_role("button", name="Add / update").click()
         page.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=30_000)
     page.locator(".besm-state[data-name='Ghost']", has_text="dead: out of the fight").wait_for(timeout=30_000)
-    tracker.get_by_label("Critical").select_option(label="×2")
-    tracker.get_by_label("cover spends the attack action").check()
+    tracker.get_by_label("A natural 2's damage").select_option(label="× 2")
+    tracker.get_by_label("Covering a friend").select_option(label="costs the attack action too")
     page.locator(".besm-readings-message", has_text="Readings set for this fight").wait_for(timeout=30_000)
-    fill(tracker, "Typed d6s", "6 1")  # the dead roll no initiative: two dice
-    tracker.get_by_role("button", name="Use these d6s").click()
-    page.locator(".besm-phases", has_text="Rei → Youma").wait_for(timeout=30_000)
+    fill(tracker, "Typed dice", "6 1")  # the dead roll no initiative: two dice
+    tracker.get_by_role("button", name="Roll initiative").click()
+    in_turn(page, ["Rei", "Youma", "Ghost"], "Rei")
+    expect(page.locator(".besm-side[data-name='Ghost'] .besm-conditions")).to_contain_text("dead")
     targets = [t.strip() for t in tracker.locator(".besm-targets .widget-checkbox").all_inner_texts()]
     assert targets == ["Youma"]  # the dead are not offered
     assert page.errors == [], page.errors
@@ -203,21 +212,21 @@ def test_tristat_tracker_keeps_everything(page, dashboards_url):
         t.locator("button.besm-new").click()
         t.locator(".besm-combatants", has_text="No combatants yet").wait_for(timeout=30_000)
         add_fighters(page, t, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
-        fill(t, "Typed d6s", "6 1")
-        t.get_by_role("button", name="Use these d6s").click()
-        t.locator(".besm-phases", has_text="Rei → Youma").wait_for(timeout=30_000)
+        fill(t, "Typed dice", "6 1")
+        t.get_by_role("button", name="Roll initiative").click()
+        in_turn(page, ["Rei", "Youma"], "Rei")
         tick_target(page, t, "Youma", ["Youma"])
-        fill(t, "Typed 2d6", "5")
+        fill(t, "Typed dice", "5")
         t.get_by_role("button", name="Resolve").click()
-        t.locator(".besm-health[data-name='Youma']", has_text="12").wait_for(timeout=30_000)
+        t.locator(".besm-side[data-name='Youma'] .besm-bar", has_text="12 / 40").wait_for(timeout=30_000)
 
     def next_round(t):
         t.locator("button.besm-next-round").click()
-        t.locator(".besm-round", has_text="2").wait_for(timeout=30_000)
+        t.locator(".besm-round-now", has_text="2").wait_for(timeout=30_000)
         t.locator(".besm-resolve-message", has_text="Youma had not acted").wait_for(timeout=30_000)
 
     check_tracker_kit(page, dashboards_url + TRISTAT, ".besm-tracker", step, next_round,
-                      lambda t: t.locator(".besm-combatants").first.inner_text(), "tristat-fight")
+                      lambda t: t.locator(".besm-order").first.inner_text(), "tristat-fight")
 
 
 def test_home_page_lists_every_dashboard():

@@ -111,7 +111,7 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
     calc = Calculator("Attack resolver (Anime d20)", [
         int_field("attack_bonus", "Attack bonus", 6, *BONUS_RANGE),
         tick_field("rows", "Attack situations (Table 12-5)", attack_rows),
-        choice_field("pace", "Attacker's pace (Table 12-4)", attack_paces, "walking"),
+        choice_field("pace", "Attacker's pace (Table 12-4)", attack_paces, "still"),  # the common case: aiming is open
         int_field("combined", "Attackers in a combined attack (1: alone)", 1, 1, 50),
         choice_field("aim", "Extra Aim reading", [("a full round: +4, scope +6 (text)", "round"),
                                                   ("an action: +2, scope +3 (Table 12-5)", "action")], "round"),

@@ -5,7 +5,9 @@
 # %% ../../../nbs/tristat/11_round_ui.ipynb #77023077
 from __future__ import annotations
 
+import copy
 import random
+import re
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -13,19 +15,15 @@ from pathlib import Path
 import ipywidgets as widgets
 
 from ...dice import DiceFeed, InputError, fmt_odds
-from ...store import items, text
-from ...tristat.combat import (COMBAT_MODIFIERS, HEALTH_READINGS, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds,
+from ...store import fields, items, text, whole
+from ...tristat.combat import (COMBAT_MODIFIERS, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds,
                                     health_state, hit_odds, modifier_total, phase_order, targets_modifier)
-from ...tristat.round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, Action, Attack, AttackPlan, Combatant, Fight, Response,
+from ...tristat.round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, HEALTH_RANGE, Action, Attack, AttackPlan, Combatant, Fight, Response,
                                    action_kinds, can_act, fight_act, fight_from_dict, fight_next_round, fight_to_dict,
                                    incapacity, is_pinned, roll_initiative)
 from ..calc import TickPicker, html_text
+from ..tracker import FOE_VIEWS, Bar, Play, Side
 from ..tracker import Tracker as _Kit
-
-
-def _ints(text: str, name: str) -> list[int]:
-    try: return [int(t) for t in text.replace(",", " ").split()]
-    except ValueError: raise ValueError(f"{name}: write whole numbers separated by spaces, e.g. 6 1 3") from None
 
 
 def _sized(w, label: str = "5.5em", width: str = "13em"):
@@ -40,26 +38,93 @@ _COMBATANT_LABELS = {"name": "Name", "acv": "ACV", "dcv": "DCV", "health": "Heal
                      "soul": "Soul", "power": "Power", "shield": "Shield", "armour": "Armour", "force_field": "Force field",
                      "wrestling": "Wrestling", "elasticity": "Elasticity", "strength": "Strength", "conditions": "Conditions",
                      "controls": "controls or deceives", "attacks": "Attack"}
-LABELS = {"name": "File name", "totals": "Typed 2d6", "initiatives": "Roll initiative", "plan": "Resolve", "energy": "Energy spent",
+LABELS = {"name": "File name", "totals": "Typed dice", "initiatives": "Roll initiative", "plan": "Resolve", "energy": "Energy spent",
           "health": "Health bought", "to": "Boost stat", "targets": "Targets", "modifiers": "Modifiers", "modifier": "Grapple mod",
           "attack": "Attack", "undo": "Undo"}  # the engine's parameters, as the screen labels them
+READINGS = {  # each reading: its label, its choices in plain words, and one line on what it changes
+    "health_reading": ("Below 0 Health", [("0 is badly injured, below 0 dead", "zero"), ("below 0 is dying, not dead", "dying")],
+                       "The book says both 'badly injured' and 'dead' for Health under 0: pick how your table reads it."),
+    "critical_multiplier": ("A natural 2's damage", [("as a hit (no extra)", 1), ("× 2", 2), ("× 3", 3), ("× 4", 4)],
+                            "A roll of 2 is a critical; the book gives it no extra damage amount."),
+    "cover_spends_attack": ("Covering a friend", [("costs only the defence action", False), ("costs the attack action too", True)],
+                            "Throwing oneself in front of a friend: the book calls it a defence; some tables make it cost the attack."),
+    "allow_overspend": ("Energy below 0", [("not allowed", False), ("allowed: she passes out", True)],
+                        "Whether Energy may be spent past 0 (the spender then falls unconscious)."),
+}
+TABLE_FIELDS = ("foes", "show_foes", "full")  # what the tracker keeps beside the fight: who is a foe, the players' view, full bars
 
 
 def _log_lines(value: object, where: str = "log") -> list[str]:
     "A saved log, checked: a list of lines of text."
     return [text(l, f"{where}[{i}]", max_len=100_000) for i, l in enumerate(items(value, where, 100_000))]
 
-# %% auto #0
-__all__ = ['TOTAL_DEFENCE', 'ATTACK_ROWS', 'LABELS', 'Tracker']
 
-# %% ../../../nbs/tristat/11_round_ui.ipynb #4c525b3f
+def _table(value: object, names: list[str]) -> dict:
+    "The tracker's own part of a save, checked: foes among the combatants, how the players see them, each one's full Health and Energy."
+    d = fields(value, "table", TABLE_FIELDS, TABLE_FIELDS)
+    foes = [text(n, f"table.foes[{i}]", names) for i, n in enumerate(items(d["foes"], "table.foes", 100))]
+    full = fields(d["full"], "table.full", names)
+    return {"foes": foes, "show_foes": text(d["show_foes"], "table.show_foes", tuple(FOE_VIEWS)),
+            "full": {n: [whole(v, f"table.full[{n!r}]", 1, HEALTH_RANGE[1]) for v in items(full[n], f"table.full[{n!r}]", 2)]
+                     for n in full}}
+
+
 def _renamed(err: InputError, labels: dict, prefix: str = "") -> ValueError:
     "A rule's message about one of its parameters, told with the label the table sees."
     return ValueError(f"{prefix}{labels.get(err.param, err.param)}: {str(err).split(': ', 1)[1]}")
 
 
+# %% auto #0
+__all__ = ['TOTAL_DEFENCE', 'ATTACK_ROWS', 'LABELS', 'READINGS', 'TABLE_FIELDS', 'Tracker']
+
+# %% ../../../nbs/tristat/11_round_ui.ipynb #4c525b3f
+def _play(fight: Fight, table: dict, log: list[str], players: bool = False) -> Play:
+    "The order of play of a fight: each combatant in initiative order with her Health and Energy, who acts now, the latest results."
+    fighters, _ = fight.now()
+    inits, reading = fight.initiatives, fight.health_reading
+    st = _status(fight)
+    acted = {a.who for a in fight.actions if a.kind not in ("energy", "boost")}
+    order = [n for g in phase_order(inits) for n in g] if inits else []
+    order += [n for n in fighters if n not in order]
+    foes, full, exact = set(table["foes"]), table["full"], table["show_foes"] == "exact"
+    sides = []
+    for n in order:
+        c = fighters[n]
+        top = full.get(n, [max(1, c.health), max(1, c.energy)])
+        words = [] if incapacity(c, reading) else [s for s in (health_state(c.health, reading),) if s != "fine"]
+        sides.append(Side(n, [Bar("Health", c.health, top[0]), Bar("Energy", c.energy, top[1])],
+                          [("ACV", c.acv), ("DCV", c.dcv)] + [(k, v) for k, v in (("shield", c.shield), ("armour", c.armour),
+                                                                                   ("force field", c.force_field)) if v],
+                          words + (["pinned: may only escape"] if is_pinned(c) else []) + list(c.conditions),
+                          f"initiative {inits[n]}" if n in inits else "", n in st["now"] or n in st["held"],
+                          n in acted, incapacity(c, reading) or "", n in foes))
+    if not fighters: turn = "Add the combatants (in Set-up)"
+    elif not inits: turn = f"Round {fight.round}: roll initiative"
+    elif st["now"]: turn = " & ".join(st["now"]) + (" act together" if len(st["now"]) > 1 else "'s turn") + (
+        f" (holding: {', '.join(st['held'])})" if st["held"] else "")
+    elif st["held"]: turn = f"Holding, free to act: {', '.join(st['held'])}"
+    else: turn = "Everyone has acted: Next round"
+    results = list(reversed(log[-6:]))
+    if players and not exact:  # what foes have left is the GM's to tell
+        for foe in foes:
+            f = re.escape(escape(foe))
+            results = [re.sub(rf"(comes off {f}&#x27;s Health \([^)]*\)); -?\d+ left", r"\1", r) for r in results]
+            results = [re.sub(rf"({f} pays \d+ Energy for [^<]*?) \(-?\d+ left\)", r"\1", r) for r in results]
+    return Play(sides, turn, fight.round if fighters else None, results, table["show_foes"])
+
+
+def _status(fight: Fight) -> dict:
+    "Who may act and answer now (before initiative: nobody acts, everyone able may answer)."
+    if not fight.initiatives:
+        fighters = fight.now()[0]
+        out = [n for n, c in fighters.items() if incapacity(c, fight.health_reading)]
+        answer = [n for n in fighters if n not in out and not is_pinned(fighters[n])]
+        return {"now": [], "held": [], "holding": [], "attack action": answer, "answer": answer, "dodge": answer, "cover": answer, "out": out}
+    return can_act(fight.fighters, fight.actions, fight.initiatives, DiceFeed(totals=[t for ts in fight.dice for t in ts]), **fight.readings)
+
+
 class Tracker(_Kit):
-    "A Tri-Stat fight tracker: combatants, initiative, declarations, odds, the log; undo and redo across rounds, autosave and resume, saves."
+    "A Tri-Stat fight tracker laid out for play: the order of play beside the one acting now, with the odds, the dice and Resolve; set-up folded away; undo and redo across rounds, autosave and resume, several screens, a players' view, saves."
     kind, version, noun = FIGHT_KIND, FIGHT_VERSION, "fight"
     labels = LABELS
 
@@ -72,10 +137,12 @@ class Tracker(_Kit):
         W, S = widgets, _sized
         self.message = html_text(cls="besm-message")
         self.start_tracker(saves, autosave)
+        self.start_dice(seed)
         self.fight = fight or Fight({})
-        self._seeds = random.Random()
+        self.table_view = {"foes": [], "show_foes": "bars", "full": {}}
         self.log_lines: list[str] = []
         self.answers: list[tuple[str, Response]] = []
+        self._actor = None  # whose declaration the choices hold: a new actor starts clear
         self.table = html_text(cls="besm-combatants")
         box = lambda v, d: W.Checkbox(v, description=d, indent=False, layout=W.Layout(width="auto", margin="0 1em 0 0"))
         # combatant form
@@ -91,95 +158,157 @@ class Tracker(_Kit):
         self.f_attack = S(W.Text("Attack", description="Attack"), width="17em"); self.f_power = S(W.IntText(20, description="Power"))
         self.f_ranged, self.f_adds, self.f_weapon = box(True, "ranged"), box(True, "adds ACV"), box(False, "weapon")
         self.f_mental, self.f_controls = box(False, "mental (Mind)"), box(False, "controls or deceives")
+        self.f_foe = box(False, "a foe (the players' view shows foes as set below)"); self.f_foe.add_class("besm-foe")
         self.add_button = self.button("Add / update", self.add_combatant, "besm-add", "primary")
         self.add_attack_button = self.button("Add attack", self.add_attack, "besm-add-attack")
         self.remove_pick = S(W.Dropdown(description="Remove"), width="17em")
         self.remove_button = self.button("Remove", self.remove_combatant, "besm-remove")
         # the table's readings: changed between rounds, kept with the fight
-        self.r_health = S(W.Dropdown(options=[("0 badly injured, below 0 dead", "zero"), ("below 0 dying, not dead", "dying")],
-                                     description="Below 0 Health"), "8em", "26em"); self.r_health.add_class("besm-health-reading")
-        self.r_crit = S(W.Dropdown(options=[("×1 (no extra)", 1), ("×2", 2), ("×3", 3), ("×4", 4)], description="Critical"), "5.5em", "16em")
-        self.r_crit.add_class("besm-critical")
-        self.r_cover = box(False, "cover spends the attack action"); self.r_cover.add_class("besm-cover-spends")
-        self.r_overspend = box(False, "Energy may go below 0 (she passes out)"); self.r_overspend.add_class("besm-overspend")
-        # initiative
-        self.seed = S(W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="Seed"))
-        self.seed.add_class("besm-seed")
-        self.roll_init_button = self.button("Roll initiative", self.roll_initiative, "besm-roll-initiative")
-        self.typed_init = S(W.Text(description="Typed d6s", placeholder="e.g. 6 1 3 2 5"), width="17em")
-        self.use_init_button = self.button("Use these d6s", self.typed_initiative, "besm-use-d6s")
-        self.phases = html_text(cls="besm-phases")
+        self.readings = {}
+        for key, (label, options, _) in READINGS.items():
+            w = S(W.Dropdown(options=options, description=label), "11em", "27em")
+            w.add_class(f"besm-reading-{key.replace('_', '-')}")
+            self.readings[key] = w
+        self.r_health, self.r_crit = self.readings["health_reading"], self.readings["critical_multiplier"]
+        self.r_cover, self.r_overspend = self.readings["cover_spends_attack"], self.readings["allow_overspend"]
+        self.show_foes = S(W.Dropdown(options=[(v, k) for k, v in FOE_VIEWS.items()], value="bars", description="Foes shown"), "7em", "30em")
+        self.show_foes.add_class("besm-show-foes")
+        # the round
+        self.roll_init_button = self.button("Roll initiative", self.roll_initiative, "besm-roll-initiative", "primary")
+        self.next_button = self.button("Next round", self.next_round, "besm-next-round")
         # declaration
-        self.who = S(W.Dropdown(description="Who acts"), width="17em"); self.who.add_class("besm-who")
-        self.does = S(W.Dropdown(options=["attack"], description="Does"), width="17em"); self.does.add_class("besm-does")
-        self.attack = S(W.Dropdown(description="Attack"), width="17em"); self.attack.add_class("besm-attack")
-        self.energy = S(W.IntText(0, description="Energy spent"), "7em", "14em"); self.energy.add_class("besm-energy")
-        self.g_mod = S(W.IntText(0, description="Grab mod"), "7em", "14em"); self.g_mod.add_class("besm-grapple-mod")
+        self.who = S(W.Dropdown(description="Who acts"), width="15em"); self.who.add_class("besm-who")
+        self.does = S(W.Dropdown(options=["attack"], description="Does"), width="15em"); self.does.add_class("besm-does")
+        self.attack = S(W.Dropdown(description="Attack"), width="15em"); self.attack.add_class("besm-attack")
+        self.energy = S(W.IntText(0, description="Energy spent"), "7em", "12em"); self.energy.add_class("besm-energy")
+        self.g_mod = S(W.IntText(0, description="Grab mod"), "7em", "12em"); self.g_mod.add_class("besm-grapple-mod")
         self.note = S(W.Text(description="Note", placeholder="what she does"), width="17em"); self.note.add_class("besm-note")
-        self.targets = TickPicker([]); self.targets.add_class("besm-targets")
-        self.mods = TickPicker(ATTACK_ROWS); self.mods.add_class("besm-mods")
-        self.targets_head, self.mods_head = html_text("<b>Targets</b>"), html_text("<b>Modifiers</b> (from the combat modifiers table)")
+        self.targets = TickPicker([], height="9em"); self.targets.add_class("besm-targets")
+        self.mods = TickPicker(ATTACK_ROWS, height="11em"); self.mods.add_class("besm-mods")
+        own = lambda text: W.HTML(text, layout=W.Layout())  # shown and hidden alone: never the layout every other text shares
+        self.targets_head = own("<b>Targets</b>")
+        self.mods_head = own("<b>Modifiers</b> (the book's combat modifiers table; + makes the roll harder)")
         # answers
-        self.a_target = S(W.Dropdown(description="Answer to"), width="17em"); self.a_who = S(W.Dropdown(description="By"), width="17em")
-        self.a_kind = S(W.Dropdown(description="With"), width="17em"); self.a_attack = S(W.Dropdown(description="Counter with"), "7em", "18em")
+        self.a_target = S(W.Dropdown(description="Answer to"), width="15em"); self.a_who = S(W.Dropdown(description="By"), width="15em")
+        self.a_kind = S(W.Dropdown(description="With"), width="15em"); self.a_attack = S(W.Dropdown(description="Counter with"), "7em", "17em")
         self.a_total = box(False, "total defence (no attack this round)"); self.a_total.add_class("besm-total-defence")
-        self.a_energy = S(W.IntText(0, description="Answer Energy"), "8em", "14em")
+        self.a_energy = S(W.IntText(0, description="Answer Energy"), "8em", "13em")
         self.a_kind.add_class("besm-answer-kind"); self.a_who.add_class("besm-answer-who"); self.a_target.add_class("besm-answer-to")
         self.add_answer_button = self.button("Add answer", self.add_answer, "besm-add-answer")
         self.clear_answers_button = self.button("Clear answers", self.clear_answers, "besm-clear-answers")
         self.answers_view = html_text(cls="besm-answers")
         self.odds = html_text(cls="besm-odds-panel")
-        self.typed_dice = S(W.Text(description="Typed 2d6", placeholder="totals, e.g. 8 8 5 6"), width="17em")
         self.resolve_button = self.button("Resolve", self.resolve, "besm-resolve", "danger")
-        self.next_button = self.button("Next round", self.next_round, "besm-next-round")
+        self.last = html_text(cls="besm-last")
         # Energy at any time
-        self.e_from = S(W.Dropdown(description="Energy from"), "7em", "17em"); self.e_to = S(W.Dropdown(description="Health to"), "7em", "17em")
-        self.e_health = S(W.IntText(1, description="Health bought"), "8em", "14em")
+        self.e_from = S(W.Dropdown(description="Energy from"), "7em", "16em"); self.e_to = S(W.Dropdown(description="Health to"), "7em", "16em")
+        self.e_health = S(W.IntText(1, description="Health bought"), "8em", "13em")
         self.give_button = self.button("Pay Energy (5 each)", self.give_health, "besm-give")
-        self.b_stat = S(W.Dropdown(options=["body", "mind", "soul"], description="Boost stat"), "6.5em", "14em")
+        self.b_stat = S(W.Dropdown(options=["body", "mind", "soul"], description="Boost stat"), "6.5em", "13em")
         self.boost_button = self.button("+1 for 10 Energy", self.boost, "besm-boost")
         self.log_view = html_text(cls="besm-log")
         self._show_readings()
-        for w in (self.r_health, self.r_crit, self.r_cover, self.r_overspend):
+        for w in list(self.readings.values()) + [self.show_foes]:
             w.observe(lambda _: getattr(self, "_setting", False) or self.act(self.set_readings, self.readings_message), names="value")
         for w in (self.who, self.does, self.attack, self.targets, self.mods, self.a_target, self.a_who, self.a_kind):
             w.observe(lambda _: self._choose(), names="value")
+        for w in (self.energy, self.g_mod, self.note, self.a_energy, self.a_total, self.a_attack):
+            w.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
         form = [W.HBox([self.f_name, self.f_acv, self.f_dcv]), W.HBox([self.f_health, self.f_energy, self.f_body]),
                 W.HBox([self.f_mind, self.f_soul, self.f_shield]), W.HBox([self.f_armour, self.f_ff, self.f_conditions]),
                 W.HBox([self.f_wrestling, self.f_elasticity, self.f_strength]),
-                W.HBox([self.f_attack, self.f_power, self.f_ranged, self.f_adds, self.f_weapon, self.f_mental, self.f_controls])]
-        readings = self.row(self.r_health, self.r_crit, self.r_cover, self.r_overspend, cls="besm-readings-message")
+                W.HBox([self.f_attack, self.f_power, self.f_ranged, self.f_adds, self.f_weapon, self.f_mental, self.f_controls]),
+                W.HBox([self.f_foe])]
+        explain = "".join(f"<li><b>{escape(label)}</b>: {escape(why)}</li>" for label, _, why in READINGS.values())
+        readings = self.row(*self.readings.values(), cls="besm-readings-message")
         self.readings_message = self._row_messages[-1]
         declare = self.row(self.who, self.does, self.attack, self.energy, self.g_mod, self.note, cls="besm-declare-message")
         self.declare_message = self._row_messages[-1]  # what the declaration's choices say (a refused box) shows right under them
-        super().__init__([
-            html_text("<h3>Combatants</h3>"), self.table, html_text("<h4>Add or update a combatant</h4>"), *form,
-            self.row(self.add_button, self.add_attack_button, cls="besm-add-message"), self.row(self.remove_pick, self.remove_button),
-            html_text("<h4>Readings</h4>"), readings,
-            html_text("<h3>Initiative</h3>"), self.row(self.seed, self.roll_init_button), self.row(self.typed_init, self.use_init_button), self.phases,
-            html_text("<h3>Declare</h3>"), declare, self.targets_head, self.targets, self.mods_head, self.mods,
-            html_text("<h4>Answers</h4>"), self.row(self.a_target, self.a_who, self.a_kind, self.a_attack, self.a_total, self.a_energy,
-                                                    self.add_answer_button, self.clear_answers_button, cls="besm-answer-message"),
-            self.answers_view, self.odds, self.row(self.typed_dice, self.resolve_button, self.next_button, cls="besm-resolve-message"),
-            self.history_controls(),
-            html_text("<h4>Energy at any time (no phase needed)</h4>"), self.row(self.e_from, self.e_to, self.e_health, self.give_button),
-            self.row(self.b_stat, self.boost_button), self.message,
-            html_text("<h3>Log, newest first</h3>"), self.log_view, self.file_controls()])
+        setup = [html_text("<b>Combatants</b> (they change between rounds; the same name updates her)"), self.table, *form,
+                 self.row(self.add_button, self.add_attack_button, cls="besm-add-message"), self.row(self.remove_pick, self.remove_button),
+                 html_text("<b>Readings</b>: where the book can be read two ways, or is silent; set between rounds, kept with the fight"
+                           f"<ul style='margin:0.2em 0;padding-left:1.2em'>{explain}</ul>"), readings,
+                 html_text("<b>Players' view</b>: a read-only page for the players' phones or a screen on the table, following this one "
+                           "live (the link is at the top); the GM chooses how much of the foes it shows"), self.row(self.show_foes)]
+        declared = W.VBox([self.odds, self.dice_controls(),
+                           self.row(self.resolve_button, self.roll_init_button, self.next_button, cls="besm-resolve-message"), self.last])
+        declared.add_class("besm-declared")
+        action = [declare, self.targets_head, self.targets, declared, self.mods_head, self.mods,
+                  html_text("<b>Answers</b>, in the order they are announced (only those she may still give are offered)"),
+                  self.row(self.a_target, self.a_who, self.a_kind, self.a_attack, self.a_total, self.a_energy,
+                           self.add_answer_button, self.clear_answers_button, cls="besm-answer-message"), self.answers_view]
+        more = [html_text("<b>Energy at any time</b> (no phase needed)"), self.row(self.e_from, self.e_to, self.e_health, self.give_button),
+                self.row(self.b_stat, self.boost_button), self.message]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: combatants, readings, players' view"))
         self.add_class("besm-tracker")
         self.resume()
 
-    # -- the kit's four -------------------------------------------------------------------------------
+    # -- the kit's parts ------------------------------------------------------------------------------
     def state(self) -> dict:
-        return fight_to_dict(self.fight) | {"log": list(self.log_lines)}
+        return fight_to_dict(self.fight) | {"log": list(self.log_lines), "table": copy.deepcopy(self.table_view)}
 
     def blank(self) -> dict:
-        return fight_to_dict(Fight({})) | {"log": []}
+        return fight_to_dict(Fight({})) | {"log": [], "table": {"foes": [], "show_foes": "bars", "full": {}}}
 
     def restore(self, data: dict) -> None:
-        fight = fight_from_dict(data)  # checked field by field and replayed: raises before anything changes
+        if not isinstance(data, dict): raise ValueError(f"a saved fight is a JSON object, got {type(data).__name__}")
+        fight = fight_from_dict({k: v for k, v in data.items() if k != "table"})  # checked field by field and replayed: raises before anything changes
         log = _log_lines(data.get("log", []))
-        self.fight, self.log_lines, self.answers = fight, log, []
+        table = _table(data.get("table", {"foes": [], "show_foes": "bars", "full": {}}), list(fight.fighters))
+        self.fight, self.log_lines, self.table_view, self.answers = fight, log, table, []
         self._show_readings()
+
+    def draft(self) -> dict:
+        "The declaration on screen: who, what, targets, modifiers, answers, Energy, notes."
+        return {"who": self.who.value, "does": self.does.value, "attack": self.attack.value, "energy": self.energy.value,
+                "modifier": self.g_mod.value, "note": self.note.value, "targets": list(self.targets.value), "mods": list(self.mods.value),
+                "answers": [[t, r.who, r.kind, r.energy, r.attack, list(r.modifiers)] for t, r in self.answers]}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept declaration back, as far as the fight still allows it."
+        self._once(lambda: self._put_draft(data))
+        self._choose()
+
+    def _put_draft(self, data: dict) -> None:
+        pick = lambda w, v: setattr(w, "value", v) if v in [o[1] if isinstance(o, tuple) else o for o in w.options] else None
+        pick(self.who, data.get("who")); self._refresh_choices()
+        pick(self.does, data.get("does")); self._refresh_choices()
+        pick(self.attack, data.get("attack"))
+        for w, k in ((self.energy, "energy"), (self.g_mod, "modifier")):
+            if type(data.get(k)) is int: w.value = data[k]
+        if isinstance(data.get("note"), str): self.note.value = data["note"][:500]
+        self._refresh_choices()
+        self.targets.value = tuple(t for t in data.get("targets", []) if t in self.targets.options)
+        self.mods.value = tuple(m for m in data.get("mods", []) if m in self.mods.options)
+        answers = []
+        for a in data.get("answers", []):
+            try: answers.append((a[0], Response(a[1], a[2], a[3], a[4], tuple(a[5]))))
+            except (InputError, IndexError, TypeError): pass
+        self.answers = [(t, r) for t, r in answers if t in self.targets.value]
+        self._refresh_choices()
+
+    def playing(self) -> bool:
+        "Play has begun once initiative is rolled (or a round has passed)."
+        return bool(self.fight.initiatives) or self.fight.round > 1
+
+    def play(self) -> Play:
+        return _play(self.fight, self.table_view, self.log_lines)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The order of play of a saved fight, as the players see it."
+        fight = fight_from_dict({k: v for k, v in state.items() if k != "table"})
+        table = _table(state.get("table", {"foes": [], "show_foes": "bars", "full": {}}), list(fight.fighters))
+        return _play(fight, table, _log_lines(state.get("log", [])), players=True)
+
+    def dice_for(self):
+        "What the main button would do now, with its dice: initiative at the start of a round, else the declared action."
+        if not self.fight.fighters: return None
+        if not self.fight.initiatives:
+            return lambda feed: roll_initiative(self.fight.fighters, feed, self.fight.health_reading)
+        try: action = self.declared()
+        except ValueError: return None
+        return lambda feed: fight_act(self.fight, action, feed)
 
     def _log(self, *lines: str) -> None:
         "One entry of the log (shown newest first): its lines, already HTML."
@@ -198,6 +327,9 @@ class Tracker(_Kit):
     def _changed(self, fighters: dict[str, Combatant]) -> None:
         "New combatants: this round's initiative goes (roll it again)."
         self.fight = replace(self.fight, fighters=fighters, initiatives={}, actions=[], dice=[])
+        t = self.table_view
+        self.table_view = {"foes": [n for n in t["foes"] if n in fighters], "show_foes": t["show_foes"],
+                           "full": {n: v for n, v in t["full"].items() if n in fighters}}
 
     def add_combatant(self) -> None:
         "Add the combatant in the form, or update the one of that name (with the form's one attack)."
@@ -214,6 +346,9 @@ class Tracker(_Kit):
         except InputError as err: raise _renamed(err, _COMBATANT_LABELS) from None
         updated = name in self.fight.fighters
         self._changed(dict(self.fight.fighters) | {name: c})
+        t = self.table_view
+        t["foes"] = [n for n in t["foes"] if n != name] + ([name] if self.f_foe.value else [])
+        t["full"][name] = [max(1, c.health), max(1, c.energy)]
         self._say(f"{name} is {'updated' if updated else 'in the fight'}. Roll initiative when everyone is in.", self.add_button._besm_message)
 
     def add_attack(self) -> None:
@@ -236,18 +371,19 @@ class Tracker(_Kit):
     # -- readings -------------------------------------------------------------------------------------
     def _show_readings(self) -> None:
         "Set the reading widgets from the fight (without setting off their observers' work)."
-        f = self.fight
         self._setting = True
         try:
-            self.r_health.value, self.r_crit.value = f.health_reading, f.critical_multiplier
-            self.r_cover.value, self.r_overspend.value = f.cover_spends_attack, f.allow_overspend
+            for key, w in self.readings.items(): w.value = getattr(self.fight, key)
+            self.show_foes.value = self.table_view["show_foes"]
         finally: self._setting = False
 
     def set_readings(self) -> None:
-        "The table's readings, from the widgets: between rounds only, as they change how a round plays out."
-        wanted = dict(health_reading=self.r_health.value, critical_multiplier=self.r_crit.value,
-                      cover_spends_attack=self.r_cover.value, allow_overspend=self.r_overspend.value)
-        if all(getattr(self.fight, k) == v for k, v in wanted.items()): return
+        "The table's readings, from the widgets: between rounds only, as they change how a round plays out; what the players see, at any time."
+        self.table_view = self.table_view | {"show_foes": self.show_foes.value}
+        wanted = {key: w.value for key, w in self.readings.items()}
+        if all(getattr(self.fight, k) == v for k, v in wanted.items()):
+            self._say("The players' view follows this setting.", self.readings_message)
+            return
         if self.fight.actions:
             self._show_readings()
             raise ValueError("Readings: change them between rounds (Undo this round's actions first), so a round plays by one set")
@@ -255,37 +391,19 @@ class Tracker(_Kit):
         self._say("Readings set for this fight.", self.readings_message)
 
     # -- initiative -----------------------------------------------------------------------------------
-    def _set_initiative(self, dice: DiceFeed, what: str, note: str = "") -> None:
-        if not self.fight.fighters: raise ValueError(f"{what}: add combatants first")
-        if self.fight.actions: raise ValueError(f"{what}: this round has begun; press Next round for new initiative")
-        inits, log = roll_initiative(self.fight.fighters, dice, self.fight.health_reading)
-        self.fight = replace(self.fight, initiatives=inits)
-        self._log(f"<b>Round {self.fight.round}</b>", *(escape(e.text) for e in log), *([note] if note else []))
-
     def roll_initiative(self) -> None:
-        seed = self.seed.value
-        self._set_initiative(DiceFeed(random.Random(seed)), "Roll initiative", f"<i>(seed {seed})</i>")
-        self.seed.value = self._seeds.randrange(1, 1_000_000)
-
-    def typed_initiative(self) -> None:
-        d6s = _ints(self.typed_init.value, "Typed d6s")
-        able = [n for n, c in self.fight.fighters.items() if not incapacity(c, self.fight.health_reading)]
-        if len(d6s) != len(able):
-            raise ValueError(f"Typed d6s: need {len(able)} dice, one per combatant who can act ({', '.join(able) or 'nobody'}), got {len(d6s)}")
-        try: self._set_initiative(DiceFeed(totals=d6s), "Use these d6s", "<i>(typed)</i>")
-        except InputError as err:
-            if err.param != "totals": raise
-            raise ValueError(f"Typed d6s: {str(err).split(': ', 1)[1]}") from None
+        "Initiative for the round: a d6 each (rolled here, or typed in the dice box, one per combatant who can act)."
+        if not self.fight.fighters: raise ValueError("Roll initiative: add combatants first")
+        if self.fight.actions: raise ValueError("Roll initiative: this round has begun; press Next round for new initiative")
+        thrown = self.throw(lambda feed: roll_initiative(self.fight.fighters, feed, self.fight.health_reading))
+        inits, log = thrown.result
+        self.fight = replace(self.fight, initiatives=inits)
+        self._log(f"<b>Round {self.fight.round}</b>", *(escape(e.text) for e in log),
+                  "<i>(typed)</i>" if thrown.typed is not None else f"<i>(seed {thrown.seed})</i>")
 
     # -- declaring ------------------------------------------------------------------------------------
     def _status(self) -> dict:
-        f = self.fight
-        if not f.initiatives:
-            fighters = f.now()[0]
-            out = [n for n, c in fighters.items() if incapacity(c, f.health_reading)]
-            answer = [n for n in fighters if n not in out and not is_pinned(fighters[n])]
-            return {"now": [], "held": [], "holding": [], "attack action": answer, "answer": answer, "dodge": answer, "cover": answer, "out": out}
-        return can_act(f.fighters, f.actions, f.initiatives, DiceFeed(totals=[t for ts in f.dice for t in ts]), **f.readings)
+        return _status(self.fight)
 
     def add_answer(self) -> None:
         target, who, kind = self.a_target.value, self.a_who.value, self.a_kind.value
@@ -335,18 +453,21 @@ class Tracker(_Kit):
         self._paid(Action(self.e_from.value, "energy", to=self.e_to.value, health=self.e_health.value), "Pay Energy (5 each)")
 
     def resolve(self) -> None:
+        "Resolve the declared action with its dice (rolled here, or typed step by step); the next actor starts with a clear declaration."
         action = self.declared()
-        typed = _ints(self.typed_dice.value, "Typed 2d6") if self.typed_dice.value.strip() else []
-        seed = self.seed.value
-        self.fight, new = fight_act(self.fight, action, DiceFeed(random.Random(seed), typed))
-        used = self.fight.dice[-1]
-        self._log(f"<b>{escape(action.who)}: {escape(action.kind)}</b>", *(escape(e.text) for e in new), f"<i>(dice {' '.join(map(str, used)) or 'none'}"
-                  + ("" if len(typed) >= len(used) else f", seed {seed}") + ")</i>")
-        self.seed.value = self._seeds.randrange(1, 1_000_000)
-        self.answers, self.typed_dice.value = [], ""
-        if len(typed) > len(used):
-            self._say(f"{len(typed) - len(used)} typed totals not needed were ignored: {' '.join(map(str, typed[len(used):]))}.",
-                      self.resolve_button._besm_message)
+        thrown = self.throw(lambda feed: fight_act(self.fight, action, feed))
+        self.fight, new = thrown.result
+        self._log(f"<b>{escape(action.who)}: {escape(action.kind)}</b>", *(escape(e.text) for e in new),
+                  f"<i>{thrown.note(self.fight.dice[-1])}</i>")
+        self._clear_declaration()
+
+    def _clear_declaration(self) -> None:
+        "A clear declaration: no targets, modifiers, answers, Energy or notes carried to the next one."
+        def clear():
+            self.targets.value, self.mods.value, self.energy.value, self.g_mod.value = (), (), 0, 0
+            self.note.value, self.a_energy.value, self.a_total.value = "", 0, False
+        clear() if getattr(self, "_busy", False) else self._once(clear)
+        self.answers = []
 
     def next_round(self) -> None:
         "End this round (anyone who has not acted loses her phase: Undo brings the round back) and start the next."
@@ -354,7 +475,7 @@ class Tracker(_Kit):
         st = self._status() if self.fight.initiatives else {"now": [], "held": []}
         waiting = sorted(set(st["now"]) | set(st["held"]))
         self.fight = fight_next_round(self.fight)
-        self.answers = []
+        self._clear_declaration()
         self._log(f"<b>Round {self.fight.round}</b> begins" + (f" (round {self.fight.round - 1} ended before {', '.join(map(escape, waiting))} acted)" if waiting else ""))
         self._say(f"Round {self.fight.round}: roll initiative." + (f" {', '.join(waiting)} had not acted: their phases are gone (Undo brings the round back)."
                                                                    if waiting else ""), self.next_button._besm_message)
@@ -364,21 +485,22 @@ class Tracker(_Kit):
         fighters, _ = self.fight.now()
         inits = self.fight.initiatives
         rows = "".join(
-            f"<tr><td>{escape(n)}</td><td>{c.acv}</td><td>{c.dcv}</td><td class='besm-health' data-name='{escape(n)}'>{c.health}</td>"
-            f"<td>{c.energy}</td><td class='besm-state' data-name='{escape(n)}'>{self._state(c)}"
-            f"{''.join(' · ' + escape(x) for x in c.conditions)}</td>"
-            f"<td>{inits.get(n, '')}</td><td>{escape(', '.join(a.name for a in c.attacks))}</td></tr>" for n, c in fighters.items())
-        self.table.value = (f"<div>Round <b class='besm-round'>{self.fight.round}</b></div><table class='besm-odds' style='overflow-wrap:normal'><tr><th>name</th><th>ACV</th><th>DCV</th><th>Health</th><th>Energy</th>"
-                            f"<th>state</th><th>initiative</th><th>attacks</th></tr>{rows}</table>" if fighters else "<i>No combatants yet.</i>")
+            f"<tr><td>{escape(n)}</td><td class='besm-health' data-name='{escape(n)}'>{c.health}</td><td>{c.energy}</td>"
+            f"<td class='besm-state' data-name='{escape(n)}'>{self._state(c)}{''.join(' · ' + escape(x) for x in c.conditions)}</td>"
+            f"<td>{inits.get(n, '')}</td><td>{c.acv}</td><td>{c.dcv}</td><td>{escape(', '.join(a.name for a in c.attacks))}</td></tr>"
+            for n, c in fighters.items())
+        self.table.value = (f"<div>Round <b class='besm-round'>{self.fight.round}</b></div><table class='besm-odds besm-wide' style='overflow-wrap:normal'>"
+                            "<tr><th>name</th><th>Health</th><th>Energy</th><th>state</th><th>initiative</th><th>ACV</th><th>DCV</th><th>attacks</th></tr>"
+                            + rows + "</table>" if fighters else "<i>No combatants yet.</i>")
         self._once(lambda: [self._offer(self.remove_pick, list(self.fight.fighters))] + [self._offer(w, list(fighters)) for w in (self.e_from, self.e_to)])
-        order = phase_order(inits) if inits else []
-        self.phases.value = (f"<b>Round {self.fight.round}</b>: " + " → ".join(" & ".join(map(escape, g)) for g in order)) if order else ""
         self.log_view.value = "".join(f"<div style='line-height:1.4;margin-bottom:0.3em'>{l}</div>" for l in reversed(self.log_lines[-300:])) or "<i>Nothing yet.</i>"
+        self.last.value = (f"<div style='margin-top:0.3em'><small>Last:</small> {self.log_lines[-1]}</div>" if self.log_lines else "")
         between = not self.fight.actions
         for b in (self.add_button, self.add_attack_button, self.remove_button):
             b.disabled, b.tooltip = not between, "" if between else "between rounds only (Undo this round's actions, or Next round)"
         self.remove_button.disabled = not between or not self.fight.fighters
-        self.roll_init_button.disabled = self.use_init_button.disabled = not between or not self.fight.fighters
+        self.roll_init_button.disabled = not between or not self.fight.fighters or bool(self.fight.initiatives)
+        self.roll_init_button.layout.display = None if self.fight.fighters and not self.fight.initiatives else "none"
         self.next_button.disabled = not self.fight.fighters
         self.give_button.disabled = self.boost_button.disabled = not fighters
         self._choose()
@@ -395,12 +517,17 @@ class Tracker(_Kit):
 
     def refresh_choices(self) -> None:
         "Offer only the choices the rules allow now."
+        if getattr(self, "_busy", False): return
         self._once(self._refresh_choices)
+        self.declaration_changed()
 
     def _refresh_choices(self) -> None:
         st = self._status()
         actors = st["now"] + [n for n in st["held"] if n not in st["now"]]
         self._offer(self.who, actors)
+        if self.who.value != self._actor:  # a new actor: her declaration starts clear
+            if self._actor is not None: self._clear_declaration()
+            self._actor = self.who.value
         fighters, _ = self.fight.now()
         who = fighters.get(self.who.value)
         kinds_now = [k for k in action_kinds(who) if not (k == "hold" and self.who.value in st["holding"])] if who else ["attack"]
@@ -410,8 +537,9 @@ class Tracker(_Kit):
         self.g_mod.description = mod_label or "Grapple mod"
         show = lambda w, on: setattr(w.layout, "display", None if on else "none")
         show(self.g_mod, mod_label); show(self.note, kind == "non-combat")
-        for w in (self.attack, self.energy, self.mods, self.mods_head): show(w, kind == "attack")
-        show(self.targets, kind in ("attack", "grab")); show(self.targets_head, kind in ("attack", "grab"))
+        for w in (self.attack, self.energy, self.mods, self.mods_head): show(w, kind == "attack" and who is not None)
+        show(self.targets, kind in ("attack", "grab") and who is not None); show(self.targets_head, kind in ("attack", "grab") and who is not None)
+        for w in (self.who, self.does): show(w, bool(actors))
         names = [a.name for a in who.attacks] if who else []
         self._offer(self.attack, names)
         others = [n for n in fighters if n != self.who.value and incapacity(fighters[n], self.fight.health_reading) != "dead"] if who else []
@@ -440,31 +568,46 @@ class Tracker(_Kit):
         self.add_answer_button.disabled = not kinds
         self.clear_answers_button.disabled = not self.answers
         self.resolve_button.disabled = not actors
+        self.resolve_button.layout.display = None if actors or not self.fight.initiatives else "none"
         self.answers_view.value = "<br>".join(
             f"{i + 1}. {escape(r.who)}: {r.kind}{' with ' + escape(r.attack) if r.attack else ''}{' (total defence)' if r.modifiers else ''} "
             f"for {escape(t)} ({r.energy} Energy)" for i, (t, r) in enumerate(self.answers)) or "<i>No answers declared.</i>"
-        self.odds.value = self._odds_html(fighters, who, weapon, targets)
+        self.odds.value = self._odds_html(fighters, who, weapon, targets, st, actors)
 
-    def _odds_html(self, fighters, who, weapon, targets) -> str:
-        if who is None or weapon is None or not targets or self.does.value != "attack": return ""
+    def _odds_html(self, fighters, who, weapon, targets, st, actors) -> str:
+        "The exact odds of what is declared, before any die is rolled; or what to do next."
+        if not fighters: return "<b>Add the combatants</b> (Set-up, above)."
+        if not self.fight.initiatives: return f"<b>Round {self.fight.round}: roll initiative</b> (a d6 each, added to ACV)."
+        if not actors: return "<b>Everyone has acted.</b> Next round starts the next one."
+        if who is None: return ""
+        if self.does.value != "attack": return f"<b>{escape(who.name)}: {escape(self.does.value)}</b>."
+        if weapon is None: return ""
+        if not targets: return f"<b>{escape(who.name)}: {escape(weapon.name)}</b>. Tick a target to see the odds."
         rows = [m for m in self.mods.value if m != VITAL_SPOT]
         vital = VITAL_SPOT in self.mods.value and not weapon.controls
         mod = targets_modifier(len(targets)) + modifier_total(rows)[0]
         odds_mod = mod + (4 if VITAL_SPOT in self.mods.value else 0)
         cv = who.mind if weapon.mental else who.acv
         crit = self.fight.critical_multiplier
-        parts = [f"<b>Odds before rolling</b> (exact): {escape(who.name)} hits with {fmt_odds(hit_odds(cv, odds_mod))}"
+        made = f"power {weapon.power}" + (f" + {'Mind' if weapon.mental else 'ACV'} {cv}" if weapon.adds_acv else "")
+        total = weapon.power + (cv if weapon.adds_acv else 0)
+        if vital: made, total = f"({made}) × 2 for the vital spot", total * 2
+        parts = [f"<b>{escape(who.name)} hits with {fmt_odds(hit_odds(cv, odds_mod))}</b>: 2d6 at or under {'Mind' if weapon.mental else 'ACV'} {cv}"
+                 + (f" {odds_mod:+d} harder" if odds_mod > 0 else f", {-odds_mod} easier" if odds_mod < 0 else "")
                  + (" (Mind against Mind: a mental attack)" if weapon.mental else "")]
+        if not weapon.controls: parts.append(f"Damage if it lands: {made} = {total}")
         for t in targets:
             d = fighters[t]
             dcv = d.mind if weapon.mental else d.dcv
-            line = f"{escape(t)}: first dodge succeeds {fmt_odds(dodge_odds(dcv))}"
+            line = f"<b>{escape(t)}</b>: a first {'resistance' if weapon.mental else 'dodge'} succeeds {fmt_odds(dodge_odds(dcv))}"
             if weapon.controls: line += "; it controls or deceives: no Health lost"
             else:
+                less = "".join(f" − {n} {v}" for n, v in (("armour", d.armour), ("force field", d.force_field)) if v)
                 stand = health_lost_odds(weapon.power, cv, mod, armour=d.armour, force_field=d.force_field, adds_acv=weapon.adds_acv,
                                          critical_multiplier=crit, vital=vital)
                 dodge = health_lost_odds(weapon.power, cv, mod, dodge=True, dcv=dcv, armour=d.armour, force_field=d.force_field,
                                          adds_acv=weapon.adds_acv, critical_multiplier=crit, vital=vital)
-                line += f"; mean Health lost {float(expected_loss(stand)):.1f} standing, {float(expected_loss(dodge)):.1f} dodging"
+                line += (f"{'; ' + less.strip(' −').replace(' − ', ', ') + ' take some off' if less else ''}; Health lost on average "
+                         f"{float(expected_loss(stand)):.1f} if she stands, {float(expected_loss(dodge)):.1f} if she dodges")
             parts.append(line)
-        return "<br>".join(parts)
+        return "<div style='font-size:15px;line-height:1.45'>" + "<br>".join(parts) + "</div>"
