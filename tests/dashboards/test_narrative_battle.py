@@ -68,7 +68,7 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
 
     # undo reaches back across the turn and the encounter
     for _ in range(2): page.locator("button.besm-undo").click(); page.wait_for_timeout(500)
-    text_is(page, ".besm-as-A", "5,100"); text_is(page, ".besm-turn", "2")
+    text_is(page, ".besm-as-A", "5,100"); text_is(page, ".besm-battle-head .besm-turn", "2")
     expect(page.locator(".besm-fights")).to_have_text("", timeout=10_000)
 
     # a typed total the dice cannot show: refused beside the button, nothing changes
@@ -77,7 +77,7 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
     msg = page.locator(".besm-message", has_text="Typed dice: the 1st typed total is for Kenshin's Battle Check (1d20)").first
     msg.wait_for(timeout=30_000)
     assert_beside(page.locator("button.besm-play-turn"), msg)
-    text_is(page, ".besm-turn", "2")
+    text_is(page, ".besm-battle-head .besm-turn", "2")
 
     # the battles to simulate are bounded: refused beside the odds button, the bound shown under the boxes
     page.locator(".besm-odds-help", has_text="400,000 battles × turns").wait_for(timeout=30_000)
@@ -100,13 +100,13 @@ def test_the_tracker_keeps_everything(page, dashboards_url):
         t.locator("button.besm-new").click()
         t.locator(".besm-battle-status", has_text="Set up both armies").wait_for(timeout=30_000)
         t.locator("button.besm-start").click()
-        text_is(page, ".besm-turn", "1")
+        text_is(page, ".besm-battle-head .besm-turn", "1")
         typed(page, "11 12 10 7"); t.locator("button.besm-play-turn").click()
-        text_is(page, ".besm-turn", "2"); text_is(page, ".besm-as-A", "5,100")
+        text_is(page, ".besm-battle-head .besm-turn", "2"); text_is(page, ".besm-as-A", "5,100")
 
     def next_turn(t):
         typed(page, "6 16 3 3"); t.locator("button.besm-play-turn").click()
-        text_is(page, ".besm-turn", "3")
+        text_is(page, ".besm-battle-head .besm-turn", "3")
         text_is(page, ".besm-as-A", f"{war.state.armies[0].strength:,}"); text_is(page, ".besm-as-B", f"{war.state.armies[1].strength:,}")
         text_is(page, ".besm-aq-B", str(war.state.armies[1].quality))
 

@@ -3,6 +3,7 @@ legal actions offered; undo across a round; refusals beside their button; an ave
 character's turn in the order; what every tracker keeps (reload, undo and redo across rounds, Download and Upload, save
 names); and the page at 400 px wide."""
 import pytest
+from playwright.sync_api import expect
 
 from besm_nb.besm_d20.unit_rounds import Combat, UnitAction, legal_actions, start_combat
 from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
@@ -42,7 +43,8 @@ def test_a_skirmish_played_through_the_page(page, dashboards_url):
     war = Combat(start_combat([NISHIHAMA, GOBLINS]))
     war.do(UnitAction("initiative"), [12, 15])
     now = war.state.current()
-    assert offered(page) == [ACTION_LABELS[a] for a in legal_actions(war.state, now)]  # only what the rules allow
+    expect(page.locator(".besm-action select option")).to_have_text([ACTION_LABELS[a] for a in legal_actions(war.state, now)],
+                                                                    timeout=30_000)  # only what the rules allow
 
     page.locator(".besm-action select").select_option(label="Charge")
     page.locator(".besm-target select").select_option(label=GOB)
@@ -53,7 +55,8 @@ def test_a_skirmish_played_through_the_page(page, dashboards_url):
     war.do(UnitAction("attack", unit=now, target=GOB, option="charge", in_range=8), [14, 9, 7, 5, 9, 4, 11, 6, 8, 10])
     counters(page, GOB, str(war.state.get(GOB).counters))
     page.locator(".besm-round-head", has_text="Goblin raiders acts").wait_for(timeout=30_000)
-    assert offered(page) == [ACTION_LABELS[a] for a in legal_actions(war.state, GOB)]  # in melee now: no charge
+    expect(page.locator(".besm-action select option")).to_have_text([ACTION_LABELS[a] for a in legal_actions(war.state, GOB)],
+                                                                    timeout=30_000)  # in melee now: no charge
     assert "Charge" not in offered(page)
 
     typed(page, "11 8 6 2 5 4 6 1"); page.locator("button.besm-act").click()
@@ -91,7 +94,7 @@ def test_hit_dice_averages_and_a_characters_turn(page, dashboards_url):
     page.locator("button.besm-start").click()
     typed(page, "12 15 15"); page.locator("button.besm-initiative").click()  # Baiko 15 + 6 = 21: first
     page.locator(".besm-round-head", has_text="Baiko acts").wait_for(timeout=30_000)
-    assert offered(page) == ["End turn"]
+    expect(page.locator(".besm-action select option")).to_have_text(["End turn"], timeout=30_000)  # the list itself, not the head before it
     page.locator(".besm-magic-who", has_text="Done by Baiko").wait_for(timeout=30_000)
     page.locator("button.besm-act").click()
     page.locator(".besm-round-head", has_text="Warriors of Nishihama acts").wait_for(timeout=30_000)

@@ -50,7 +50,7 @@ def typed_totals(text: str,  # what was typed
 
 # %% auto #0
 __all__ = ['NARROW_CSS', 'DEFAULT_TROOPS', 'DEFAULT_ARMIES', 'READINGS_HELP', 'LABELS', 'field_widget', 'typed_totals',
-           'BattleTracker']
+           'battle_play', 'BattleTracker']
 
 # %% ../../../nbs/besm_d20/53_battles_ui.ipynb #2a193000
 DEFAULT_TROOPS = {
@@ -122,6 +122,30 @@ class _ArmyForm:
                              tracker.row(self.t_name, self.t_count, self.t_level, self.t_kind, self.t_mount, self.t_war, self.t_obm),
                              tracker.row(self.add, self.remove)])
 
+# %% ../../../nbs/besm_d20/53_battles_ui.ipynb #b53a9c1e
+from ...besm_d20.battles import encounter as encounter_roll, resolve_turn
+from ..tracker import Bar, Play, Side
+
+
+def battle_play(battle: Battle | None,  # the battle, or None before it starts
+                troops: dict | None = None,  # each side's troops (shown before the battle starts)
+                log: list[str] = (),  # the tracker's log, oldest first
+               ) -> Play:
+    "The order of play of a narrative battle: both armies with their Army Strength and Quality as bars, the next Battle Check's bonus, broken or fighting."
+    if battle is None:
+        sides = [Side(f"Army {s}", (), [("troops", f"{sum(t.count for t in (troops or {}).get(s, [])):,} soldiers")]) for s in SIDES]
+        return Play(sides, "Set up both armies, then Start battle (in Set-up)", None, list(reversed(log[-6:])))
+    st = battle.state
+    sides = []
+    for i, (side, army, start) in enumerate(zip(SIDES, st.armies, battle.start.armies)):
+        counts = [("next Battle Check", f"{st.next_bonus[i]:+d}")] + ([("Player Success Bonus", f"+{st.success_bonus[i]}")] if st.success_bonus[i] else [])
+        sides.append(Side(army.name, [Bar("Army Strength", army.strength, max(1, start.strength)), Bar("Army Quality", army.quality, max(1, start.quality))],
+                          counts, [], f"army {side}", False, False, "broken" if st.broken[i] else ""))
+    turn = (f"Turn {st.turn} · {st.minutes} minutes fought · losses × {st.scale}"
+            + (f" · over: {st.reason}" if st.over else ""))
+    return Play(sides, turn, None, list(reversed(log[-6:])))
+
+
 # %% ../../../nbs/besm_d20/53_battles_ui.ipynb #608b6882
 class BattleTracker(Tracker):
     "A narrative battle at the table: set-up with the AS/AQ calculator, turns, encounters, the GM's changes, odds; undo, autosave, saves."
@@ -136,7 +160,9 @@ class BattleTracker(Tracker):
         W, F = widgets, field_widget
         self.message = html_text(cls="besm-message")
         self.start_tracker(saves, autosave)
-        self._seeds = random.Random()
+        self.start_dice(seed)
+        self.typed, self.seed = self.dice_typed, self.dice_seed  # the kit's dice box: it says which dice come next
+        self.typed.add_class("besm-typed")
         self.battle: Battle | None = None
         self.troops: dict[str, list[Troops]] = {s: list(DEFAULT_TROOPS[s]) for s in SIDES}
         self.log_lines: list[str] = []
@@ -161,13 +187,14 @@ class BattleTracker(Tracker):
         # each turn
         self.status = html_text(cls="besm-battle-status")
         self.circ = {s: F(W.IntText, f"Circumstances {s}", 0, "13em", cls=f"besm-circ-{s}") for s in SIDES}
-        for w in self.circ.values(): w.observe(lambda _: getattr(self, "_busy", False) or self._guard(self._show_odds, quiet=True), names="value")
+        for w in self.circ.values():
+            w.observe(lambda _: getattr(self, "_busy", False) or (self._guard(self._show_odds, quiet=True), self.declaration_changed()), names="value")
         self.turn_odds = html_text(cls="besm-turn-odds")
-        self.typed = F(W.Text, "Typed dice", "", "19em", cls="besm-typed", placeholder="blank: roll with the seed")
-        self.seed = F(W.IntText, "Seed", seed if seed is not None else self._seeds.randrange(1, 1_000_000), "10em", cls="besm-seed")
         self.turn_button = self.button("Play turn", self.play_turn, "besm-play-turn", "danger")
         # encounters
         self.glory = F(W.IntText, "Glory", 0, "8em", cls="besm-glory")
+        self.glory.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
+        self.last = html_text(cls="besm-last")
         self.encounter_button = self.button("Roll encounter", self.roll_encounter, "besm-encounter")
         self.encounter_note = html_text(cls="besm-encounter-note")
         self.fights = html_text(cls="besm-fights")
@@ -190,22 +217,20 @@ class BattleTracker(Tracker):
         self.battle_odds = html_text(cls="besm-battle-odds-out")
         self.log_view = html_text(cls="besm-log")
         a, b = self.forms["A"], self.forms["B"]
-        super().__init__([
-            html_text(NARROW_CSS),
-            html_text("<h3>Set up</h3>"), a.box(self), b.box(self),
-            html_text("<h4>Battle settings</h4>"), self.row(self.characters, self.party_size, self.party_level),
-            self.row(self.participants, self.turn_minutes), self.row(self.exact_multiple, self.largest),
-            self.row(self.zero, self.psb), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button),
-            html_text("<h3>The battle</h3>"), self.status,
-            html_text("<h4>This turn</h4>"), self.row(self.circ["A"], self.circ["B"]), self.turn_odds,
-            self.row(self.typed, self.seed), self.row(self.turn_button),
-            html_text("<h4>The characters' encounter</h4>"), self.row(self.glory, self.encounter_button), self.encounter_note,
-            self.fights, self.row(self.won, self.won_button),
-            html_text("<h4>GM's change</h4>"), self.row(self.adj_side, self.adj_strength, self.adj_quality, self.adj_note),
-            self.row(self.adj_button),
-            html_text("<h4>Battle odds from here</h4>"), self.row(self.odds_turns, self.odds_n, self.odds_seed), self.odds_help,
-            self.row(self.odds_button), self.battle_odds,
-            html_text("<h3>Log</h3>"), self.log_view, self.history_controls(), self.file_controls(), self.message])
+        setup = [html_text(NARROW_CSS), a.box(self), b.box(self),
+                 html_text("<b>Battle settings</b>"), self.row(self.characters, self.party_size, self.party_level),
+                 self.row(self.participants, self.turn_minutes), self.row(self.exact_multiple, self.largest),
+                 self.row(self.zero, self.psb), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button)]
+        declared = W.VBox([self.turn_odds, self.dice_controls(), self.row(self.turn_button, self.encounter_button, cls="besm-play-message"), self.last])
+        declared.add_class("besm-declared")
+        action = [html_text("<b>This turn</b>: the GM's circumstances for each side's Battle Check"), self.row(self.circ["A"], self.circ["B"]),
+                  declared, html_text("<b>The characters' encounter</b> (after the turn)"), self.row(self.glory), self.encounter_note,
+                  self.fights, self.row(self.won, self.won_button)]
+        more = [html_text("<h4>GM's change</h4>"), self.row(self.adj_side, self.adj_strength, self.adj_quality, self.adj_note),
+                self.row(self.adj_button),
+                html_text("<h4>Battle odds from here</h4>"), self.row(self.odds_turns, self.odds_n, self.odds_seed), self.odds_help,
+                self.row(self.odds_button), self.battle_odds, html_text("<h4>The armies in full</h4>"), self.status, self.message]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: both armies, the battle's settings"))
         self.add_class("besm-tracker"); self.add_class("besm-battles"); self.add_class("besm-narrow")
         self.resume()
 
@@ -294,7 +319,8 @@ class BattleTracker(Tracker):
         opts = [(f"fight {i + 1} (+{st.fights[i].entry.psb} if {st.fights[i].entry.psb_when})", i) for i in creditable(st)] if st else []
         self._offer(self.won, opts)
         self.won_button.disabled = not opts
-        self.log_view.value = "".join(f"<div style='line-height:1.4'>{l}</div>" for l in self.log_lines[-400:])
+        self.log_view.value = "".join(f"<div style='line-height:1.4'>{l}</div>" for l in reversed(self.log_lines[-400:]))
+        self.last.value = ("<div style='margin-top:0.3em'><small>Latest:</small> " + "".join(self.log_lines[-2:]) + "</div>") if b and b.actions else ""
 
     def _show_odds(self) -> None:
         b = self.battle
@@ -310,20 +336,14 @@ class BattleTracker(Tracker):
                                 f"AS lost on average: {float(o.mean_loss[0]):,.0f} and {float(o.mean_loss[1]):,.0f}</div>")
 
     # -- actions ------------------------------------------------------------------------------------
-    def _feed(self) -> tuple[DiceFeed, list[int], int]:
-        typed = typed_totals(self.typed.value)
-        seed = self.seed.value
-        return (DiceFeed(totals=typed) if typed else DiceFeed(random.Random(seed))), typed, seed
+    def _attempt(self, step):
+        "A turn or an encounter with its dice, tried on the battle as it stands (pure: the dice can be tried again): the dice it used."
+        def attempt(feed: DiceFeed):
+            step(self.battle.state, feed)
+            return tuple(feed.used)
+        return attempt
 
-    def _spent(self, typed: list[int], used: tuple[int, ...], where) -> None:
-        "After a roll: a fresh seed, the typed box cleared, and any typed totals not needed said so."
-        if not typed: self.seed.value = self._seeds.randrange(1, 1_000_000)
-        self.typed.value = ""
-        if len(typed) > len(used):
-            self._say(f"{len(typed) - len(used)} typed dice not needed were ignored: {' '.join(map(str, typed[len(used):]))}.", where)
-
-    def _dice_note(self, typed: list[int], seed: int, used) -> str:
-        return f"<i>(dice {' '.join(map(str, used)) or 'none'}, {'typed' if typed else f'seed {seed}'})</i>"
+    def _circumstances(self) -> tuple[int, int]: return (self.circ["A"].value, self.circ["B"].value)
 
     def add_troops(self, side: str) -> None:
         if self.battle is not None: raise ValueError("Add troops: the battle has started; press New battle to set up another")
@@ -358,22 +378,21 @@ class BattleTracker(Tracker):
 
     def play_turn(self) -> None:
         b = self._need()
-        n = b.state.turn
-        feed, typed, seed = self._feed()
-        log = b.turn((self.circ["A"].value, self.circ["B"].value), feed)
-        self.log_lines += [f"<b>Turn {n}</b> {self._dice_note(typed, seed, b.actions[-1].dice)}",
+        n, circ = b.state.turn, self._circumstances()
+        thrown = self.throw(self._attempt(lambda s, feed: resolve_turn(s, circ, feed)))
+        log = b.turn(circ, DiceFeed(totals=list(thrown.result)))
+        self.log_lines += [f"<b>Turn {n}</b> <i>{thrown.note(b.actions[-1].dice)}</i>",
                            "<pre style='margin:0 0 .4em;white-space:pre-wrap'>" + escape(narrate(log)) + "</pre>"]
-        for w in self.circ.values(): w.value = 0
-        self._spent(typed, b.actions[-1].dice, self.turn_button._besm_message)
+        self._once(lambda: [setattr(w, "value", 0) for w in self.circ.values()])  # the next turn's declaration starts clear
         if b.state.over: self._say(f"The battle is over: {b.state.reason}.", self.turn_button._besm_message)
 
     def roll_encounter(self) -> None:
         b = self._need()
-        feed, typed, seed = self._feed()
-        log = b.encounter(self.glory.value, feed)
-        self.log_lines += [f"<b>Encounter, turn {b.state.turn - 1}</b> {self._dice_note(typed, seed, b.actions[-1].dice)}",
+        glory = self.glory.value
+        thrown = self.throw(self._attempt(lambda s, feed: encounter_roll(s, glory, feed)))
+        log = b.encounter(glory, DiceFeed(totals=list(thrown.result)))
+        self.log_lines += [f"<b>Encounter, turn {b.state.turn - 1}</b> <i>{thrown.note(b.actions[-1].dice)}</i>",
                            "<pre style='margin:0 0 .4em;white-space:pre-wrap'>" + escape(narrate(log)) + "</pre>"]
-        self._spent(typed, b.actions[-1].dice, self.encounter_button._besm_message)
 
     def credit(self) -> None:
         b = self._need()
@@ -405,3 +424,41 @@ class BattleTracker(Tracker):
                                   f"<table class='besm-odds'><tr><th>by the end of turn</th><th>{escape(names[0])} broken</th>"
                                   f"<th>{escape(names[1])} broken</th><th>battle over</th></tr>{rows}</table>"
                                   f"<div>AS lost on average within {o.turns} turns: {loss}</div>")
+
+    # -- the play layout ------------------------------------------------------------------------------
+    def draft(self) -> dict:
+        "The declaration on screen: each side's circumstances, the characters' glory-hunting, the fight they won."
+        return {"A": self.circ["A"].value, "B": self.circ["B"].value, "glory": self.glory.value, "won": self.won.value}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept declaration back, as far as the battle still allows it."
+        def put():
+            for k, w in (("A", self.circ["A"]), ("B", self.circ["B"]), ("glory", self.glory)):
+                if type(data.get(k)) is int: w.value = data[k]
+            if data.get("won") in [v for _, v in self.won.options]: self.won.value = data["won"]
+        self._once(put)
+        self._guard(self._show_odds, quiet=True)
+
+    def playing(self) -> bool:
+        "Play has begun once the battle has started."
+        return self.battle is not None
+
+    def play(self) -> Play:
+        return battle_play(self.battle, self.troops, self.log_lines)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The order of play of a saved battle, as the players see it."
+        f = fields(state, "tracker", ("troops", "battle", "log"), ("troops", "battle", "log"))
+        log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
+        if f["battle"] is not None: return battle_play(battle_from_dict(f["battle"]), log=log)
+        tf = fields(f["troops"], "tracker.troops", SIDES, SIDES)
+        return battle_play(None, {s: [troops_from_dict(t, f"tracker.troops.{s}") for t in items(tf[s], f"tracker.troops.{s}", 100)] for s in SIDES}, log)
+
+    def dice_for(self):
+        "What the dice box would be used for now: the next turn (the encounter has its own button and says its dice when pressed)."
+        b = self.battle
+        if b is None or b.state.over: return None
+        circ = self._circumstances()
+        return self._attempt(lambda s, feed: resolve_turn(s, circ, feed))
+

@@ -52,7 +52,52 @@ def hit_dice_value(typed: str,  # what was typed in a Hit Dice box
     return int(value) if value.denominator == 1 else value
 
 # %% auto #0
-__all__ = ['GOBLINS', 'ACTION_LABELS', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'hit_dice_value', 'UnitTracker']
+__all__ = ['GOBLINS', 'ACTION_LABELS', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'hit_dice_value', 'unit_play',
+           'UnitTracker']
+
+# %% ../../../nbs/besm_d20/54_units_ui.ipynb #a54b1a7e
+from typing import Sequence
+
+from ...besm_d20.unit_rounds import apply_action
+from ..tracker import Bar, Play, Side
+
+
+def unit_play(combat: Combat | None,  # the battle, or None before it starts
+              rosters: Sequence[Unit] = (),  # the units set up (shown before the battle starts)
+              characters: Sequence[Character] = (),
+              log: Sequence[str] = (),  # the tracker's log, oldest first
+             ) -> Play:
+    "The order of play of a unit battle: each unit and character in Initiative order, a unit's counters and hit points as bars, its dead and fled, its morale and conditions, the one acting marked."
+    if combat is None:
+        sides = [Side(u.name, [Bar("Counters", u.counters, u.counters)], [("side", u.side)]) for u in rosters]
+        sides += [Side(c.name, (), [("side", c.side)], ["a character"]) for c in characters]
+        return Play(sides, "Set up the units, then Start battle (in Set-up)", None, list(reversed(log[-6:])))
+    s = combat.state
+    now = s.current()
+    inits = dict(zip(s.order, s.initiative))
+    sides = []
+    for name in s.order or tuple(u.name for u in s.units) + tuple(ch.name for ch in s.characters):
+        order = f"Initiative {inits[name]}" if name in inits else ""
+        ch = s.character(name)
+        if ch:
+            sides.append(Side(name, (), [("side", ch.side)], ["a character"], order, name == now, name in s.acted))
+            continue
+        u = s.get(name)
+        owed = s.morale_due(name)
+        words = [x for x in (u.morale if u.morale != "steady" else "", f"in melee with {', '.join(u.engaged)}" if u.engaged else "",
+                             "charged: AC −2" if s.charging(name) else "", f"{u.helpless} helpless" if u.helpless else "",
+                             f"{u.hindered} hindered" if u.hindered else "", f"deeds {u.deeds:+d}" if u.deeds else "",
+                             f"spells {u.spells:+d}" if u.spells else "",
+                             f"owes a morale check (DC {max(d for _, d in owed)})" if owed else "") if x]
+        sides.append(Side(name, [Bar("Counters", u.counters, u.unit.counters), Bar("Hit points", u.hit_points, u.unit.counters * u.unit.counter_hp)],
+                          [("side", u.unit.side), ("dead", u.dead)] + ([("fled", u.fled)] if u.fled else []),
+                          words, order, name == now, name in s.acted, u.morale if u.counters == 0 else ""))
+    if s.over: turn = f"The battle is over: {s.over}"
+    elif not s.round: turn = "Roll Initiative"
+    elif now: turn = f"{now} acts" + (" (a character)" if s.character(now) else "")
+    else: turn = "Every unit has acted: morale checks owed, then Next round"
+    return Play(sides, turn, s.round or None, list(reversed(log[-6:])))
+
 
 # %% ../../../nbs/besm_d20/54_units_ui.ipynb #6f28af6f
 class UnitTracker(Tracker):
@@ -68,7 +113,10 @@ class UnitTracker(Tracker):
         W, F = widgets, field_widget
         self.message = html_text(cls="besm-message")
         self.start_tracker(saves, autosave)
-        self._seeds = random.Random()
+        self.start_dice(seed)
+        self.typed, self.seed = self.dice_typed, self.dice_seed  # the kit's dice box: it says which dice come next
+        self.typed.add_class("besm-typed")
+        self._actor = None  # whose declaration the choices hold: a new one starts clear
         self.rosters: list[Unit] = [NISHIHAMA, GOBLINS]
         self.characters: list[Character] = []
         self.combat: Combat | None = None
@@ -132,12 +180,14 @@ class UnitTracker(Tracker):
         self.at_hindered = W.Checkbox(False, description="at hindered counters (+2)", indent=False, layout=W.Layout(width="auto"))
         self.situational = F(W.IntText, "Other modifier", 0, "12em")
         for w in (self.action, self.target, self.n_counters, self.in_range, self.distance, self.at_hindered):
-            w.observe(lambda _: getattr(self, "_busy", False) or self._once(lambda: self._show(self._refresh_turn, self.outlook)), names="value")
+            w.observe(lambda _: getattr(self, "_busy", False) or (self._once(lambda: self._show(self._refresh_turn, self.outlook)),
+                                                                   self.declaration_changed()), names="value")
+        self.situational.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
         self.outlook = html_text(cls="besm-outlook")
-        self.typed = F(W.Text, "Typed dice", "", "19em", cls="besm-typed", placeholder="blank: roll with the seed")
-        self.seed = F(W.IntText, "Seed", seed if seed is not None else self._seeds.randrange(1, 1_000_000), "10em", cls="besm-seed")
         self.act_button = self.button("Act", self.act_now, "besm-act", "danger")
         self.owing = F(W.Dropdown, "Owes a check", None, "19em", cls="besm-owing", options=[])
+        self.owing.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
+        self.last = html_text(cls="besm-last")
         self.morale_button = self.button("Morale check", self.morale, "besm-morale")
         self.round_button = self.button("Next round", self.next_round, "besm-next-round")
         # magic and characters
@@ -157,31 +207,31 @@ class UnitTracker(Tracker):
         self.m_value = F(W.IntText, "Bonus", 1, "8em")
         self.award_button = self.button("Morale award", self.award, "besm-award")
         self.log_view = html_text(cls="besm-log")
-        super().__init__([
-            html_text(NARROW_CSS),
-            html_text("<h3>Rosters</h3>"), self.roster_view,
-            self.row(self.u_name, self.u_side, self.u_counters, self.u_hp, self.u_per, self.u_type),
-            self.row(self.u_init, self.u_attack, self.u_damage, self.u_ac, self.u_armour, *self.u_saves.values()),
-            self.row(self.u_ranged, self.u_ranged_damage, self.u_increment),
-            self.row(self.u_cha, self.u_aura, self.u_elite, self.u_standing), self.row(self.add_button),
-            html_text("<h4>Characters</h4><div style='line-height:1.4'>Player characters and major NPCs: never in a unit; they "
-                      "act in Initiative order among the units.</div>"),
-            self.row(self.ch_name, self.ch_side, self.ch_init), self.row(self.add_character_button),
-            self.row(self.remove_pick, self.remove_button),
-            html_text("<h4>Counter hit points</h4>"), self.row(self.c_hd, self.c_con, self.c_tiny, self.c_tiny_con),
-            self.row(self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading), self.c_out, self.row(self.use_button),
-            html_text("<h4>Readings</h4>"), self.row(self.r_defence, self.r_rounding, self.r_third, self.r_size),
-            self.row(self.r_helpless, self.r_crit, self.r_charge_ac, self.r_fear), self.row(self.start_button, self.init_button),
-            html_text("<h3>The battle</h3>"), self.status, self.turn_note, self.row(self.action, self.target),
-            self.row(self.n_counters, self.in_range, self.distance, self.at_hindered, self.situational), self.outlook,
-            self.row(self.typed, self.seed), self.row(self.act_button),
-            html_text("<h4>Morale and the next round</h4>"), self.row(self.owing, self.morale_button), self.row(self.round_button),
-            html_text("<h4>Magic and characters</h4>"), self.m_who, self.row(self.m_target),
-            self.row(self.m_dc, self.m_save, self.m_damage, self.m_area, self.m_armour), self.row(self.save_button_),
-            self.row(self.m_hd, self.m_creatures, self.m_why), self.row(self.hd_button),
-            self.row(self.m_effect, self.m_n), self.row(self.cond_button),
-            self.row(self.m_deed, self.m_value), self.row(self.award_button),
-            html_text("<h3>Log</h3>"), self.log_view, self.history_controls(), self.file_controls(), self.message])
+        setup = [html_text(NARROW_CSS + "<b>Rosters</b>"), self.roster_view,
+                 self.row(self.u_name, self.u_side, self.u_counters, self.u_hp, self.u_per, self.u_type),
+                 self.row(self.u_init, self.u_attack, self.u_damage, self.u_ac, self.u_armour, *self.u_saves.values()),
+                 self.row(self.u_ranged, self.u_ranged_damage, self.u_increment),
+                 self.row(self.u_cha, self.u_aura, self.u_elite, self.u_standing), self.row(self.add_button),
+                 html_text("<b>Characters</b><div style='line-height:1.4'>Player characters and major NPCs: never in a unit; they "
+                           "act in Initiative order among the units.</div>"),
+                 self.row(self.ch_name, self.ch_side, self.ch_init), self.row(self.add_character_button),
+                 self.row(self.remove_pick, self.remove_button),
+                 html_text("<b>Counter hit points</b>"), self.row(self.c_hd, self.c_con, self.c_tiny, self.c_tiny_con),
+                 self.row(self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading), self.c_out, self.row(self.use_button),
+                 html_text("<b>Readings</b>"), self.row(self.r_defence, self.r_rounding, self.r_third, self.r_size),
+                 self.row(self.r_helpless, self.r_crit, self.r_charge_ac, self.r_fear), self.row(self.start_button)]
+        declared = W.VBox([self.outlook, self.dice_controls(), self.row(self.init_button, self.act_button, self.round_button, cls="besm-act-message"), self.last])
+        declared.add_class("besm-declared")
+        action = [self.turn_note, self.row(self.action, self.target),
+                  self.row(self.n_counters, self.in_range, self.distance, self.at_hindered, self.situational), declared,
+                  html_text("<b>Morale</b> (checks owed, before the next round)"), self.row(self.owing, self.morale_button)]
+        more = [html_text("<h4>Magic and characters</h4>"), self.m_who, self.row(self.m_target),
+                self.row(self.m_dc, self.m_save, self.m_damage, self.m_area, self.m_armour), self.row(self.save_button_),
+                self.row(self.m_hd, self.m_creatures, self.m_why), self.row(self.hd_button),
+                self.row(self.m_effect, self.m_n), self.row(self.cond_button),
+                self.row(self.m_deed, self.m_value), self.row(self.award_button),
+                html_text("<h4>The units in full</h4>"), self.status, self.message]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: rosters, characters, counter hit points, readings"))
         self.add_class("besm-tracker"); self.add_class("besm-units"); self.add_class("besm-narrow")
         self.resume()
 
@@ -261,7 +311,8 @@ class UnitTracker(Tracker):
         owing = [(f"{u.name} (DC {max(d for _, d in c.state.morale_due(u.name))})", u.name) for u in c.state.units if c.state.morale_due(u.name)] if c else []
         self._offer(self.owing, owing)
         self.morale_button.disabled = not owing
-        self.log_view.value = "".join(f"<div style='line-height:1.4'>{l}</div>" for l in self.log_lines[-400:])
+        self.log_view.value = "".join(f"<div style='line-height:1.4'>{l}</div>" for l in reversed(self.log_lines[-400:]))
+        self.last.value = ("<div style='margin-top:0.3em'><small>Latest:</small> " + "".join(self.log_lines[-2:]) + "</div>") if c and c.actions else ""
         for part, out in ((self._refresh_turn, self.outlook), (self._counter_hp, self.c_out)): self._show(part, out)
 
     @staticmethod
@@ -282,6 +333,9 @@ class UnitTracker(Tracker):
         now = s.current() if s else None
         acts = legal_actions(s, now) if now else ()
         who = self._acting()
+        if now != self._actor:  # a new one to act: the declaration starts clear
+            if self._actor is not None and not self._drafting: self._clear_declaration()
+            self._actor = now
         self._offer(self.action, [(END_TURN, "pass")] if who else [(ACTION_LABELS[a], a) for a in acts])
         targets = legal_targets(s, now, self.action.value) if now and self.action.value else ()
         self._offer(self.target, list(targets))
@@ -374,27 +428,42 @@ class UnitTracker(Tracker):
 
     def _do(self, action: UnitAction, where, dice: bool = True, labels: dict | None = None) -> None:
         c = self._need()
-        typed = typed_totals(self.typed.value) if dice else []
-        seed = self.seed.value
-        feed = DiceFeed(totals=typed) if typed else DiceFeed(random.Random(seed)) if dice else DiceFeed(totals=[])
-        try: log = c.do(action, feed)
+        try:  # the dice asked for step by step when typed; then the battle takes the action with the dice it used
+            thrown = self.throw(self._attempt(action)) if dice else None
+            log = c.do(action, DiceFeed(totals=list(thrown.result[2]) if thrown else []))
         except ValueError as err:  # the rule's parameter named as this form labels it
             p = getattr(err, "param", None)
             if labels and p in labels: raise ValueError(labels[p] + str(err)[len(p):]) from None
             raise
         used = c.actions[-1].dice
-        note = f" <i>(dice {' '.join(map(str, used))}, {'typed' if typed else f'seed {seed}'})</i>" if used else ""
+        note = f" <i>{thrown.note(used)}</i>" if used else ""
         self.log_lines += [f"<b>Round {c.state.round}</b>: {escape(c.state.note)}{note}",
                            "<pre style='margin:0 0 .4em;white-space:pre-wrap'>" + escape(narrate(log)) + "</pre>"]
-        if dice:
-            if not typed and used: self.seed.value = self._seeds.randrange(1, 1_000_000)
-            self.typed.value = ""
-            if len(typed) > len(used): self._say(f"{len(typed) - len(used)} typed dice not needed were ignored: {' '.join(map(str, typed[len(used):]))}.", where)
         if c.state.over: self._say(f"The battle is over: {c.state.over}.", where)
 
     def initiative(self) -> None: self._do(UnitAction("initiative"), self.init_button._besm_message)
 
+    def _attempt(self, action: UnitAction):
+        "The action with its dice, tried on the battle as it stands (pure: the dice can be tried again): the new state, its log, the dice used."
+        def attempt(feed: DiceFeed):
+            new, log = apply_action(self.combat.state, action, feed)
+            return new, log, tuple(feed.used)
+        return attempt
+
     def act_now(self) -> None:
+        a = self.action.value
+        act = self._declared()
+        self._do(act, self.act_button._besm_message, dice=a in ("charge", "attack", "ranged", "rally"),
+                 labels={"counters": "Counters (0: all)", "in_range": "In reach (0: all)", "distance": "Distance (ft)"})
+        self._clear_declaration()
+
+    def _clear_declaration(self) -> None:
+        "A clear declaration for the next one to act: all counters, all in reach, no distance or other modifier."
+        def clear(): self.n_counters.value = self.in_range.value = self.distance.value = self.situational.value = 0; self.at_hindered.value = False
+        clear() if getattr(self, "_busy", False) else self._once(clear)
+
+    def _declared(self) -> UnitAction:
+        "The action declared for the one whose turn it is."
         c = self._need()
         now = c.state.current()
         if now is None: raise ValueError("Act: no one is to act now (roll Initiative, or start the next round)")
@@ -406,9 +475,7 @@ class UnitTracker(Tracker):
         elif a == "coup": act = UnitAction("coup", unit=now, target=self.target.value or "")
         elif a == "rally": act = UnitAction("rally", unit=now, situational=self.situational.value)
         else: act = UnitAction(a or "pass", unit=now)
-        self._do(act, self.act_button._besm_message, dice=a in ("charge", "attack", "ranged", "rally"),
-                 labels={"counters": "Counters (0: all)", "in_range": "In reach (0: all)", "distance": "Distance (ft)"})
-        self.n_counters.value = self.in_range.value = self.distance.value = 0; self.at_hindered.value = False
+        return act
 
     def morale(self) -> None:
         if not self.owing.value: raise ValueError("Owes a check: no unit owes a morale check now")
@@ -432,3 +499,51 @@ class UnitTracker(Tracker):
     def award(self) -> None:
         self._do(UnitAction("award", unit=self.m_target.value or "", deed=self.m_deed.value, value=0 if self.m_deed.value else self.m_value.value,
                             by=self._acting()), self.award_button._besm_message, dice=False)
+
+    # -- the play layout ------------------------------------------------------------------------------
+    _DRAFT = ("action", "target", "n_counters", "in_range", "distance", "at_hindered", "situational", "owing")
+
+    def draft(self) -> dict:
+        "The declaration on screen: the action, its target and counters, the distance, the other modifier, the unit owing a check."
+        return {k: getattr(self, k).value for k in self._DRAFT}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept declaration back, as far as the battle still allows it."
+        def put():
+            self._refresh_turn()
+            for k in self._DRAFT:
+                w, v = getattr(self, k), data.get(k)
+                if isinstance(w, widgets.Dropdown):
+                    if v in [o[1] if isinstance(o, tuple) else o for o in w.options]: w.value = v
+                    if k == "action": self._refresh_turn()  # its targets
+                elif v is not None and type(v) is type(w.value): w.value = v
+        self._once(put)
+        self._once(lambda: self._show(self._refresh_turn, self.outlook))
+
+    def playing(self) -> bool:
+        "Play has begun once the battle has started."
+        return self.combat is not None
+
+    def play(self) -> Play:
+        return unit_play(self.combat, self.rosters, self.characters, self.log_lines)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The order of play of a saved battle, as the players see it."
+        f = fields(state, "tracker", ("rosters", "characters", "combat", "log"), ("rosters", "characters", "combat", "log"))
+        log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
+        if f["combat"] is not None: return unit_play(combat_from_dict(f["combat"]), log=log)
+        return unit_play(None, [unit_from_dict(u, "tracker.rosters") for u in items(f["rosters"], "tracker.rosters", 60)],
+                         [character_from_dict(c, "tracker.characters") for c in items(f["characters"], "tracker.characters", 60)], log)
+
+    def dice_for(self):
+        "What the dice box would be used for now: Initiative, the declared action, or the first morale check owed."
+        c = self.combat
+        if c is None or c.state.over: return None
+        if not c.state.round: return self._attempt(UnitAction("initiative"))
+        if c.state.current() and self.action.value in ("charge", "attack", "ranged", "rally"):
+            try: return self._attempt(self._declared())
+            except ValueError: return None
+        if self.owing.value: return self._attempt(UnitAction("morale", unit=self.owing.value, situational=self.situational.value))
+        return None
+

@@ -5,13 +5,13 @@
 # %% ../../../nbs/special/69_car_chase_ui.ipynb #cu690005
 from __future__ import annotations
 
-import random
+import copy
 from html import escape
 from pathlib import Path
 
 import ipywidgets as widgets
 
-from ...dice import DiceFeed, InputError, fmt_odds, pct
+from ...dice import InputError, fmt_odds, pct
 from ...render import odds_table, working_table
 from ...special.car_chase import (CHASE_KIND, CHASE_VERSION, HITS_RANGE, INTO, LIMP_RANGE, LOSSES, STACKING, TYRE_NAMES, CarChase,
                                        ChaseRules, Vehicle, chase_from_dict)
@@ -21,18 +21,13 @@ from ...special.rolls import SKILL_RANGE
 from ...special.vehicles import (AMMO, BYPASS_REACH, EMPTY_SEAT, ENGINE_DEFAULTS, ENGINE_DR_READINGS, FACINGS, FLAT_TYRE, FRONT_4,
                                       GONE_WINDSHIELD, TABLES, TYRES, VEHICLES, VITAL_PART, WINDOW_RULES)
 from ..calc import html_text
-from ..tracker import Tracker
+from ..tracker import Bar, Play, Side, Tracker, order_html
 
 
 def _sized(w, width: str = "15em", label: str = "7em"):
     "A described input showing its whole label, never wider than the screen."
     w.style.description_width, w.layout.width, w.layout.max_width = label, width, "100%"
     return w
-
-
-def _ints(text: str, name: str) -> list[int]:
-    try: return [int(t) for t in text.replace(",", " ").split()]
-    except ValueError: raise ValueError(f"{name}: write whole numbers separated by spaces, e.g. 8 1 25") from None
 
 
 # The readings, as the tracker offers them: (field, label, choices as (label, value)).
@@ -112,13 +107,58 @@ def control_modifiers(roll) -> str:
             f"<tr><th style='text-align:left'>modifier</th><th>value</th><th style='text-align:left'>rule</th></tr>{rows}</table></div>")
 
 
+
+def _started_at(chase: CarChase, name: str) -> int:
+    "The speed a vehicle joined the chase at: a full Speed bar."
+    return next((s["speed"] for s in chase.steps if s["do"] == "vehicle" and s["name"].strip() == name), 0)
+
+
+def chase_play(chase: CarChase,
+               picked: str | None = None,  # the vehicle in view on the GM's page (else the first with a control roll waiting)
+              ) -> Play:
+    "The order of play of a chase: each vehicle with its speed and engine as bars, its control chance, its damage and the people aboard hurt; the one whose control roll waits (or the one in view) marked."
+    waiting = [v.name for v in chase.vehicles.values() if v.pending]
+    now = picked if picked in chase.vehicles else waiting[0] if waiting else None
+    sides = []
+    for v in chase.vehicles.values():
+        roll = chase.control_roll(v.name)
+        words = []
+        if v.pending: words.append(f"control roll waiting at {v.pending[0][0]:+d} ({v.pending[0][1]})" + (f" and {len(v.pending) - 1} more" if len(v.pending) > 1 else ""))
+        if v.on_fire and not v.exploded: words.append("on fire")
+        if v.out_of_control and not v.wrecked: words.append("out of control")
+        words += [f"{t} tyre flat" for t in v.flats]
+        if v.windshield in ("broken", "gone"): words.append(f"windshield {v.windshield}")
+        if v.kind == "car" and v.rear_window in ("broken", "gone"): words.append(f"rear window {v.rear_window}")
+        hurt = sum(w != "intact" for w in v.windows)
+        if hurt: words.append(f"{hurt} side window{'s' if hurt > 1 else ''} crazed or gone")
+        if v.engine_ruined: words.append("engine ruined")
+        elif v.engine_dead: words.append("engine dead")
+        if v.tank_holed: words.append("tank holed")
+        if v.kind == "motorcycle":
+            words += [f"{what} hit ×{n}" for n, what in ((v.controls, "controls"), (v.axle, "axle"), (v.spokes, "spokes"), (v.vital, "vital part")) if n]
+        if not v.goggles and v.windshield != "intact": words.append("no goggles")
+        words += [f"{o.name} {o.damage} damage" + (" (out)" if o.out else "") for o in v.aboard if o.damage or o.out]
+        losses = [f"−{mph} mph at turn's end" for why, mph, floor in chase.speed_losses(v.name) if v.speed > floor]
+        counts = [("driver", f"{v.driver.name}, skill {v.skill}"),
+                  ("control", f"{roll.effective}: {pct(roll.chance)}" if roll.possible else "none")] + [("slows", l) for l in losses[:1]]
+        sides.append(Side(v.name, [Bar("Speed", v.speed, max(1, v.speed, _started_at(chase, v.name))),
+                                   Bar("Engine", v.engine_hp - v.engine_taken, v.engine_hp)],
+                          counts, words, f"{v.kind}, {v.speed} mph", v.name == now, False,
+                          "exploded" if v.exploded else "crashed" if v.crashed else ""))
+    if not chase.vehicles: turn = "Add the vehicles (in Set-up)"
+    elif waiting: turn = f"Turn {chase.turn} · control roll now: {', '.join(waiting)}"
+    else: turn = f"Turn {chase.turn} · hits and control rolls as the scene calls; End turn slows the damaged"
+    results = [f"<span style='color:#555'>T{t}:</span> {escape(line)}" for t, line in reversed(chase.log[-8:])]
+    return Play(sides, turn, None, results)  # a chase goes by turns, told in the turn line
+
+
 # %% auto #0
 __all__ = ['READING_CHOICES', 'CRITICAL_CHOICES', 'GLASS_MARK', 'vehicle_card', 'control_panel', 'control_modifiers',
-           'CarChaseTracker', 'car_chase_tracker']
+           'chase_play', 'CarChaseTracker', 'car_chase_tracker']
 
 # %% ../../../nbs/special/69_car_chase_ui.ipynb #cu690006
 class CarChaseTracker(Tracker):
-    "A car chase at the table: vehicles and their damage, the control roll always in view, hits with their odds before rolling, typed or seeded dice, the kit's undo, autosave and saves."
+    "A car chase at the table, laid out for play: the vehicles in order of play with their speed, engine, control chance and damage, beside the vehicle in view with its control roll, the next hit's exact odds, the dice it needs and Resolve hit; set-up folded away in play; typed dice step by step; the kit's undo, autosave, several screens, players' view and saves."
     kind, version, noun = CHASE_KIND, CHASE_VERSION, "chase"
 
     def __init__(self,
@@ -128,9 +168,11 @@ class CarChaseTracker(Tracker):
                 ):
         W = widgets
         self.chase = CarChase()
-        self._seeds = random.Random()
         self.message = html_text(cls="besm-message")
         self.start_tracker(saves, autosave)
+        self.start_dice(seed)
+        self.typed, self.seed = self.dice_typed, self.dice_seed  # one dice box for every roll: control, hit, crash
+        self.typed.add_class("besm-typed")
 
         def button(label, fn, cls, style="", labels=None):  # one engine step; its refusal names the field as the screen does
             return self.button(label, lambda: self._relabel(fn, labels or {}), cls, style)
@@ -141,10 +183,6 @@ class CarChaseTracker(Tracker):
         self.control_view = html_text(cls="besm-control-panel")
         self.control_mods = html_text(cls="besm-control-list")
         self.other = _sized(W.IntText(0, description="Other ±"), "10em", "5em"); self.other.add_class("besm-other")
-        self.typed = _sized(W.Text(description="Typed dice", placeholder="blank: roll with the seed"), "19em", "6em")
-        self.typed.add_class("besm-typed")
-        self.seed = _sized(W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="Seed"), "11em", "3em")
-        self.seed.add_class("besm-seed")
         self.b_control = button("Roll control", self.roll_control, "besm-roll-control", "primary", {"other": "Other ±", "totals": "Typed dice", "dice": "Typed dice"})
         self.b_end = button("End turn", self.end_turn, "besm-end-turn", labels={"end_turn": "End turn"})
         self.turn_view = html_text(cls="besm-turn")
@@ -163,6 +201,7 @@ class CarChaseTracker(Tracker):
         self.ammo = _sized(W.Dropdown(options=list(AMMO), description="Rounds"), "13em", "5em")
         self.shot_dice = _sized(W.IntText(0, description="Glass dice (0: own)"), "17em", "11em")
         self.hit_odds = html_text(cls="besm-hit-odds")
+        self.hit_table = html_text(cls="besm-hit-table")
         self.b_hit = button("Resolve hit", self.resolve_hit, "besm-resolve-hit", "danger",
                             {"damage": "Damage", "hits": "Hits", "totals": "Typed dice", "location": "Where", "tyre": "Tyre hit",
                              "shot_dice": "Glass dice", "dice": "Typed dice"})
@@ -208,31 +247,38 @@ class CarChaseTracker(Tracker):
         self.readings = {name: _sized(W.Dropdown(options=opts, description=label), "30em", "15em") for name, label, opts in READING_CHOICES}
         self.b_rules = button("Set readings", self.set_readings, "besm-set-readings")
         self.log_view = html_text(cls="besm-log")
+        self.last = html_text(cls="besm-last")
         self.pick.observe(lambda _: self._picked(), names="value")
         for w in (self.damage, self.facing, self.where, self.burst, self.critical, self.tyre, self.side_pane, self.ammo, self.shot_dice, self.hits):
-            w.observe(lambda _: self._quiet(self._show_odds), names="value")
-        self.other.observe(lambda _: getattr(self, "_busy", False) or self._guard(self._show_control, quiet=True, where=self.b_control._besm_message), names="value")
-        readings = W.Accordion(children=[W.VBox(list(self.readings.values()) + [self.row(self.b_rules, cls="besm-rules-message")])],
-                               titles=("Readings (switches)",), selected_index=None)
-        super().__init__([
-            html_text("<h3>Car chase</h3>"), self.turn_view,
-            self.row(self.pick, self.b_end, cls="besm-turn-message"), self.control_view,
-            self.row(self.other, self.typed, self.seed, self.b_control, cls="besm-control-message"), self.control_mods,
-            html_text("<h4>The vehicles</h4>"), self.cards,
-            html_text("<h4>A hit</h4>"),
-            self.row(self.damage, self.facing, self.where, self.hits, self.burst, self.critical, self.tyre, self.side_pane, self.ammo,
-                     self.shot_dice, cls="besm-hit-fields"),
-            self.hit_odds, self.row(self.b_hit, cls="besm-hit-message"), self.history_controls(),
-            html_text("<h4>The driver and the people aboard</h4>"),
-            self.row(self.mph, self.b_speed, self.b_goggles, cls="besm-speed-message"),
-            self.row(self.who, self.b_out, self.passenger, self.b_board, cls="besm-aboard-message"),
-            html_text("<h4>A crash (the impact rules)</h4>"),
-            self.row(self.into, self.other_tons, self.crash_mph, self.direction, self.restraint, cls="besm-crash-fields"),
-            html_text("<small>Also:</small>"), self.conditions, self.row(self.b_crash, cls="besm-crash-message"),
-            html_text("<h4>Add a vehicle</h4>"),
-            self.row(self.f_name, self.f_kind, self.f_driver, self.f_skill, self.f_speed, self.f_tons, self.f_tyre, self.f_ht, self.f_hp,
-                     self.f_limp, self.f_goggles, self.f_full, self.f_gas, self.f_nowind, self.b_add, cls="besm-add-message"),
-            readings, self.message, html_text("<h4>Log, newest first</h4>"), self.log_view, self.file_controls()])
+            w.observe(lambda _: self._quiet(self._show_odds) or self._declared(), names="value")
+        self.other.observe(lambda _: getattr(self, "_busy", False) or (self._guard(self._show_control, quiet=True, where=self.b_control._besm_message),
+                                                                        self._declared()), names="value")
+        readings = W.VBox([html_text("<b>Readings</b>: where the chapter can be read two ways; set them between hits, kept with the chase"),
+                           *self.readings.values(), self.row(self.b_rules, cls="besm-rules-message")])
+        setup = [html_text("<b>Add a vehicle</b> (its driver comes with it; passengers board below, at any time)"),
+                 self.row(self.f_name, self.f_kind, self.f_driver, self.f_skill, self.f_speed, self.f_tons, self.f_tyre, self.f_ht, self.f_hp,
+                          self.f_limp, self.f_goggles, self.f_full, self.f_gas, self.f_nowind, self.b_add, cls="besm-add-message"),
+                 readings]
+        control = W.VBox([self.control_view, self.row(self.other, self.b_control, cls="besm-control-message")])
+        control.add_class("besm-declared")
+        hit = W.VBox([html_text("<b>A hit on it</b>"),
+                      self.row(self.damage, self.facing, self.where, self.hits, self.burst, cls="besm-hit-fields"),
+                      self.hit_odds, self.dice_controls(), self.row(self.b_hit, cls="besm-hit-message"), self.last,
+                      html_text("<small>Also for this hit:</small>"),
+                      self.row(self.critical, self.tyre, self.side_pane, self.ammo, self.shot_dice, cls="besm-hit-more"),
+                      self.hit_table])
+        hit.add_class("besm-declared")
+        action = [self.row(self.pick, self.b_end, cls="besm-turn-message"), self.turn_view, control, hit,
+                  html_text("<b>The control roll's modifiers</b>, each with its rule"), self.control_mods]
+        more = [html_text("<h4>The driver and the people aboard</h4>"),
+                self.row(self.mph, self.b_speed, self.b_goggles, cls="besm-speed-message"),
+                self.row(self.who, self.b_out, self.passenger, self.b_board, cls="besm-aboard-message"),
+                html_text("<h4>A crash (the impact rules)</h4>"),
+                self.row(self.into, self.other_tons, self.crash_mph, self.direction, self.restraint, cls="besm-crash-fields"),
+                html_text("<small>Also:</small>"), self.conditions, self.row(self.b_crash, cls="besm-crash-message"),
+                html_text("<h4>Each vehicle in full</h4>"), self.cards, self.message]
+        super().__init__([html_text("<h3>Car chase</h3>")]
+                         + self.play_layout(setup, action, self.log_view, more, "Set-up: vehicles, readings"))
         self.add_class("besm-tracker"); self.add_class("besm-car-chase")
         self._once(self._kind_defaults)
         self.resume()
@@ -257,15 +303,71 @@ class CarChaseTracker(Tracker):
         self.turn_view.value = (f"<div class='besm-turn-head' data-turn='{c.turn}'><b>Turn {c.turn}</b>"
                                 + (f" · control rolls waiting: {escape(', '.join(waiting))}" if waiting else "") + "</div>")
         self._once(lambda: self._offer(self.pick, list(c.vehicles)))
+        if self._actor not in c.vehicles: self._actor = self.pick.value
         self.cards.value = "".join(vehicle_card(v, c.control_roll(v.name), c.speed_losses(v.name), c.speed_cap(v.name))
                                    for v in c.vehicles.values()) or \
-            "<i>No vehicles yet: add one below.</i>"
+            "<i>No vehicles yet: add one in Set-up.</i>"
         self.b_end.disabled = bool(waiting) or not c.vehicles
         self._once(lambda: [setattr(self.readings[k], "value", getattr(c.rules, k)) for k in self.readings])
         self._once(self._show_vehicle)
         self._guard(self._show_odds, quiet=True, where=self.b_hit._besm_message)
         self.log_view.value = "<br>".join(f"<code style='white-space:pre-wrap'>T{t}: {escape(line)}</code>"
                                           for t, line in reversed(c.log[-150:])) or "<i>Nothing yet.</i>"
+        self.last.value = ("<div style='margin-top:0.3em;line-height:1.4'><small>Latest:</small><br>"
+                           + "<br>".join(f"T{t}: {escape(line)}" for t, line in reversed(c.log[-3:])) + "</div>") if c.log else ""
+
+    def draft(self) -> dict:
+        "The declaration on screen: the vehicle in view, the GM's other modifier, the hit's choices."
+        return {"pick": self.pick.value, "other": self.other.value} | {k: getattr(self, k).value for k in self._HIT}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept declaration back, as far as the chase still allows it."
+        def put():
+            if data.get("pick") in self.chase.vehicles: self.pick.value = data["pick"]
+            self._show_vehicle()
+            for k in ("other",) + self._HIT:
+                w, v = getattr(self, k), data.get(k)
+                if isinstance(w, widgets.Dropdown):
+                    if v in [o[1] if isinstance(o, tuple) else o for o in w.options]: w.value = v
+                elif v is not None and type(v) is type(w.value): w.value = v
+        self._once(put)
+        self._once(self._show_vehicle)
+        self._actor = self.pick.value
+        self._guard(self._show_odds, quiet=True, where=self.b_hit._besm_message)
+        if hasattr(self, "order_view"): self.order_view.value = order_html(self.play())
+
+    def playing(self) -> bool:
+        "Play has begun once a vehicle is hit, rolls for control or crashes, or a turn has ended."
+        return self.chase.turn > 1 or any(s["do"] in ("hit", "control", "crash") for s in self.chase.steps)
+
+    def play(self) -> Play:
+        return chase_play(self.chase, self.pick.value)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The order of play of a saved chase, as the players see it."
+        return chase_play(chase_from_dict(state))
+
+    def dice_for(self):
+        "What the dice box would be used for now: the control roll waiting for the vehicle in view, else the hit declared on it."
+        v = self.chase.vehicles.get(self.pick.value or "")
+        if v is None: return None
+        if v.pending and self.chase.control_roll(v.name).possible:
+            return self._on_copy(lambda c, feed: c.control(v.name, self.other.value, feed))
+        if v.exploded: return None
+        args = self._hit_args()
+        return self._on_copy(lambda c, feed: c.hit(v.name, hits=self.hits.value, dice=feed, **args))
+
+    def _on_copy(self, step):
+        "A step tried on a copy of the chase (pure, so the dice can be tried and tried again): the chase it leads to."
+        def attempt(feed):
+            c = copy.deepcopy(self.chase)
+            step(c, feed)
+            return c
+        return attempt
+
+    def _declared(self) -> None:
+        if not getattr(self, "_busy", False): self.declaration_changed()
 
     # -- plumbing ---------------------------------------------------------------------------------------
     @staticmethod
@@ -279,11 +381,26 @@ class CarChaseTracker(Tracker):
     def _quiet(self, fn) -> None:
         if not getattr(self, "_busy", False): self._guard(fn, quiet=True, where=self.b_hit._besm_message)
 
+    _HIT = ("damage", "facing", "where", "hits", "burst", "critical", "tyre", "side_pane", "ammo", "shot_dice")  # a hit's choices
+    _actor = None  # the vehicle whose declaration the choices hold: another one starts clear
+
+    def _clear_declaration(self) -> None:
+        "A clear declaration: no other modifier, one plain hit at random (the weapon's damage and facing stay)."
+        self.other.value = 0
+        if "random" in [v for _, v in self.where.options]: self.where.value = "random"
+        if "random" in [v for _, v in self.tyre.options]: self.tyre.value = "random"
+        self.hits.value, self.burst.value, self.critical.value, self.shot_dice.value = 1, False, 0, 0
+
     def _picked(self) -> None:
-        "Another vehicle in view: its control roll, choices and odds."
+        "Another vehicle in view: its declaration starts clear; its control roll, choices and odds."
         if getattr(self, "_busy", False): return
+        if self.pick.value != self._actor:
+            if self._actor is not None and not self._drafting: self._once(self._clear_declaration)
+            self._actor = self.pick.value
         self._once(self._show_vehicle)
         self._guard(self._show_odds, quiet=True, where=self.b_hit._besm_message)
+        if hasattr(self, "order_view"): self.order_view.value = order_html(self.play())  # the vehicle in view is marked
+        self._declared()
 
     def _kind_defaults(self) -> None:
         "A new vehicle's form offers its kind's tyres and engine."
@@ -309,7 +426,6 @@ class CarChaseTracker(Tracker):
         self._offer(self.where, [("random (2d6)", "random")] + [(f"aimed: {r[0]} ({r[6]:+d})", r[0]) for r in TABLES[v.kind]])
         self._offer(self.tyre, [("random", "random")] + [(t + (" (flat)" if t in v.flats else ""), t) for t in v.tyres])
         self._offer(self.who, [(f"{o.name} ({o.seat}{', out' if o.out else ''})", o.name) for o in v.aboard])
-        self.side_pane.layout.display = None if v.kind == "car" else "none"
         self.b_hit.disabled = v.exploded
         self.b_speed.disabled = v.wrecked or v.out_of_control
         self.b_goggles.disabled, self.b_out.disabled, self.b_board.disabled = False, False, v.kind == "motorcycle" and bool(v.passengers)
@@ -333,8 +449,11 @@ class CarChaseTracker(Tracker):
 
     def _show_odds(self) -> None:
         "The exact odds of the next hit on the vehicle in view, from what it already holds."
+        self.hit_table.value = ""
         if not self.pick.value or self.pick.value not in self.chase.vehicles: self.hit_odds.value = ""; return
         v = self.chase.vehicles[self.pick.value]
+        show = lambda w, on: setattr(w.layout, "display", None if on else "none")  # only the choices that can matter for this hit
+        show(self.tyre, self.where.value in ("random", "Tire")); show(self.side_pane, v.kind == "car" and self.facing.value == "side")
         if v.exploded: self.hit_odds.value = "<i>Blown up: nothing left to hit.</i>"; return
         try: o = self.chase.hit_odds(v.name, **self._hit_args())
         except InputError as err:
@@ -345,17 +464,14 @@ class CarChaseTracker(Tracker):
                 f"past the armour {fmt_odds(o.penetrates)}; fire {fmt_odds(o.fire)} (explodes {fmt_odds(o.explodes)}); "
                 f"a control roll {fmt_odds(o.control_roll)} ({control}); someone hurt {fmt_odds(o.hurt)}"
                 + (f"; critical {o.critical.rolls}: {escape(o.critical.effect)}" if o.critical else "") + "</div>")
-        self.hit_odds.value = head + "<div style='overflow-x:auto;max-width:100%'>" + odds_table(o.outcomes, "outcome") + "</div>"
+        self.hit_odds.value = head
+        self.hit_table.value = "<div style='overflow-x:auto;max-width:100%'>" + odds_table(o.outcomes, "outcome") + "</div>"
 
-    def _feed(self) -> tuple[DiceFeed, str]:
-        "The dice for a step: the totals typed (in order), else the seed shown."
-        typed = _ints(self.typed.value, "Typed dice")
-        return (DiceFeed(totals=typed) if typed else DiceFeed(random.Random(self.seed.value))), ("typed" if typed else f"seed {self.seed.value}")
-
-    def _rolled(self, source: str) -> None:
-        "After a step that rolled: a fresh seed, the typed dice cleared."
-        if source.startswith("seed"): self.seed.value = self._seeds.randrange(1, 1_000_000)
-        self.typed.value = ""
+    def _thrown(self, step) -> str:
+        "Carry out a step with the dice typed (asked for step by step), else the seed shown: the note of its dice."
+        thrown = self.throw(self._on_copy(step))
+        self.chase = thrown.result
+        return thrown.note(self.chase.steps[-1].get("dice", []))
 
     # -- actions (each one undoable and autosaved by the kit) --------------------------------------------
     def add_vehicle(self) -> None:
@@ -371,10 +487,9 @@ class CarChaseTracker(Tracker):
     def resolve_hit(self) -> None:
         "Roll the hit (or the burst's hits) with the dice typed, else the seed; the vehicle takes what they do."
         v = self._vehicle()
-        feed, source = self._feed()
-        self.chase.hit(v.name, hits=self.hits.value, dice=feed, **self._hit_args())
-        self._say(f"Rolled ({source}): " + " ".join(map(str, feed.used)), self.b_hit._besm_message)
-        self._rolled(source)
+        args, hits = self._hit_args(), self.hits.value
+        note = self._thrown(lambda c, feed: c.hit(v.name, hits=hits, dice=feed, **args))
+        self._say(f"Rolled {note}.", self.b_hit._besm_message)
         def clear():  # the next hit starts clear: one shot, not a burst, not a critical
             self.hits.value, self.burst.value, self.critical.value, self.tyre.value, self.shot_dice.value = 1, False, 0, "random", 0
         self._once(clear)
@@ -382,11 +497,10 @@ class CarChaseTracker(Tracker):
     def roll_control(self) -> None:
         "Make the first control roll waiting (or one the GM calls for), every modifier counted."
         v = self._vehicle()
-        feed, source = self._feed()
-        self.chase.control(v.name, self.other.value, feed)
-        self._say(self.chase.log[-1][1] + f" ({source})", self.b_control._besm_message)
-        self._rolled(source)
-        self.other.value = 0
+        other = self.other.value
+        note = self._thrown(lambda c, feed: c.control(v.name, other, feed))
+        self._say(self.chase.log[-1][1] + f" {note}", self.b_control._besm_message)
+        self._once(lambda: setattr(self.other, "value", 0))
 
     def end_turn(self) -> None:
         "End the turn: every vehicle loses the speed its damage costs."
@@ -420,9 +534,9 @@ class CarChaseTracker(Tracker):
         except ValueError: raise ValueError("At mph: a whole number, or blank for the vehicle's speed") from None
         if not isinstance(self.other_tons.value, (int, float)): raise ValueError("Its tons: a number")
         conditions = [c.description for c in self.conditions.children if c.value]
-        feed, source = self._feed()
-        self.chase.crash(v.name, self.into.value, mph, self.other_tons.value, self.direction.value, self.restraint.value, conditions, feed)
-        self._rolled(source)
+        into, tons, direction, restraint = self.into.value, self.other_tons.value, self.direction.value, self.restraint.value
+        note = self._thrown(lambda c, feed: c.crash(v.name, into, mph, tons, direction, restraint, conditions, feed))
+        self._say(f"Rolled {note}.", self.b_crash._besm_message)
 
     def set_readings(self) -> None:
         "The readings chosen, from now on."
