@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from .dice import InputError, Roll, dist, require_int, roll
+from .dice import InputError, Roll, dist, require_int, roll, shown
 
 # %% auto #0
 __all__ = ['TRISTAT_RULE', 'TRISTAT_AUTO_SUCCESS', 'TRISTAT_AUTO_FAILURE', 'TRISTAT_TARGET_RANGE', 'TRISTAT_MODIFIER_RANGE',
@@ -196,10 +196,9 @@ DEGREE_NAMES = tuple(name for name, _, _ in DEGREES)  # worst to best
 
 def degree_for_margin(margin: int,  # the check's total minus the DC
                      ) -> str:
-    "The Table 12-1 degree for a margin."
-    for name, lo, hi in DEGREES:
-        if (lo is None or margin >= lo) and (hi is None or margin <= hi): return name
-    raise AssertionError("Table 12-1 covers every margin")
+    "The Table 12-1 degree for a margin (any whole number: the table's ends are open)."
+    if isinstance(margin, bool) or not isinstance(margin, int): raise InputError("margin", f"must be a whole number, got {shown(margin)}")
+    return next(name for name, lo, hi in DEGREES if (lo is None or margin >= lo) and (hi is None or margin <= hi))
 
 
 def is_success(degree: str,  # a Table 12-1 degree name

@@ -310,6 +310,30 @@ def snapshot(nb: nbformat.NotebookNode, module: str | None, live: dict[str, str]
     return found
 
 
+def _holds(state: object, path: list) -> bool:
+    "Whether a model's state has a place for a binary buffer at `path` (its parent exists)."
+    for key in path[:-1]:
+        if isinstance(state, dict) and key in state: state = state[key]
+        elif isinstance(state, list) and isinstance(key, int) and 0 <= key < len(state): state = state[key]
+        else: return False
+    return isinstance(state, (dict, list))
+
+
+def clean_widget_state(nb: nbformat.NotebookNode) -> int:
+    """Drop the binary buffers a saved widget state keeps for values no longer there (a file upload, then cleared): the
+    widget manager would put each back where its path points, fail on the missing place, and draw none of the page's
+    widgets. Returns how many were dropped."""
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    dropped = 0
+    for model in state.values():
+        if "buffers" not in model: continue
+        kept = [b for b in model["buffers"] if _holds(model.get("state", {}), b.get("path", []))]
+        dropped += len(model["buffers"]) - len(kept)
+        if kept: model["buffers"] = kept
+        else: del model["buffers"]
+    return dropped
+
+
 def api_page(order: list[str]) -> nbformat.NotebookNode:
     "The API: every public name of every module, with its one-line description, by module in site order."
     import importlib
@@ -407,6 +431,7 @@ def main() -> int:
         module = default_exp(fname)
         live_ids = execute(nb, (ROOT / "nbs" / fname).parent, module)
         clean_outputs(nb, pages[fname])
+        clean_widget_state(nb)
         fold(nb)
         snapshot(nb, module, live, pages[fname], live_ids, python)
         built[pages[fname]] = nb
@@ -422,6 +447,7 @@ def main() -> int:
         raise SystemExit(f"docs: saving the live calculators' Python failed:\n{err[-3000:]}")
     print(f"docs: live calculators' Python saved: {out.strip()}", flush=True)
     shutil.copy(DOCS / "conf.py", SRC / "conf.py")
+    shutil.copy(DOCS / "favicon.svg", SRC / "favicon.svg")
     shutil.copytree(static, SRC / "_static", dirs_exist_ok=True)
     shutil.copy(DOCS / "besm.css", SRC / "_static" / "besm.css")
     shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")

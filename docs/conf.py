@@ -8,6 +8,7 @@ html_theme = "furo"
 html_title = "besm_nb rules reference"
 html_static_path = ["_static"]
 html_css_files = ["besm.css"]
+html_favicon = "favicon.svg"  # a page with no icon makes the browser ask for /favicon.ico, and log its 404 as an error
 html_extra_path = ["_extra"]
 
 # the notebooks were executed by build.py (with widget state); myst-nb only renders them

@@ -163,8 +163,8 @@ def round_odds(state: ChaseState,  # the chase at the start of the round
                      {k: Fraction(v, big) for k, v in outcome.items()}, {k: Fraction(v, big) for k, v in sorted(nxt.items())})
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'BEST', 'POLICIES', 'RoundOdds', 'round_odds', 'Policy', 'policy', 'CaptureOdds', 'capture_odds', 'wilson',
-           'Simulation', 'simulate_capture']
+__all__ = ['OUTCOMES', 'BEST', 'POLICIES', 'ENDINGS', 'RoundOdds', 'round_odds', 'Policy', 'policy', 'CaptureOdds',
+           'capture_odds', 'wilson', 'Simulation', 'simulate_capture']
 
 # %% ../../nbs/besm_d20/31_chase_odds.ipynb #f7865b82
 BEST = "best finisher"
@@ -333,21 +333,24 @@ def wilson(k: int,  # successes
     return (max(0.0, (centre - half) / (1 + z * z / n)), min(1.0, (centre + half) / (1 + z * z / n)))
 
 
+ENDINGS = ("caught", "escaped", "crash", "disabled", "still running")  # how a simulated chase can end
+
+
 @dataclass(frozen=True)
 class Simulation:
     "Counts of each ending over simulated chases, with 95% intervals."
     n: int
-    counts: dict[str, int]  # "caught", "escaped", "crash", "disabled", "still running"
+    counts: dict[str, int]  # each of ENDINGS: how many chases ended that way
 
     def share(self, what: str,  # an ending: "caught", "escaped", "crash", "disabled" or "still running"
              ) -> float:
-        "The share of the chases that ended that way."
-        return self.counts.get(what, 0) / self.n
+        "The share of the chases that ended that way (a misspelt ending is refused, never counted as 0)."
+        return self.counts.get(require_choice(what, "what", ENDINGS), 0) / self.n
 
     def interval(self, what: str,  # an ending, as for `share`
                 ) -> tuple[float, float]:
         "The 95% (Wilson) interval of that share."
-        return wilson(self.counts.get(what, 0), self.n)
+        return wilson(self.counts.get(require_choice(what, "what", ENDINGS), 0), self.n)
 
 
 @checked
@@ -372,7 +375,7 @@ def simulate_capture(predator: Mecha,  # the pursuer
                                     f"the chase is over before it starts ({start.reason})")
     pick = _chooser(pp, qp, _bucketed(start, {}), {})
     rng = random.Random(seed)
-    counts = dict.fromkeys(("caught", "escaped", "crash", "disabled", "still running"), 0)
+    counts = dict.fromkeys(ENDINGS, 0)
     for _ in range(n):
         s = start
         for _ in range(rounds):

@@ -102,20 +102,20 @@ def evasion_odds(jump_skill: int,  # the best of DX, Jumping and Acrobatics
 
 # %% ../../nbs/special/66_cinematic.ipynb #b34ac3d7
 INTENTS = ("none", "wait", "prolong", "speed up")  # "wait": the Counter-Attack or Wait manoeuvre
-SPEED_UP = ("both", "either")
+SPEED_UP = ("one or both", "both")
 
 
 @checked
 def exchange(a: str,  # the first fighter's wish: "none", "wait", "prolong" or "speed up"
              b: str,  # the second fighter's
-             speed_up: str = "both",  # who must want it faster for 1-second turns (see the reading)
+             speed_up: str = "one or both",  # who must want it faster for 1-second turns (see the reading)
             ) -> str:
     "How long an exchange is: '1 second', '1d6', 'doubled', 'halved', or 'contest' (the winner chooses halved or doubled)."
     require_choice(a, "a", INTENTS); require_choice(b, "b", INTENTS); require_choice(speed_up, "speed_up", SPEED_UP)
     wants = {a, b}
     if a == b == "speed up": return "1 second"
     if wants == {"speed up", "prolong"}: return "contest"
-    if "speed up" in wants: return "halved" if speed_up == "both" else "1 second"
+    if "speed up" in wants: return "1 second" if speed_up == "one or both" else "halved"
     if "prolong" in wants or a == b == "wait": return "doubled"
     return "1d6"
 
@@ -129,7 +129,7 @@ def exchange_odds(a: str,  # the first fighter's wish
                   b: str,  # the second fighter's wish
                   skill_a: int = 12,  # the first fighter's Tactics or weapon skill (for the contest)
                   skill_b: int = 12,  # the second fighter's
-                  speed_up: str = "both",  # see `exchange`
+                  speed_up: str = "one or both",  # see `exchange`
                   criticals: str = "basic",  # "basic" or "none"
                   ties: str = "stand",  # a tied contest: "stand" (1d6 seconds) or "reroll" (rolled again)
                  ) -> dict[int, Fraction]:

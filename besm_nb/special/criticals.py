@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..checks import Step
@@ -24,7 +24,7 @@ class CriticalEntry:
     effect: str  # what it does, in this reference's words
     multiplier: int = 1  # the shot's damage is multiplied by this
     dr: int | None = None  # the vehicle's DR counts as this against the shot
-    pick: str = ""  # what to pick at random: "component", "occupant", "weapon", "component or cargo"
+    pick: str = ""  # what to pick at random: "component", "occupant", "weapon", "component or cargo", "crewman"
 
 
 VEHICLE_CRITICALS: tuple[CriticalEntry, ...] = (
@@ -37,7 +37,7 @@ VEHICLE_CRITICALS: tuple[CriticalEntry, ...] = (
     CriticalEntry("11", "HIT PASSENGER/CARGO", "a passenger or the cargo is hit too (at random if both)", pick="occupant"),
     CriticalEntry("12", "JAM WEAPON", "a weapon picked at random jams; normal damage too", pick="weapon"),
     CriticalEntry("13", "HIT COMPONENT/CARGO", "a component or the cargo is hit too (at random)", pick="component or cargo"),
-    CriticalEntry("14", "NORMAL DAMAGE PLUS CRITICAL HIT ON CREWMAN", "normal damage, and a crewman rolls on the base game's crewman critical table"),
+    CriticalEntry("14", "NORMAL DAMAGE PLUS CRITICAL HIT ON CREWMAN", "normal damage, and a crewman picked at random suffers a critical hit", pick="crewman"),
     CriticalEntry("15", "X3 DAMAGE", "the shot's damage is tripled", multiplier=3),
     CriticalEntry("16", "DESTROY COMPONENT", "a component picked at random is destroyed, on top of the other effects", pick="component"),
     CriticalEntry("17", "VEHICLE STOPS", "the engine dies: it coasts to a halt, or an aircraft begins to glide down"),
@@ -45,6 +45,7 @@ VEHICLE_CRITICALS: tuple[CriticalEntry, ...] = (
 )
 COMPONENTS = {"car": ("Windshield", "Window", "Gas Tank", "Tire", "Engine"),
               "motorcycle": ("Windshield", "Gas Tank", "Tire", "Engine")}
+KINDS = ("car", "motorcycle", "other")  # "other": any vehicle whose components the GM lists
 
 
 def _covers(entry: CriticalEntry) -> range:
@@ -67,7 +68,7 @@ def vehicle_critical_odds() -> dict[str, Fraction]:
     return {e.name: Fraction(sum(counts[t] for t in _covers(e)), 216) for e in VEHICLE_CRITICALS}
 
 # %% auto #0
-__all__ = ['RULE', 'VEHICLE_CRITICALS', 'COMPONENTS', 'CriticalEntry', 'vehicle_critical', 'vehicle_critical_odds',
+__all__ = ['RULE', 'VEHICLE_CRITICALS', 'COMPONENTS', 'KINDS', 'CriticalEntry', 'vehicle_critical', 'vehicle_critical_odds',
            'critical_damage', 'VehicleCritical', 'roll_vehicle_critical']
 
 # %% ../../nbs/special/64_criticals.ipynb #0bd0bac6
@@ -79,11 +80,8 @@ def critical_damage(damage: str,  # the shot's damage, e.g. "6d6+2"
     terms = parse_param(damage, "damage")
     e = vehicle_critical(total)
     if e.multiplier == 1: return damage.strip(), e.dr
-    parts = []
-    for t in terms:
-        body = f"{t.count}d{t.sides}" if t.is_dice else str(t.value)
-        parts.append(("-" if t.sign < 0 else ("+" if parts else "")) + f"{body}x{t.multiplier * e.multiplier}")
-    expr = "".join(parts)
+    parts = [("-" if t.sign < 0 else "+") + str(replace(t, multiplier=t.multiplier * e.multiplier)) for t in terms]
+    expr = "".join(parts).lstrip("+")  # each die keeps its own modifiers (explode, reroll, keep, target)
     parse_param(expr, "damage")
     return expr, e.dr
 
@@ -111,21 +109,26 @@ def _names(value: object, name: str) -> tuple[str, ...]:
 
 @checked
 def roll_vehicle_critical(rng: random.Random | None = None,  # the random source; seed it to replay
-                          vehicle: str = "car",  # "car" or "motorcycle": its components, unless `components` is given
-                          components: tuple[str, ...] | None = None,  # the vehicle's components, if the GM lists them
+                          vehicle: str = "car",  # "car" or "motorcycle" (their components unless `components` is given), or "other"
+                          components: tuple[str, ...] | None = None,  # the vehicle's components, if the GM lists them ("other" needs them)
                           occupants: tuple[str, ...] = ("a passenger", "the cargo"),  # who or what an 11 can hit
                           weapons: tuple[str, ...] = ("its weapon",),  # what a 12 can jam
                           damage: str | None = None,  # the shot's damage, for the doubling and tripling entries
                           faces: list[int] | None = None,  # the three faces rolled at the table, instead of `rng`
+                          crew: tuple[str, ...] = ("the driver",),  # who a 14 can strike: the crew aboard
                          ) -> VehicleCritical:
     "Roll on the vehicle critical hit table, picking at random what the entry asks for."
-    parts = _names(components, "components") if components is not None else COMPONENTS[require_choice(vehicle, "vehicle", tuple(COMPONENTS))]
-    occupants, weapons = _names(occupants, "occupants"), _names(weapons, "weapons")
+    require_choice(vehicle, "vehicle", KINDS)
+    if components is not None: parts = _names(components, "components")
+    elif vehicle == "other": raise InputError("components", "a vehicle other than a car or a motorcycle needs its components listed")
+    else: parts = COMPONENTS[vehicle]
+    occupants, weapons, crew = _names(occupants, "occupants"), _names(weapons, "weapons"), _names(crew, "crew")
     if damage is not None: parse_param(damage, "damage")
     rng = rng or random.Random()
     dice = roll("3d6", rng, faces)
     e = vehicle_critical(dice.total)
-    pool = {"component": parts, "occupant": occupants, "weapon": weapons, "component or cargo": parts + ("the cargo",)}.get(e.pick, ())
+    pool = {"component": parts, "occupant": occupants, "weapon": weapons, "component or cargo": parts + ("the cargo",),
+            "crewman": crew}.get(e.pick, ())
     picked = rng.choice(pool) if pool else ""
     dmg = ""
     if damage is not None:

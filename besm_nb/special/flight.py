@@ -40,7 +40,7 @@ def flight_cost(hexes: int = 0,  # hexes flown level
 
 # %% auto #0
 __all__ = ['RULE', 'FLIGHT_KINDS', 'DIAGONAL', 'CLIMB', 'DIVE', 'DIAGONAL_HEXES', 'MOVE_RANGE', 'FLYING_ENCUMBRANCE', 'HEAVIEST',
-           'CEILING_FEET', 'ATTACKS', 'RANGED_PAR', 'HAND_PAR', 'AIM_IN_FLIGHT', 'DIVE_CAP', 'flight_cost',
+           'CEILING_FEET', 'ATTACKS', 'RANGED_PAR', 'HAND_PAR', 'AIM_IN_FLIGHT', 'MORE_AIM', 'DIVE_CAP', 'flight_cost',
            'FlyingLoad', 'flying_encumbrance', 'altitude_effect', 'FlierAttack', 'flight_penalty', 'flier_attack',
            'dive_damage_odds', 'flier_defences', 'ground_fire']
 
@@ -93,6 +93,7 @@ def altitude_effect(feet: float,  # the height, in feet, on an Earth-like world,
 ATTACKS = {"ranged weapon": None, "hand weapon": None, "dropped, Throwing": -3, "dropped, Thrown Weapon": -5, "dropped, Dropped Weapon": 0}
 RANGED_PAR, HAND_PAR = 17, 15  # flying control skill below these costs a penalty
 AIM_IN_FLIGHT = -4
+MORE_AIM = 2  # the base game's most for further turns of aim (+1 a turn)
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,8 @@ def flier_attack(skill: int,  # the weapon skill (for a dropped weapon: Throwing
                  aim: bool = False,  # the flier Aimed (ranged and dropped weapons)
                  acc: int = 0,  # the weapon's Acc
                  trained_aim: bool = False,  # the flier has bought off the -4 to aim in flight
+                 aim_turns: int = 1,  # turns spent aiming (further turns help only a flier holding still in calm air)
+                 hold_still: bool = False,  # the flier can hold still, and no wind pushes him about
                  range_speed: int = 0,  # the base game's range and speed modifier, the flier's own speed counted
                  size: int = 0,  # the target's size modifier
                  other: int = 0,  # anything else: relative height for hand weapons, smoke...
@@ -131,7 +134,8 @@ def flier_attack(skill: int,  # the weapon skill (for a dropped weapon: Throwing
                 ) -> FlierAttack:
     "A flier's effective skill and exact odds for one attack."
     require_int(skill, "skill", *SKILL_RANGE); require_bool(aim, "aim"); require_int(acc, "acc", 0, 30)
-    require_bool(trained_aim, "trained_aim")
+    require_bool(trained_aim, "trained_aim"); require_int(aim_turns, "aim_turns", 1, 100); require_bool(hold_still, "hold_still")
+    if aim_turns > 1 and not aim: raise InputError("aim_turns", "further turns of aim need Aim ticked")
     for value, name in ((range_speed, "range_speed"), (size, "size"), (other, "other")): require_int(value, name, *MODIFIER_RANGE)
     fly = flight_penalty(attack, control_skill, ranged_cap)
     steps, total = [Step("Weapon skill", skill, RULE)], skill
@@ -149,6 +153,12 @@ def flier_attack(skill: int,  # the weapon skill (for a dropped weapon: Throwing
         bonus = acc if trained_aim else max(0, acc + AIM_IN_FLIGHT)
         total += bonus
         steps.append(Step(f"Aim: Acc {acc}" + ("" if trained_aim else " − 4 in flight (never below 0)"), f"{bonus:+d}", RULE))
+        if aim_turns > 1:
+            more = min(aim_turns - 1, MORE_AIM) if hold_still else 0
+            total += more
+            steps.append(Step(f"{aim_turns - 1} more turn{'s' if aim_turns > 2 else ''} of aim" + (
+                ", holding still in calm air: +1 a turn, +2 at most" if hold_still else ": nothing more, unless holding still in calm air"),
+                f"{more:+d}", RULE + (" · base game (assumed)" if hold_still else "")))
     for value, what in ((range_speed, "Range and speed"), (size, "Size"), (other, "Other modifiers")):
         if value: total += value; steps.append(Step(what, f"{value:+d}", "base game (assumed)"))
     total = max(SKILL_RANGE[0], min(SKILL_RANGE[1], total))

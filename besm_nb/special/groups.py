@@ -17,6 +17,7 @@ from .rolls import (SKILL_RANGE, SuccessRoll, _3d6_counts, quick_contest, quick_
 
 RULE = "003 · Individuals vs. groups"
 TACTICS_RULE = "003 · Group tactics"
+CONFUSION_RULE = "003 · Confusion in melee"
 GROUP_OUTCOMES = ("surrounded", "several fronts", "one at a time", "fumbler in front")  # worst to best for the lone fighter
 TIES = ("lose", "win", "reroll")
 POSITIONS = {"free": 0, "lost last turn": -2, "surrounded": -5}  # the lone fighter's Tactics modifier from earlier turns
@@ -72,10 +73,10 @@ def group_contest_odds(skill: int,  # the lone fighter's Tactics or weapon skill
     return {k: Fraction(v, decided) for k, v in counts.items()}
 
 # %% auto #0
-__all__ = ['RULE', 'TACTICS_RULE', 'GROUP_OUTCOMES', 'TIES', 'POSITIONS', 'GROUP_PENALTY', 'ROUT_MARGIN', 'TEAMWORK_DEFENCE',
-           'GRAB_MODIFIER', 'ONE_HAND_ST', 'GROUP_MANOEUVRES', 'group_skill', 'group_contest', 'group_contest_odds',
-           'trained_group_skill', 'sheltering', 'teamwork_modifier', 'shield_wall', 'pike_wall', 'pole_arm_grab_odds',
-           'confusion_penalty']
+__all__ = ['RULE', 'TACTICS_RULE', 'CONFUSION_RULE', 'GROUP_OUTCOMES', 'TIES', 'POSITIONS', 'GROUP_PENALTY', 'ROUT_MARGIN',
+           'TEAMWORK_DEFENCE', 'GRAB_MODIFIER', 'ONE_HAND_ST', 'GROUP_MANOEUVRES', 'group_skill', 'group_contest',
+           'group_contest_odds', 'trained_group_skill', 'sheltering', 'teamwork_modifier', 'shield_wall', 'pike_wall',
+           'pole_arm_grab_odds', 'confusion_penalty']
 
 # %% ../../nbs/special/67_groups.ipynb #09eb0075
 @checked
@@ -120,23 +121,29 @@ def teamwork_modifier(modifier: int,  # the modifier as a drilled team has it
 @checked
 def shield_wall(shield_pds: Sequence[int],  # the PD of each shieldman's shield
                 slowest_move: int,  # the Move of the wall's slowest man
-               ) -> dict[str, int]:
-    "What a shield wall gives its shieldmen and the spearmen behind them."
+               ) -> dict[str, int | bool]:
+    "What a shield wall gives its shieldmen and the spearmen behind them (the shieldmen may not Block at all)."
     if not require_items(shield_pds, "shield_pds"): raise InputError("shield_pds", "must list the shields' PD, got none")
     for p in shield_pds: require_int(p, "shield_pds", 0, 10)
     require_int(slowest_move, "slowest_move", 0, 100)
     average = Fraction(sum(shield_pds), len(shield_pds))
-    return {"block": 0, "swing attacks": -2, "pd": 2, "st against slam and knockback": 4, "unit slam": 4,
+    return {"can block": False, "swing attacks": -2, "pd": 2, "st against slam and knockback": 4, "unit slam": 4,
             "to target the spearmen": -int(average / 2), "reach to hit rear ranks": 2, "move": slowest_move // 2}
 
 
 @checked
 def pike_wall(slowest_move: int,  # the Move of the wall's slowest man
               drilled_march: bool = False,  # the unit has trained to march faster in a pike wall
+              drilled_move: int | None = None,  # such a unit's Move: None, its slowest man's full Move (see the reading); or the GM's figure
              ) -> dict[str, int]:
     "What a pike wall gives its men."
     require_int(slowest_move, "slowest_move", 0, 100); require_bool(drilled_march, "drilled_march")
-    return {"to target the second and third ranks": -2, "unit slam": 4, "move": slowest_move if drilled_march else slowest_move // 2}
+    half = slowest_move // 2
+    if drilled_move is not None:
+        if not drilled_march: raise InputError("drilled_move", "only a unit drilled to march faster in a pike wall has its own pace")
+        require_int(drilled_move, "drilled_move", half, slowest_move)
+    move = (slowest_move if drilled_move is None else drilled_move) if drilled_march else half
+    return {"to target the second and third ranks": -2, "unit slam": 4, "move": move}
 
 # %% ../../nbs/special/67_groups.ipynb #7176d4d5
 GRAB_MODIFIER = -4
@@ -169,7 +176,7 @@ GROUP_MANOEUVRES: tuple[tuple[str, str, str, str], ...] = (
     ("Fall Back in Line", "line", "Move 2", "the line backs away, facing the foe, still solid"),
     ("Wheel in Line", "line", "Move 2 at both ends", "the line pivots on its centre man, clockwise or anticlockwise: half its men go "
      "forward, half back"),
-    ("Advance in Line", "line", "Move 3", "forward with a solid front to the enemy"),
+    ("Advance in Line", "line", "Move 3", "forward, its front unbroken before the foe"),
     ("Form Line", "column", "10 turns", "from a march column into a single or double line"),
     ("Form Column", "line or other formation", "Move 3", "a charge in column gets +4 to Slam and may call for Fright Checks from "
      "unformed troops, but only a quarter of the men can fight at once"),

@@ -64,8 +64,8 @@ def impact_dice(tons: float,  # the vehicle's mass, in tons of 2,000 lb
 
 # %% auto #0
 __all__ = ['RULE', 'FORMULAS', 'LB_PER_TON', 'YPS_PER_MPH', 'TONS_RANGE', 'MPH_RANGE', 'COLLISION_TABLE', 'DIRECTIONS',
-           'RESTRAINTS', 'CONDITIONS', 'HEAVIER', 'MULTIPLIER', 'impact_dice_exact', 'ImpactDice', 'impact_dice',
-           'RunDown', 'run_down_odds', 'printed_multiplier', 'collision_dice']
+           'RESTRAINTS', 'CONDITIONS', 'HEAVIER', 'REAR_SEAT', 'MULTIPLIER', 'impact_dice_exact', 'ImpactDice',
+           'impact_dice', 'RunDown', 'run_down_odds', 'printed_multiplier', 'collision_dice']
 
 # %% ../../nbs/special/63_impact.ipynb #d1f13e90
 @dataclass(frozen=True)
@@ -142,12 +142,14 @@ def printed_multiplier(text: str,  # as printed: "3/4", "1 1/2", "2"
 
 
 # The same lines as choices: which way the crash came (one), how the person was held (at most one), and the rest.
-DIRECTIONS = {"front or rear": "Rear or Front Collision", "side": "Side Collision", "side, braced vehicle": "Side Collision in properly braced vehicle"}
+DIRECTIONS = {"front": "Rear or Front Collision", "rear": "Rear or Front Collision", "side": "Side Collision",
+              "side, braced vehicle": "Side Collision in properly braced vehicle"}
 RESTRAINTS = {"lap belt only, or none said": None, "no seatbelt": "Not wearing Seatbelt",
               "shoulder and lap belts": "Wearing Shoulder belt and seat belt", "racing harness and crash frame": "Racing safety harness and crash frame"}
-CONDITIONS = {"no headrests": "Seats don't have headrests", "airbags": "Airbags", "rear seat, frontal crash": "In rear seat in frontal collision",
+CONDITIONS = {"no headrests": "Seats don't have headrests", "airbags": "Airbags", "rear seat": "In rear seat in frontal collision",
               "vehicle rolled": "Vehicle rolled", "heavily padded": "Vehicle heavily padded", "loose cargo inside": "Loose cargo in passenger compartment"}
 HEAVIER = ("cap", "ratio")
+REAR_SEAT = ("frontal only", "front or rear")  # the crashes in which the rear seat's x 3/4 counts
 MULTIPLIER = {line: printed_multiplier(m) for line, m in COLLISION_TABLE}
 
 # %% ../../nbs/special/63_impact.ipynb #fba0a184
@@ -155,21 +157,24 @@ MULTIPLIER = {line: printed_multiplier(m) for line, m in COLLISION_TABLE}
 def collision_dice(own_tons: float,  # your vehicle's mass, tons
                    other_tons: float,  # the mass of the vehicle that hit you, tons
                    mph: float,  # the closing speed
-                   direction: str = "front or rear",  # a key of DIRECTIONS
+                   direction: str = "front",  # a key of DIRECTIONS
                    restraint: str = "lap belt only, or none said",  # a key of RESTRAINTS
                    conditions: tuple[str, ...] = (),  # keys of CONDITIONS
                    formula: str = "tons_mph",  # "tons_mph" (a) or "lbs_yps" (b)
                    heavier: str = "cap",  # a vehicle as heavy or heavier: "cap" (x 1) or "ratio"
+                   rear_seat: str = "frontal only",  # the crashes in which the rear seat's x 3/4 counts: "frontal only" or "front or rear"
                   ) -> ImpactDice:
     "The d6 of damage to someone inside a vehicle hit by another, with every multiplier."
     base = impact_dice_exact(own_tons, mph, formula)
     other = _exact(other_tons, "other_tons", TONS_RANGE[1])
     require_choice(direction, "direction", tuple(DIRECTIONS)); require_choice(restraint, "restraint", tuple(RESTRAINTS))
-    require_choice(heavier, "heavier", HEAVIER)
+    require_choice(heavier, "heavier", HEAVIER); require_choice(rear_seat, "rear_seat", REAR_SEAT)
     for c in require_items(conditions, "conditions"): require_choice(c, "conditions", tuple(CONDITIONS))
     if len(set(conditions)) != len(conditions): raise InputError("conditions", "a condition is listed twice")
-    if "rear seat, frontal crash" in conditions and direction != "front or rear":
-        raise InputError("conditions", "'rear seat, frontal crash' needs a front or rear collision")
+    allowed = ("front",) if rear_seat == "frontal only" else ("front", "rear")
+    if "rear seat" in conditions and direction not in allowed:
+        raise InputError("conditions", "the rear seat's × 3/4 counts only in a frontal collision"
+                         + (" (or a rear one, under that reading)" if rear_seat == "frontal only" and direction == "rear" else ""))
     own = _exact(own_tons, "own_tons", TONS_RANGE[1])
     if own == 0: raise InputError("own_tons", "your vehicle must have some mass")
     steps = [Step(f"Formula ({'a' if formula == 'tons_mph' else 'b'}) with your vehicle's mass", f"{float(base):g} dice", RULE)]

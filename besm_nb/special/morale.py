@@ -35,6 +35,7 @@ FRIGHT_SITUATIONS: dict[str, int | None] = {
 }
 NOT_FIRING_BACK = -2
 GREEN_PENALTY = -2
+WILL_NEGATES = ("the -2", "both")  # what a green soldier's Will roll lifts (see the reading)
 
 
 @checked
@@ -69,18 +70,20 @@ def stay_exposed_chance(will: int,  # the character's Will
 def green_troops(never_under_fire: bool = True,  # the character has never been under fire
                  immune: bool = False,  # he has Combat Reflexes or Combat Veteran
                  shaken_off: bool = False,  # he has spent a turn concentrating and made his Will roll
+                 will_negates: str = "the -2",  # what that roll lifts: "the -2" or "both" (the doubling too)
                 ) -> dict[str, object]:
     "What being green does to a character."
     require_bool(never_under_fire, "never_under_fire"); require_bool(immune, "immune"); require_bool(shaken_off, "shaken_off")
+    require_choice(will_negates, "will_negates", WILL_NEGATES)
     green = never_under_fire and not immune
     return {"skills and IQ": GREEN_PENALTY if green and not shaken_off else 0,
-            "Bullet Shyness and Buck Fever": "doubled" if green else "as usual"}
+            "Bullet Shyness and Buck Fever": "doubled" if green and not (shaken_off and will_negates == "both") else "as usual"}
 
 # %% auto #0
-__all__ = ['RULE', 'STREET_RULE', 'FRIGHT_SITUATIONS', 'NOT_FIRING_BACK', 'GREEN_PENALTY', 'MORALE_RESULTS', 'TO_THE_DEATH',
-           'VERY_POOR', 'CHECK_AT', 'STREET_ROLLS', 'STREET_SKILLS', 'situation_fright_odds', 'stay_exposed_chance',
-           'green_troops', 'morale_modifier', 'morale_check_due', 'morale_result', 'morale_odds', 'MoraleCheck',
-           'roll_morale', 'street_roll_odds']
+__all__ = ['RULE', 'STREET_RULE', 'FRIGHT_SITUATIONS', 'NOT_FIRING_BACK', 'GREEN_PENALTY', 'WILL_NEGATES', 'MORALE_RESULTS',
+           'TO_THE_DEATH', 'VERY_POOR', 'CHECK_AT', 'STREET_ROLLS', 'STREET_SKILLS', 'situation_fright_odds',
+           'stay_exposed_chance', 'green_troops', 'morale_modifier', 'morale_check_due', 'morale_result', 'morale_odds',
+           'MoraleCheck', 'roll_morale', 'street_roll_odds']
 
 # %% ../../nbs/special/68_morale.ipynb #5fbcded2
 MORALE_RESULTS = ("rout or surrender", "disengage or retreat in order", "fall back, more cautious", "fight on")  # worst to best

@@ -14,7 +14,7 @@ from .rolls import MODIFIER_RANGE, SKILL_RANGE, success_odds
 
 RULE = "003"
 MOUNT_RULE = f"{RULE} · Vehicle weapon mountings"
-MOVING_RULE = f"{RULE} · Weapon fire from a moving vehicle or howdah"
+MOVING_RULE = f"{RULE} · Fire from moving vehicles and howdahs"
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Mounting:
 MOUNTINGS: dict[str, Mounting] = {
     "fixed": Mounting(-3, "straight ahead", 0),
     "pivot": Mounting(-1, "60° side to side", 0),
-    "flexible ball": Mounting(0, "60° side to side and up and down", 0),
+    "flexible ball": Mounting(0, "60° across, and 60° up and down", 0),
     "improvised swivel": Mounting(None, "360°", 0),
     "pintle": Mounting(None, "any direction", 1, "TL 6; mass-produced: 20% of the weapon's cost"),
     "unstabilised turret": Mounting(None, "any direction", 2, "−2 until Familiar with the turret type"),
@@ -52,7 +52,8 @@ def gunner_cap(mounting: str,  # a key of MOUNTINGS
 
 # %% auto #0
 __all__ = ['RULE', 'MOUNT_RULE', 'MOVING_RULE', 'MOUNTINGS', 'TURRETS', 'PINTLE_COST', 'UNFAMILIAR_TURRET', 'ROUGHNESS',
-           'ROUGHNESS_BY_RIDE', 'FIRERS', 'SMOKE_RANGE', 'Mounting', 'gunner_cap', 'MovingShot', 'moving_fire']
+           'ROUGHNESS_BY_RIDE', 'FIRERS', 'SMOKE_RANGE', 'HAND_WEAPON', 'Mounting', 'gunner_cap', 'MovingShot',
+           'moving_fire']
 
 # %% ../../nbs/special/62_mountings.ipynb #709b6d46
 # The roughness of the ride: (penalty, what rides that way), in the source's order.
@@ -66,6 +67,7 @@ ROUGHNESS: tuple[tuple[int, str], ...] = (
 ROUGHNESS_BY_RIDE = {ride: penalty for penalty, ride in ROUGHNESS}
 FIRERS = {"mounted weapon": 0, "hand weapon, driver or rider": -4, "hand weapon, passenger": -2}
 SMOKE_RANGE = (-10, 0)
+HAND_WEAPON = ("held", "melee")  # what "hand weapon" means here: any weapon held in the hands, or a melee weapon only
 
 # %% ../../nbs/special/62_mountings.ipynb #8171fd55
 @dataclass(frozen=True)
@@ -86,11 +88,15 @@ def moving_fire(skill: int,  # the firer's weapon skill (Gunner, Guns, Beam Weap
                 smoke: int = 0,  # firing through smoke, paint and the like: 0 to -10
                 other: int = 0,  # every other modifier: range, speed, size (the base game's)
                 criticals: str = "basic",  # "basic" or "none"
+                melee: bool = False,  # a hand weapon used in melee (a sword, a lance), not fired
+                hand_weapon: str = "held",  # what "hand weapon" means: "held" (any, guns too) or "melee" (see the reading)
                ) -> MovingShot:
     "Effective skill and exact odds of an attack from a moving vehicle or howdah."
     require_int(skill, "skill", *SKILL_RANGE)
     require_choice(firer, "firer", tuple(FIRERS)); require_choice(ride, "ride", tuple(ROUGHNESS_BY_RIDE))
     require_bool(familiar, "familiar"); require_int(smoke, "smoke", *SMOKE_RANGE); require_int(other, "other", *MODIFIER_RANGE)
+    require_bool(melee, "melee"); require_choice(hand_weapon, "hand_weapon", HAND_WEAPON)
+    if melee and firer == "mounted weapon": raise InputError("melee", "a mounted weapon is not a melee weapon")
     steps = [Step("Weapon skill", skill, MOVING_RULE)]
     base = skill
     if firer == "mounted weapon":
@@ -105,8 +111,10 @@ def moving_fire(skill: int,  # the firer's weapon skill (Gunner, Guns, Beam Weap
     elif mounting is not None:
         raise InputError("mounting", "a hand weapon has no mounting")
     total = base
-    if FIRERS[firer]:
+    if FIRERS[firer] and (melee or hand_weapon == "held"):
         total += FIRERS[firer]; steps.append(Step(f"Hand weapon, {firer.split(', ')[1]}", f"{FIRERS[firer]:+d}", MOVING_RULE))
+    elif FIRERS[firer]:
+        steps.append(Step("A gun held in the hands: not a hand weapon under this reading", "+0", MOVING_RULE))
     rough = ROUGHNESS_BY_RIDE[ride]
     if rough: total += rough; steps.append(Step(f"Roughness: {ride}", f"{rough:+d}", MOVING_RULE))
     if firer == "mounted weapon" and MOUNTINGS[mounting].bonus:

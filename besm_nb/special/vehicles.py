@@ -13,7 +13,9 @@ from functools import lru_cache
 from typing import Callable
 
 from ..checks import Step
-from ..dice import InputError, Roll, checked, dist, parse_param, require_bool, require_choice, require_int, roll
+from ..dice import DiceFeed, InputError, Roll, checked, dist, parse_param, require_bool, require_choice, require_int, roll, shown
+from .criticals import COMPONENTS as CRITICAL_COMPONENTS
+from .criticals import CriticalEntry, vehicle_critical
 from .rolls import CRITICALS, success_outcome
 
 RULE = "003"
@@ -25,14 +27,15 @@ SPEED_RANGE = (0, 1000)  # mph
 
 # %% auto #0
 __all__ = ['RULE', 'CAR_RULE', 'BIKE_RULE', 'VEHICLES', 'FACINGS', 'SPEED_RANGE', 'CAR_TABLE', 'MOTORCYCLE_TABLE', 'TABLES',
-           'KIND', 'MOTORCYCLE_NOTE_BY_CONTENT', 'GLASS_DR', 'BODY_DR', 'ENGINE_DR', 'FRONT_4', 'WINDOW_RULES',
-           'GONE_WINDSHIELD', 'WINDSHIELD_GONE_DICE', 'WINDOW_GONE_DICE', 'WIND_MPH', 'VITAL_PART', 'COMPONENTS',
-           'AMMO', 'TANK_MODIFIER_RANGE', 'FIRE_OVER', 'TYRES', 'FLAT_TYRE', 'TYRE_AND_AXLE', 'ENGINE_DR_READINGS',
-           'ENGINE_HT', 'ENGINE_HP', 'ENGINE_DEFAULTS', 'FRAME_DR', 'Draw', 'RELEVANT', 'areas', 'hit_location',
-           'location_odds', 'Effect', 'occupant_path', 'occupant_hit', 'glass_hit', 'car_body_hit',
+           'KIND', 'MOTORCYCLE_NOTE_BY_CONTENT', 'GLASS_DR', 'BODY_DR', 'ENGINE_DR', 'FRONT_4', 'BYPASS_DR',
+           'WINDOW_RULES', 'GONE_WINDSHIELD', 'WINDSHIELD_GONE_DICE', 'WINDOW_GONE_DICE', 'WIND_MPH', 'VITAL_PART',
+           'COMPONENTS', 'AMMO', 'TANK_MODIFIER_RANGE', 'FIRE_OVER', 'TYRES', 'FLAT_TYRE', 'TYRE_AND_AXLE',
+           'ENGINE_DR_READINGS', 'ENGINE_HT', 'ENGINE_HT_LIMITS', 'ENGINE_HP', 'ENGINE_DEFAULTS', 'FRAME_DR',
+           'SIDE_PANES', 'EMPTY_SEAT', 'BYPASS_REACH', 'Draw', 'RELEVANT', 'CRITICAL_RULE', 'COMPONENT_PICKS', 'areas',
+           'hit_location', 'location_odds', 'Effect', 'occupant_path', 'occupant_hit', 'glass_hit', 'car_body_hit',
            'motorcycle_body_hit', 'gas_tank_hit', 'car_tyre_hit', 'motorcycle_tyre_hit', 'engine_armour', 'engine_hit',
-           'VehicleSetup', 'vehicle_setup', 'exact_outcomes', 'VehicleOdds', 'vehicle_hit_odds', 'VehicleHit',
-           'roll_vehicle_hit']
+           'VehicleSetup', 'vehicle_setup', 'exact_outcomes', 'VehicleOdds', 'critical_picks', 'vehicle_hit_odds',
+           'VehicleHit', 'roll_vehicle_hit']
 
 # %% ../../nbs/special/61_vehicles.ipynb #995023eb
 # The hit-location tables as printed: area, rolls from the front, side and rear ("-": none), PD, DR, penalty to aim, notes.
@@ -128,10 +131,19 @@ class Effect:
     hurt: bool = False  # someone aboard takes damage
     through: bool = False  # the shot carries on out of the vehicle
     detail: str = ""  # what it means at the table
+    amount: int = 0  # the damage that got through to the person or part (a detail: the odds do not count it)
 
 
 def _dmg(damage: object, name: str = "damage") -> int:
     return require_int(damage, name, 0, 100_000)
+
+
+BYPASS_DR = 1  # a critical hit's "bypass armor" entry leaves this much of the DR in the way
+
+
+def _armour(dr: int, bypass: object) -> int:
+    "The DR a shot meets: the part's own, or at most 1 when a critical hit bypasses the rest."
+    return min(dr, BYPASS_DR) if require_bool(bypass, "bypass") else dr
 
 
 def _made(skill: int, total: int, criticals: str) -> bool:
@@ -155,22 +167,26 @@ def occupant_path(vehicle: str,  # "car" or "motorcycle"
 @checked
 def occupant_hit(vehicle: str,  # "car" or "motorcycle"
                  facing: str,  # "front", "side" or "rear"
-                 seat: str,  # "driver" or "passenger" (cargo in that seat counts as the passenger)
+                 seat: str,  # "driver", "passenger" (cargo in that seat counts as the passenger) or "empty" (a car's empty seat)
                  damage: int,  # the damage rolled
                  d6: int,  # the 1d6 for the way in (see `occupant_path`)
+                 bypass: bool = False,  # a critical hit bypasses all but 1 point of the DR in the way
                 ) -> Effect:
     "Notes 1 and 2: a shot at someone aboard."
-    require_choice(seat, "seat", ("driver", "passenger"))
+    require_choice(seat, "seat", ("driver", "passenger", "empty"))
     through, dr = occupant_path(vehicle, facing, d6)
+    dr = _armour(dr, bypass)
     reach = max(0, _dmg(damage) - dr)
     way = f"through {through} (DR {dr})" if dr else "with nothing in the way"
     if reach == 0: return Effect(f"stopped by {through}", detail=f"{damage} damage, all stopped by {through} (DR {dr})")
+    if seat == "empty":
+        return Effect("empty seat", True, detail=f"{reach} gets in {way}, but nobody sits there: it is spent inside the car")
     if seat == "passenger":
-        return Effect("hit", True, hurt=True, detail=f"the passenger (or cargo) takes {reach}, {way}")
+        return Effect("hit", True, hurt=True, detail=f"the passenger (or cargo) takes {reach}, {way}", amount=reach)
     crash = "the car is out of control and will crash" if vehicle == "car" else "the motorcycle falls over and crashes"
     return Effect("hit, control roll at −4", True, control=-4, hurt=True,
                   detail=f"the driver takes {reach}, {way}; if still up he makes a control roll at −4, "
-                         f"if killed, knocked out or stunned {crash}")
+                         f"if killed, knocked out or stunned {crash}", amount=reach)
 
 # %% ../../nbs/special/61_vehicles.ipynb #23f74c50
 WINDOW_RULES = ("shot or burst", "burst only")
@@ -188,13 +204,15 @@ def glass_hit(pane: str,  # "windshield", "rear window" or "window"
               goggles: bool = False,  # the driver wears goggles or a visored helmet
               window_rule: str = "shot or burst",  # see the reading above
               gone_windshield: str = "wind",  # "wind" or "both" (keep the -3 too)
+              bypass: bool = False,  # a critical hit bypasses all but 1 point of the glass's DR
              ) -> Effect:
     "Notes 3 and 4: a hit on a windshield, a rear window or a window."
     require_choice(pane, "pane", ("windshield", "rear window", "window"))
     _dmg(damage); require_int(shot_dice, "shot_dice", 0, 1000); require_bool(burst, "burst")
     require_int(speed_mph, "speed_mph", *SPEED_RANGE); require_bool(goggles, "goggles")
     require_choice(window_rule, "window_rule", WINDOW_RULES); require_choice(gone_windshield, "gone_windshield", GONE_WINDSHIELD)
-    if damage <= GLASS_DR: return Effect("holds", detail=f"{damage} damage does not get past the glass's DR {GLASS_DR}")
+    dr = _armour(GLASS_DR, bypass)
+    if damage <= dr: return Effect("holds", detail=f"{damage} damage does not get past the glass's DR {dr}")
     if pane == "window":
         if shot_dice > WINDOW_GONE_DICE and (burst or window_rule == "shot or burst"):
             return Effect("knocked out", True, detail=f"{shot_dice}d6 is more than {WINDOW_GONE_DICE}d6: the window is gone (roll which)")
@@ -216,14 +234,17 @@ COMPONENTS = {1: "a vital part", 2: "the controls", 3: "the controls", 4: "cosme
 @checked
 def car_body_hit(damage: int,  # the damage rolled
                  inside: int,  # the 2d6 the inside of the car soaks up
+                 bypass: bool = False,  # a critical hit bypasses all but 1 point of the near panel's DR
+                 far_dr: int = BODY_DR,  # the far panel's DR (1 when a bypassing critical reaches both sides)
                 ) -> Effect:
     "Car note 5: a hit on the bodywork."
-    _dmg(damage); require_int(inside, "inside", 2, 12)
-    if damage <= BODY_DR: return Effect("stopped by the body", detail=f"{damage} damage does not get past DR {BODY_DR}")
-    left = damage - BODY_DR - inside
-    if left <= 0: return Effect("stopped inside", True, detail=f"{damage} − DR {BODY_DR} − {inside} soaked up inside: spent")
-    if left <= BODY_DR: return Effect("stopped by the far side", True, detail=f"{left} left, stopped by the far panel's DR {BODY_DR}")
-    return Effect("through both sides", True, through=True, detail=f"{left} left, {left - BODY_DR} past the far panel: it goes on")
+    _dmg(damage); require_int(inside, "inside", 2, 12); require_int(far_dr, "far_dr", BYPASS_DR, BODY_DR)
+    dr = _armour(BODY_DR, bypass)
+    if damage <= dr: return Effect("stopped by the body", detail=f"{damage} damage does not get past DR {dr}")
+    left = damage - dr - inside
+    if left <= 0: return Effect("stopped inside", True, detail=f"{damage} − DR {dr} − {inside} soaked up inside: spent")
+    if left <= far_dr: return Effect("stopped by the far side", True, detail=f"{left} left, stopped by the far panel's DR {far_dr}")
+    return Effect("through both sides", True, through=True, detail=f"{left} left, {left - far_dr} past the far panel: it goes on")
 
 
 @checked
@@ -231,18 +252,20 @@ def motorcycle_body_hit(damage: int,  # the damage rolled
                         soak: int,  # the 1d6 the works soak up
                         component: int,  # the 1d6 on the component table
                         vital_part: str = "per turn",  # "per turn" or "once" (see the reading)
+                        bypass: bool = False,  # a critical hit bypasses all but 1 point of the body's DR
                        ) -> Effect:
     "Motorcycle note 4: a hit on the body, and the component table."
     _dmg(damage); require_int(soak, "soak", 1, 6); require_int(component, "component", 1, 6)
     require_choice(vital_part, "vital_part", VITAL_PART)
-    if damage <= BODY_DR: return Effect("stopped by the body", detail=f"{damage} damage does not get past DR {BODY_DR}")
+    dr = _armour(BODY_DR, bypass)
+    if damage <= dr: return Effect("stopped by the body", detail=f"{damage} damage does not get past DR {dr}")
     if component == 6: return Effect("missed the works", True, through=True, detail=f"clean through with all {damage} damage")
-    left = damage - BODY_DR - soak
+    left = damage - dr - soak
     out = f"; {left} goes on out" if left > 0 else "; spent inside"
     if component == 1:
         slow = "slows by 10 mph a turn until it stops" if vital_part == "per turn" else "slows by 10 mph"
         return Effect("vital part hit", True, through=left > 0, detail=f"the bike {slow}{out}")
-    if component <= 3: return Effect("controls hit, Driving −1", True, through=left > 0, detail="all Driving rolls at −1" + out)
+    if component <= 3: return Effect("controls hit, Driving −1", True, through=left > 0, detail="every Driving roll from now on at −1" + out)
     return Effect("cosmetic damage", True, through=left > 0, detail="nothing that matters" + out)
 
 # %% ../../nbs/special/61_vehicles.ipynb #625e7151
@@ -255,17 +278,19 @@ FIRE_OVER = 10  # 3d6 over this sets it alight
 def gas_tank_hit(vehicle: str,  # "car" or "motorcycle"
                  damage: int,  # the damage rolled
                  total: int,  # the 3d6 rolled for fire
-                 tank_full: bool = False,  # the tank was full or nearly full: 1 off the roll
+                 tank_full: bool = False,  # a tank at or close to full takes 1 off the roll
                  tank_modifier: int = 0,  # anything else off the roll (self-sealing tanks): 0 to -10
                  ammo: str = "ordinary",  # "ordinary", "tracer", "incendiary" or "explosive"
                  special_rounds_cars: bool = False,  # tracer, incendiary and explosive rounds light a car's tank too
                  gasoline: bool = True,  # the vehicle burns gasoline
+                 bypass: bool = False,  # a critical hit bypasses all but 1 point of the tank's DR
                 ) -> Effect:
     "Car note 6 and the motorcycle's gas tank note: fire and explosion."
     require_choice(vehicle, "vehicle", VEHICLES); _dmg(damage); require_int(total, "total", 3, 18)
     require_bool(tank_full, "tank_full"); require_int(tank_modifier, "tank_modifier", *TANK_MODIFIER_RANGE)
     require_choice(ammo, "ammo", AMMO); require_bool(special_rounds_cars, "special_rounds_cars"); require_bool(gasoline, "gasoline")
-    if damage <= BODY_DR: return Effect("holds", detail=f"{damage} damage does not get past the tank's DR {BODY_DR}")
+    dr = _armour(BODY_DR, bypass)
+    if damage <= dr: return Effect("holds", detail=f"{damage} damage does not get past the tank's DR {dr}")
     if not gasoline: return Effect("holed, no gasoline to burn", True, detail="the tank leaks")
     if total == 18: return Effect("explodes", True, fire=True, explodes=True, detail="a natural 18: the vehicle explodes")
     if ammo != "ordinary" and (vehicle == "motorcycle" or special_rounds_cars):
@@ -294,13 +319,17 @@ def car_tyre_hit(damage: int,  # the damage rolled
                  speed_mph: int = 0,  # the car's speed when hit
                  flat_tyre: str = "limp",  # "limp" or "stop" (see the reading)
                  criticals: str = "basic",  # how the HT roll treats 3, 4, 17 and 18
+                 bypass: bool = False,  # a critical hit bypasses all but 1 point of the tyre's DR
+                 flat: bool = False,  # this tyre is flat already
                 ) -> Effect:
     "Car note 7: a hit on a tyre."
     ht = _tyre("car", tyre); _dmg(damage); require_int(total, "total", 3, 18)
     require_int(speed_mph, "speed_mph", *SPEED_RANGE); require_choice(flat_tyre, "flat_tyre", FLAT_TYRE)
-    require_choice(criticals, "criticals", CRITICALS)
-    if damage <= BODY_DR: return Effect("stopped by its DR", detail=f"{damage} damage does not get past the tyre's DR {BODY_DR}")
+    require_choice(criticals, "criticals", CRITICALS); require_bool(flat, "flat")
+    dr = _armour(BODY_DR, bypass)
+    if damage <= dr: return Effect("stopped by its DR", detail=f"{damage} damage does not get past the tyre's DR {dr}")
     if ht is None: return Effect("solid: cannot go flat", True, detail="solid tyres do not go flat")
+    if flat: return Effect("flat already", True, detail="the tyre is flat already: no HT roll, nothing more happens")
     if _made(ht, total, criticals): return Effect("holds", True, detail=f"HT {ht}: rolled {total}, the tyre holds")
     mod = -(speed_mph // 10)
     after = ("it then drives on at 30–50 mph at most and −2 to control for several minutes, until tyre and rim are ruined"
@@ -317,17 +346,21 @@ def motorcycle_tyre_hit(damage: int,  # the damage rolled
                         tyre: str = "standard",  # "standard", "puncture-resistant" or "solid"
                         bike_tyre_dr: bool = True,  # the table needs the DR 5 beaten (see the reading)
                         criticals: str = "basic",  # how the HT roll treats 3, 4, 17 and 18
+                        bypass: bool = False,  # a critical hit bypasses all but 1 point of the tyre's DR
+                        flat: bool = False,  # this tyre is flat already
                        ) -> Effect:
     "The motorcycle's tyre note and its tyre and axle table."
     ht = _tyre("motorcycle", tyre); _dmg(damage); require_int(table, "table", 1, 6); require_bool(bike_tyre_dr, "bike_tyre_dr")
-    require_choice(criticals, "criticals", CRITICALS)
+    require_choice(criticals, "criticals", CRITICALS); require_bool(flat, "flat")
     if total is not None: require_int(total, "total", 3, 18)
-    if bike_tyre_dr and damage <= BODY_DR:
-        return Effect("stopped by its DR", detail=f"{damage} damage does not get past the tyre's DR {BODY_DR}")
-    if table <= 2: return Effect("axle or shock hit", True, control=-4, detail="control roll at −4; all control rolls at −1 until mended")
+    dr = _armour(BODY_DR, bypass)
+    if bike_tyre_dr and damage <= dr:
+        return Effect("stopped by its DR", detail=f"{damage} damage does not get past the tyre's DR {dr}")
+    if table <= 2: return Effect("axle or shock hit", True, control=-4, detail="a control roll at −4, then −1 to each later one until mended")
     if table <= 4: return Effect("spokes, glancing", True, control=0, detail="a control roll; no real harm")
-    if table == 5: return Effect("spokes damaged", True, control=0, detail="a control roll; all control rolls at −1 until mended")
+    if table == 5: return Effect("spokes damaged", True, control=0, detail="a control roll, then −1 to each later one until mended")
     if ht is None: return Effect("tyre hit, solid", True, control=0, detail="a control roll; solid tyres do not go flat")
+    if flat: return Effect("tyre hit, flat already", True, control=0, detail="a control roll; the tyre is flat already")
     if total is None: raise InputError("total", "a 6 on the tyre and axle table needs the 3d6 rolled for the tyre's HT")
     if _made(ht, total, criticals):
         return Effect("tyre hit, holds", True, control=0, detail=f"a control roll; HT {ht}: rolled {total}, the tyre holds")
@@ -336,7 +369,8 @@ def motorcycle_tyre_hit(damage: int,  # the damage rolled
 
 # %% ../../nbs/special/61_vehicles.ipynb #6a2f6cdf
 ENGINE_DR_READINGS = ("add", "table")
-ENGINE_HT = {"car": (8, 12), "motorcycle": (8, 10)}
+ENGINE_HT = {"car": (8, 12), "motorcycle": (8, 10)}  # the usual range, as printed: a guide, not a limit (see the reading)
+ENGINE_HT_LIMITS = (1, 20)  # any HT a GM may give an engine
 ENGINE_HP = {"car": (45, 100), "motorcycle": (15, 45)}
 ENGINE_DEFAULTS = {"car": (10, 70), "motorcycle": (9, 30)}  # mid-range HT and HP, for examples and calculators
 FRAME_DR = 5
@@ -355,34 +389,43 @@ def engine_armour(vehicle: str,  # "car" or "motorcycle"
 def engine_hit(vehicle: str,  # "car" or "motorcycle"
                damage: int,  # the damage rolled
                total: int,  # the 3d6 rolled for the engine's HT (ignored when not needed)
-               engine_ht: int,  # the engine's HT (car 8 to 12, motorcycle 8 to 10)
+               engine_ht: int,  # the engine's HT (usually: car 8 to 12, motorcycle 8 to 10; any from 1 to 20)
                engine_hp: int,  # the engine's HP (car 45 to 100, motorcycle 15 to 45)
                engine_taken: int = 0,  # damage the engine had already taken
                engine_dr: str = "add",  # a car's frame and engine DR: "add" or "table"
                criticals: str = "basic",  # how the HT roll treats 3, 4, 17 and 18
+               bypass: bool = False,  # a critical hit bypasses all but 1 point of the DR in front of the engine
+               dead: bool = False,  # the engine has died already (an HT roll failed, or the vehicle stopped)
+               far_dr: int = BODY_DR,  # a car's far panel's DR (1 when a bypassing critical reaches both sides)
               ) -> Effect:
     "Car note 8 and the motorcycle's engine note."
-    dr = engine_armour(vehicle, engine_dr)
-    require_int(engine_ht, "engine_ht", *ENGINE_HT[vehicle]); require_int(engine_hp, "engine_hp", *ENGINE_HP[vehicle])
+    dr = _armour(engine_armour(vehicle, engine_dr), bypass)
+    require_int(engine_ht, "engine_ht", *ENGINE_HT_LIMITS); require_int(engine_hp, "engine_hp", *ENGINE_HP[vehicle])
     require_int(engine_taken, "engine_taken", 0, engine_hp); _dmg(damage); require_int(total, "total", 3, 18)
-    require_choice(criticals, "criticals", CRITICALS)
+    require_choice(criticals, "criticals", CRITICALS); require_bool(dead, "dead"); require_int(far_dr, "far_dr", BYPASS_DR, BODY_DR)
     hurt = damage - dr
     if hurt <= 0: return Effect("stopped by the armour", detail=f"{damage} damage does not get past DR {dr}")
     before, after = engine_taken, engine_taken + hurt
     beyond = max(0, after - max(before, engine_hp))
-    out = beyond - (BODY_DR if vehicle == "car" else 0)
+    out = beyond - (far_dr if vehicle == "car" else 0)
     goes = (f"; {beyond} beyond its HP " + (f"{'gets past' if out > 0 else 'is stopped by'} the far panel" if vehicle == "car" else "goes on out")) if beyond else ""
     if 2 * after > engine_hp:
-        return Effect("ruined", True, through=out > 0,
+        return Effect("ruined", True, through=out > 0, amount=hurt,
                       detail=f"{hurt} past DR {dr}: {after} of {engine_hp} HP is more than half; the engine is ruined, "
                              f"the vehicle loses 5 mph a turn until it stops{goes}")
+    if dead: return Effect("dead already", True, amount=hurt, detail=f"{hurt} past DR {dr}; {after} of {engine_hp} HP taken: the engine was dead already{goes}")
     ht = engine_ht - hurt // 5
     if _made(ht, total, criticals):
-        return Effect("runs on", True, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: it runs on{goes}")
-    return Effect("dies", True, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: the engine dies, "
+        return Effect("runs on", True, amount=hurt, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: it runs on{goes}")
+    return Effect("dies", True, amount=hurt, detail=f"{hurt} past DR {dr}; HT {engine_ht} − {hurt // 5} = {ht}, rolled {total}: the engine dies, "
                                        f"the vehicle loses 5 mph a turn until it stops{goes}")
 
 # %% ../../nbs/special/61_vehicles.ipynb #bd71301d
+SIDE_PANES = ("windshield", "rear window")
+EMPTY_SEAT = ("empty", "driver")
+BYPASS_REACH = ("near side", "both sides")
+
+
 @dataclass(frozen=True)
 class VehicleSetup:
     "Everything about a hit on a vehicle but its damage: the vehicle, the shot, and the readings chosen."
@@ -398,7 +441,7 @@ class VehicleSetup:
     tyre: str = "standard"  # see `TYRES`
     speed_mph: int = 0  # the vehicle's speed
     goggles: bool = False  # the driver wears goggles or a visored helmet
-    passenger: bool = True  # motorcycles: someone (or cargo) on the pillion
+    passenger: bool = True  # someone (or cargo) in a car's passenger seats, or on a motorcycle's pillion
     engine_ht: int | None = None  # None: the middle of the vehicle's range
     engine_hp: int | None = None  # None: the middle of the vehicle's range
     engine_taken: int = 0  # damage the engine had already taken
@@ -412,6 +455,36 @@ class VehicleSetup:
     vital_part: str = "per turn"  # a motorcycle's vital part hit: slows 10 mph "per turn" or "once"
     special_rounds_cars: bool = False  # tracer, incendiary and explosive rounds light a car's tank too
     criticals: str = "basic"  # how HT rolls treat 3, 4, 17 and 18
+    side_pane: str = "windshield"  # a car shot from the side, not at a side window: "windshield" or "rear window" (what the firer sees most of)
+    empty_seat: str = "empty"  # a car's passenger hit with nobody there: "empty" (spent inside) or "driver" (as on a motorcycle)
+    tyre_flat: bool = False  # the tyre this shot hits is flat already
+    engine_dead: bool = False  # the engine has died already
+    critical: int | None = None  # the 3d6 rolled on the vehicle critical hit table, when this hit is a critical
+    bypass_reach: str = "near side"  # a bypassing critical: "near side" (only the armour the shot meets first) or "both sides"
+
+    @property
+    def entry(self) -> CriticalEntry | None:
+        "The critical hit table's entry applied to this hit, if any."
+        return None if self.critical is None else vehicle_critical(self.critical)
+
+    @property
+    def multiplier(self) -> int:
+        "What the critical entry multiplies the damage by (1, 2 or 3)."
+        return 1 if self.critical is None else self.entry.multiplier
+
+    @property
+    def bypass(self) -> bool:
+        "The critical entry leaves only 1 point of the armour in the way."
+        return self.critical is not None and self.entry.dr is not None
+
+    @property
+    def far_dr(self) -> int:
+        "The DR of a car's far panel for this hit."
+        return BYPASS_DR if self.bypass and self.bypass_reach == "both sides" else BODY_DR
+
+    def _met(self, dr: int) -> int:
+        "The DR a shot meets where a part's note says `dr`."
+        return _armour(dr, self.bypass)
 
     def __hash__(self) -> int: return self._hash  # worked out once: the odds look the setup up many times
 
@@ -420,19 +493,22 @@ class VehicleSetup:
         require_choice(self.facing, "facing", FACINGS)
         require_choice(self.location, "location", ("random",) + areas(v))
         if self.shot_dice is not None: require_int(self.shot_dice, "shot_dice", 0, 1000)
-        for name in ("burst", "tank_full", "gasoline", "goggles", "passenger", "bike_tyre_dr", "one_die", "special_rounds_cars"):
+        for name in ("burst", "tank_full", "gasoline", "goggles", "passenger", "bike_tyre_dr", "one_die", "special_rounds_cars",
+                     "tyre_flat", "engine_dead"):
             require_bool(getattr(self, name), name)
         require_choice(self.ammo, "ammo", AMMO); require_int(self.tank_modifier, "tank_modifier", *TANK_MODIFIER_RANGE)
         _tyre(v, self.tyre); require_int(self.speed_mph, "speed_mph", *SPEED_RANGE)
         ht, hp = ENGINE_DEFAULTS[v]
         if self.engine_ht is None: object.__setattr__(self, "engine_ht", ht)
         if self.engine_hp is None: object.__setattr__(self, "engine_hp", hp)
-        require_int(self.engine_ht, "engine_ht", *ENGINE_HT[v]); require_int(self.engine_hp, "engine_hp", *ENGINE_HP[v])
+        require_int(self.engine_ht, "engine_ht", *ENGINE_HT_LIMITS); require_int(self.engine_hp, "engine_hp", *ENGINE_HP[v])
         require_int(self.engine_taken, "engine_taken", 0, self.engine_hp)
         for name, options in (("engine_dr", ENGINE_DR_READINGS), ("front_4", FRONT_4), ("flat_tyre", FLAT_TYRE),
                               ("window_rule", WINDOW_RULES), ("gone_windshield", GONE_WINDSHIELD), ("vital_part", VITAL_PART),
-                              ("criticals", CRITICALS)):
+                              ("criticals", CRITICALS), ("side_pane", SIDE_PANES), ("empty_seat", EMPTY_SEAT),
+                              ("bypass_reach", BYPASS_REACH)):
             require_choice(getattr(self, name), name, options)
+        if self.critical is not None: require_int(self.critical, "critical", 3, 18)
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in self.__dataclass_fields__)))
 
 
@@ -451,47 +527,49 @@ Draw = Callable[..., int]  # draw(expr, why, exclude=()) -> the total rolled
 
 def _area_effect(s: VehicleSetup, area: str, damage: int, shot_dice: int, draw: Draw) -> tuple[str, Effect]:
     "Apply the note of the area hit, drawing only the dice it needs; returns the outcome's name and the effect."
-    kind = KIND[area]
+    kind, bypass = KIND[area], s.bypass
     if kind == "occupant":
-        seat = "driver" if area == "Driver" or (s.vehicle == "motorcycle" and not s.passenger) else "passenger"
+        seat = ("driver" if area == "Driver" else "passenger" if s.passenger
+                else "driver" if s.vehicle == "motorcycle" or s.empty_seat == "driver" else "empty")
         d6 = draw("1d6", "the way in") if s.vehicle == "car" or s.facing == "front" else 1
-        name = area if seat == area.lower() else f"{area} (nobody there: the driver)"
-        return name, occupant_hit(s.vehicle, s.facing, seat, damage, d6)
+        name = area if seat == area.lower() else f"{area} (nobody there: the driver)" if seat == "driver" else f"{area} (nobody there)"
+        return name, occupant_hit(s.vehicle, s.facing, seat, damage, d6, bypass)
     if kind in ("windshield", "window"):
         pane = "window" if kind == "window" else "windshield"
         if kind == "windshield" and s.vehicle == "car" and s.facing == "side":
-            pane = "window" if draw("1d6", "side window (1-4) or not") <= 4 else "windshield or rear window"
+            pane = "window" if draw("1d6", "side window (1-4) or not") <= 4 else s.side_pane
         elif kind == "windshield" and s.vehicle == "car" and s.facing == "rear":
             pane = "rear window"
-        e = glass_hit("windshield" if pane == "windshield or rear window" else pane, damage, shot_dice, s.burst, s.speed_mph,
-                      s.goggles, s.window_rule, s.gone_windshield)
+        e = glass_hit(pane, damage, shot_dice, s.burst, s.speed_mph, s.goggles, s.window_rule, s.gone_windshield, bypass)
         return (area if pane == kind else f"{area} → {pane}"), e
+    past = damage > s._met(BODY_DR)  # body, tank and tyres all have DR 5
     if kind == "body":
         if s.vehicle == "car":
-            inside = draw("2d6", "soaked up inside") if damage > BODY_DR else 2
-            return area, car_body_hit(damage, inside)
+            inside = draw("2d6", "soaked up inside") if past else 2
+            return area, car_body_hit(damage, inside, bypass, s.far_dr)
         soak, part = 1, 1
-        if damage > BODY_DR:
+        if past:
             soak = draw("1d6", "soaked up by the works")
             part = soak if s.one_die else draw("1d6", "component table")
-        return area, motorcycle_body_hit(damage, soak, part, s.vital_part)
+        return area, motorcycle_body_hit(damage, soak, part, s.vital_part, bypass)
     if kind == "gas tank":
-        total = draw("3d6", "gas tank") if damage > BODY_DR and s.gasoline else 3
-        return area, gas_tank_hit(s.vehicle, damage, total, s.tank_full, s.tank_modifier, s.ammo, s.special_rounds_cars, s.gasoline)
+        total = draw("3d6", "gas tank") if past and s.gasoline else 3
+        return area, gas_tank_hit(s.vehicle, damage, total, s.tank_full, s.tank_modifier, s.ammo, s.special_rounds_cars, s.gasoline, bypass)
     if kind == "tyre":
         ht = TYRES[s.vehicle][s.tyre]
         if s.vehicle == "car":
-            total = draw("3d6", "tyre's HT") if damage > BODY_DR and ht is not None else 3
-            return area, car_tyre_hit(damage, total, s.tyre, s.speed_mph, s.flat_tyre, s.criticals)
+            total = draw("3d6", "tyre's HT") if past and ht is not None and not s.tyre_flat else 3
+            return area, car_tyre_hit(damage, total, s.tyre, s.speed_mph, s.flat_tyre, s.criticals, bypass, s.tyre_flat)
         table, total = 1, None
-        if damage > BODY_DR or not s.bike_tyre_dr:
+        if past or not s.bike_tyre_dr:
             table = draw("1d6", "tyre and axle table")
-            if table == 6 and ht is not None: total = draw("3d6", "tyre's HT")
-        return area, motorcycle_tyre_hit(damage, table, total, s.tyre, s.bike_tyre_dr, s.criticals)
-    hurt = damage - engine_armour(s.vehicle, s.engine_dr)
-    needs_roll = hurt > 0 and 2 * (s.engine_taken + hurt) <= s.engine_hp
+            if table == 6 and ht is not None and not s.tyre_flat: total = draw("3d6", "tyre's HT")
+        return area, motorcycle_tyre_hit(damage, table, total, s.tyre, s.bike_tyre_dr, s.criticals, bypass, s.tyre_flat)
+    hurt = damage - s._met(engine_armour(s.vehicle, s.engine_dr))
+    needs_roll = hurt > 0 and 2 * (s.engine_taken + hurt) <= s.engine_hp and not s.engine_dead
     total = draw("3d6", "engine's HT") if needs_roll else 3
-    return area, engine_hit(s.vehicle, damage, total, s.engine_ht, s.engine_hp, s.engine_taken, s.engine_dr, s.criticals)
+    return area, engine_hit(s.vehicle, damage, total, s.engine_ht, s.engine_hp, s.engine_taken, s.engine_dr, s.criticals, bypass,
+                            s.engine_dead, s.far_dr)
 
 
 def _location(s: VehicleSetup, draw: Draw) -> str:
@@ -502,9 +580,9 @@ def _location(s: VehicleSetup, draw: Draw) -> str:
 
 
 def _hit(s: VehicleSetup, damage: str, shot_dice: int, draw: Draw) -> tuple[str, str, int, Effect]:
-    "One whole hit: the area, the damage, and the note applied."
+    "One whole hit: the area, the damage (a critical's multiplier applied), and the note applied."
     area = _location(s, draw)
-    dmg = max(0, draw(damage, "damage"))
+    dmg = max(0, draw(damage, "damage")) * s.multiplier  # a critical's x2 or x3 multiplies the damage rolled
     label, effect = _area_effect(s, area, dmg, shot_dice, draw)
     return area, label, dmg, effect
 
@@ -552,22 +630,24 @@ def _key(s: VehicleSetup, area: str, damage: int) -> int:
     if kind in ("occupant", "gas tank", "tyre"): return min(damage, BODY_DR + 1)
     if kind in ("windshield", "window"): return min(damage, GLASS_DR + 1)
     if kind == "body": return min(damage, 2 * BODY_DR + 13) if s.vehicle == "car" else min(damage, BODY_DR + 7)
-    dr = engine_armour(s.vehicle, s.engine_dr)
+    dr = s._met(engine_armour(s.vehicle, s.engine_dr))
     hurt = damage - dr
     if hurt <= 0: return dr
-    if 2 * (s.engine_taken + hurt) <= s.engine_hp: return dr + max(1, 5 * (hurt // 5))  # only the HT penalty matters
+    if 2 * (s.engine_taken + hurt) <= s.engine_hp:
+        return dr + 1 if s.engine_dead else dr + max(1, 5 * (hurt // 5))  # only the HT penalty matters (none once dead)
     first_ruin = dr + s.engine_hp // 2 - s.engine_taken + 1  # ruined: only whether anything gets out matters
-    through = dr + s.engine_hp - s.engine_taken + (BODY_DR if s.vehicle == "car" else 0) + 1
+    through = dr + s.engine_hp - s.engine_taken + (s.far_dr if s.vehicle == "car" else 0) + 1
     return through if damage >= through else max(first_ruin, dr + 1)
 
 
 # The setup's fields that can change what a hit on each kind of area does (its outcome's name and facts; the details
 # aside): the odds of a part are kept for each combination, so changing the speed does not recount the engine.
-RELEVANT = {"occupant": ("vehicle", "facing", "passenger"), "windshield": ("vehicle", "facing", "burst", "window_rule"),
-            "window": ("vehicle", "burst", "window_rule"), "body": ("vehicle", "one_die"),
-            "gas tank": ("vehicle", "gasoline", "tank_full", "tank_modifier", "ammo", "special_rounds_cars"),
-            "tyre": ("vehicle", "tyre", "speed_mph", "bike_tyre_dr", "criticals"),
-            "engine": ("vehicle", "engine_ht", "engine_hp", "engine_taken", "engine_dr", "criticals")}
+RELEVANT = {"occupant": ("vehicle", "facing", "passenger", "empty_seat", "bypass"),
+            "windshield": ("vehicle", "facing", "burst", "window_rule", "side_pane", "bypass"),
+            "window": ("vehicle", "burst", "window_rule", "bypass"), "body": ("vehicle", "one_die", "bypass", "far_dr"),
+            "gas tank": ("vehicle", "gasoline", "tank_full", "tank_modifier", "ammo", "special_rounds_cars", "bypass"),
+            "tyre": ("vehicle", "tyre", "speed_mph", "bike_tyre_dr", "criticals", "tyre_flat", "bypass"),
+            "engine": ("vehicle", "engine_ht", "engine_hp", "engine_taken", "engine_dr", "criticals", "engine_dead", "bypass", "far_dr")}
 
 
 @lru_cache(maxsize=1024)
@@ -589,12 +669,12 @@ def _area_odds(s: VehicleSetup, area: str, damage: int, shot_dice: int, table: d
               ) -> tuple[tuple[tuple[str, Effect], ...], tuple[int, ...], int]:
     "The outcomes of a hit of this damage on this area, their whole-number counts, and the count of all."
     if table is None: table = _table_for(s, area, shot_dice)
-    if damage not in table and KIND[area] == "body" and s.vehicle == "car" and damage > BODY_DR:
+    if damage not in table and KIND[area] == "body" and s.vehicle == "car" and damage > s._met(BODY_DR):
         # the car body's one roll (2d6 soaked up inside), counted directly: the same note, without the branching
         values, ns, den = _draw_table("2d6", ())
         acc: dict[tuple, int] = {}
         for t, n in zip(values, ns):
-            r = (area, _facts(car_body_hit(damage, t)))
+            r = (area, _facts(car_body_hit(damage, t, s.bypass, s.far_dr)))
             acc[r] = acc.get(r, 0) + n
         table[damage] = (tuple((label, Effect(*facts)) for label, facts in acc), tuple(acc.values()), den)
     if damage not in table:
@@ -619,11 +699,36 @@ class VehicleOdds:
     hurt: Fraction  # someone aboard takes damage
     through: Fraction  # the shot carries on out of the vehicle
     working: tuple[Step, ...] = ()
+    critical: CriticalEntry | None = None  # the critical hit table's entry applied, if any
+    picks: dict[str, Fraction] = field(default_factory=dict)  # what the entry picks at random (a component), with its chance
+    extra_control: int | None = None  # a control roll the critical entry calls for besides the damage's, at this modifier
 
     @property
     def control_roll(self) -> Fraction:
-        "The chance that the driver must make a control roll at once."
-        return sum(self.control.values(), Fraction(0))
+        "The chance that the driver must make a control roll at once (certain when the critical entry calls for one)."
+        return Fraction(1) if self.extra_control is not None else sum(self.control.values(), Fraction(0))
+
+
+CRITICAL_RULE = "003 · Vehicle critical hits (3d6)"
+COMPONENT_PICKS = ("component", "component or cargo")  # the entries that pick one of the vehicle's components
+
+
+@checked
+def critical_picks(vehicle: str,  # "car" or "motorcycle"
+                   entry: CriticalEntry,  # the critical hit table's entry
+                  ) -> tuple[str, ...]:
+    "What a critical entry picks from at random on this vehicle: its components (and the cargo), or nothing."
+    require_choice(vehicle, "vehicle", VEHICLES)
+    if entry.pick not in COMPONENT_PICKS: return ()
+    return CRITICAL_COMPONENTS[vehicle] + (("the cargo",) if entry.pick == "component or cargo" else ())
+
+
+def _critical_steps(s: VehicleSetup) -> tuple[Step, ...]:
+    e = s.entry
+    if e is None: return ()
+    how = ("damage × 2" if e.multiplier == 2 else "damage × 3" if e.multiplier == 3
+           else f"the DR in the way counts as {BYPASS_DR} at most" if e.dr is not None else "on top of the hit")
+    return (Step(f"Critical hit: 3d6 rolled {s.critical}, entry {e.rolls} ({e.name.lower()})", f"{e.effect}; {how}", CRITICAL_RULE),)
 
 
 def _setup_steps(s: VehicleSetup, damage: str, shot_dice: int) -> tuple[Step, ...]:
@@ -632,11 +737,15 @@ def _setup_steps(s: VehicleSetup, damage: str, shot_dice: int) -> tuple[Step, ..
              and s.front_4 == "reroll" else "") if s.location == "random"
              else f"aimed at the {s.location} ({dict((r[0], r[6]) for r in TABLES[s.vehicle])[s.location]:+d} to hit, already taken)")
     steps = [Step("Hit location", where, rule), Step("Damage", f"{damage} ({shot_dice} dice for the glass)", rule),
-             Step("Engine", f"HT {s.engine_ht}, {s.engine_hp} HP, {s.engine_taken} taken, DR {engine_armour(s.vehicle, s.engine_dr)}", rule)]
-    if s.vehicle == "car": steps.append(Step("Tyres", f"{s.tyre} (HT {TYRES['car'][s.tyre] or 'none: solid'}); {s.speed_mph} mph", rule))
-    else: steps.append(Step("Tyres", f"{s.tyre}; {s.speed_mph} mph; pillion {'occupied' if s.passenger else 'empty'}", rule))
+             Step("Engine", f"HT {s.engine_ht}, {s.engine_hp} HP, {s.engine_taken} taken, DR {s._met(engine_armour(s.vehicle, s.engine_dr))}"
+                  + (", dead already" if s.engine_dead else ""), rule)]
+    flat = "; the tyre hit is flat already" if s.tyre_flat else ""
+    if s.vehicle == "car":
+        steps.append(Step("Tyres", f"{s.tyre} (HT {TYRES['car'][s.tyre] or 'none: solid'}); {s.speed_mph} mph{flat}", rule))
+        steps.append(Step("Passenger seats", "occupied" if s.passenger else f"empty (a hit there: {'the driver' if s.empty_seat == 'driver' else 'spent inside'})", rule))
+    else: steps.append(Step("Tyres", f"{s.tyre}; {s.speed_mph} mph; pillion {'occupied' if s.passenger else 'empty'}{flat}", rule))
     steps.append(Step("Gas tank", f"{'full, ' if s.tank_full else ''}{s.ammo} rounds" + ("" if s.gasoline else ", not gasoline"), rule))
-    return tuple(steps)
+    return tuple(steps) + _critical_steps(s)
 
 
 @lru_cache(maxsize=256)
@@ -663,6 +772,7 @@ def vehicle_hit_odds(damage: str,  # the weapon's damage: dice such as "6d6+2", 
     shot = _shot_dice(s, damage)
     where = {s.location: Fraction(1)} if s.location != "random" else location_odds(s.vehicle, s.facing, s.front_4)
     counts, den = _damage_counts(damage)
+    if s.multiplier != 1: counts = tuple((k * s.multiplier, n) for k, n in counts)
     outcomes: dict[str, Fraction] = {}
     totals = dict(penetrates=Fraction(0), fire=Fraction(0), explodes=Fraction(0), hurt=Fraction(0), through=Fraction(0))
     control: dict[int, Fraction] = {}
@@ -685,8 +795,16 @@ def vehicle_hit_odds(damage: str,  # the weapon's damage: dice such as "6d6+2", 
             for flag in totals:
                 if getattr(e, flag): totals[flag] += q
             if e.control is not None: control[e.control] = control.get(e.control, Fraction(0)) + q
+    e, extra = s.entry, None
+    if e is not None:  # what the entry does on top of the hit
+        if e.rolls == "3": totals["fire"] = totals["explodes"] = Fraction(1)
+        if e.rolls == "4": totals["fire"] = Fraction(1)
+        if e.rolls == "14": totals["hurt"] = Fraction(1)
+        if e.rolls == "9-10": extra = 0
+    pool = critical_picks(s.vehicle, e) if e is not None else ()
     return VehicleOdds(outcomes, {a: p for a, p in where.items()}, control=dict(sorted(control.items(), reverse=True)),
-                       working=_setup_steps(s, damage, shot), **totals)
+                       working=_setup_steps(s, damage, shot), critical=e, picks={c: Fraction(1, len(pool)) for c in pool},
+                       extra_control=extra, **totals)
 
 # %% ../../nbs/special/61_vehicles.ipynb #8a874418
 @dataclass(frozen=True)
@@ -696,33 +814,45 @@ class VehicleHit:
     outcome: str  # "Area: what happened", as in `VehicleOdds.outcomes`
     damage: int  # the damage rolled
     effect: Effect
-    rolls: tuple[tuple[str, Roll], ...]  # each roll, with what it was for
+    rolls: tuple[tuple[str, Roll | int], ...]  # each roll with what it was for: the dice rolled, or the total a dice feed gave
     working: tuple[Step, ...] = ()
+    critical: CriticalEntry | None = None  # the critical hit table's entry applied, if any
+    picked: str = ""  # what the entry picked at random, if anything
 
     def __str__(self) -> str:
         dice = "; ".join(f"{why} {r}" for why, r in self.rolls)
-        return f"{dice} → {self.outcome}" + (f" ({self.effect.detail})" if self.effect.detail else "")
+        crit = f"; critical {self.critical.rolls} ({self.critical.name.lower()})" if self.critical else ""
+        crit += f", picked: {self.picked}" if self.picked else ""
+        return f"{dice} → {self.outcome}" + (f" ({self.effect.detail})" if self.effect.detail else "") + crit
 
 
 @checked
 def roll_vehicle_hit(damage: str,  # the weapon's damage, as for `vehicle_hit_odds`
                      rng: random.Random | None = None,  # the random source; seed it to replay
+                     dice: DiceFeed | None = None,  # instead of `rng`: totals typed at the table, then a seeded source
                      **options,  # any field of `VehicleSetup`
                     ) -> VehicleHit:
-    "Roll one hit on a car or motorcycle, logging every die."
+    "Roll one hit on a car or motorcycle, logging every die (and the critical entry's random pick)."
     s = vehicle_setup(**options)
     _damage_counts(damage)
+    if dice is not None and rng is not None: raise InputError("dice", "give the dice feed or the random source, not both")
     rng = rng or random.Random()
-    rolls: list[tuple[str, Roll]] = []
+    rolls: list[tuple[str, Roll | int]] = []
 
     def draw(expr: str, why: str = "", exclude: tuple = ()) -> int:
+        if dice is not None and len(_draw_table(expr, ())[0]) == 1:  # a total already known ("23"): nothing to type or roll
+            rolls.append((why, _draw_table(expr, ())[0][0])); return _draw_table(expr, ())[0][0]
         while True:
-            r = roll(expr, rng)
+            r = dice(expr, why) if dice is not None else roll(expr, rng)
             rolls.append((why, r))
-            if r.total not in exclude: return r.total
+            total = r if dice is not None else r.total
+            if total not in exclude: return total
 
     shot = _shot_dice(s, damage)
     area, label, dmg, effect = _hit(s, damage, shot, draw)
+    pool = critical_picks(s.vehicle, s.entry) if s.entry is not None else ()
+    picked = pool[draw(f"1d{len(pool)}", "critical: which one") - 1] if pool else ""
     rule = CAR_RULE if s.vehicle == "car" else BIKE_RULE
-    steps = tuple(Step(why.capitalize(), str(r), rule) for why, r in rolls) + (Step(f"{label}: {effect.label}", effect.detail, rule),)
-    return VehicleHit(area, f"{label}: {effect.label}", dmg, effect, tuple(rolls), steps)
+    steps = (tuple(Step(why.capitalize(), str(r), rule) for why, r in rolls) + _critical_steps(s)
+             + ((Step("Critical: picked", picked, CRITICAL_RULE),) if picked else ()) + (Step(f"{label}: {effect.label}", effect.detail, rule),))
+    return VehicleHit(area, f"{label}: {effect.label}", dmg, effect, tuple(rolls), steps, s.entry, picked)

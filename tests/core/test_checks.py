@@ -71,6 +71,12 @@ def test_table_12_1_bands():
     assert {m: degree_for_margin(m) for m in expected} == expected
 
 
+@pytest.mark.parametrize("margin", [1.5, float("nan"), float("inf"), "3", None, True, [2]])
+def test_a_margin_that_is_not_a_whole_number_is_refused_by_name(margin):
+    with pytest.raises(ValueError, match=r"^margin: must be a whole number"):
+        degree_for_margin(margin)
+
+
 @given(st.integers(-50, 100), st.integers(0, 100))
 @settings(max_examples=300, deadline=None)
 def test_d20_odds_exact(bonus, dc):

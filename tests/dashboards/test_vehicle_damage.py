@@ -1,5 +1,6 @@
-"""The vehicle damage dashboard in a real browser: the resolver's numbers are the library's, readings and errors reach
-the page, rolls replay from their seed, the other tabs open, and the page works at 400 px."""
+"""The vehicle damage dashboard in a real browser: it opens on the car chase tracker; the resolver's numbers are the
+library's, readings and errors reach the page, rolls replay from their seed, the other tabs open, and the page works at
+400 px (the tracker's own play: test_special_tracker_and_melee.py)."""
 import random
 from fractions import Fraction
 
@@ -33,9 +34,12 @@ def choose(page, name, label):
     page.locator(f".besm-field-{name} select").first.select_option(label=label)
 
 
-def open_page(page, dashboards_url):
+def open_page(page, dashboards_url, tab="Hit"):
     page.goto(dashboards_url + URL, timeout=120_000)  # a busy machine takes a while to start a kernel, as on every dashboard
-    page.locator(".besm-output").first.wait_for(timeout=120_000)
+    page.locator(".besm-car-chase").first.wait_for(timeout=120_000)  # the first tab: the car chase tracker
+    if tab:
+        page.locator(".lm-TabBar-tab", has_text=tab).first.click()
+        page.locator(".besm-output").first.wait_for(timeout=120_000)
 
 
 def test_the_resolver_shows_the_librarys_odds(page, dashboards_url):
@@ -55,7 +59,7 @@ def test_the_resolver_shows_the_librarys_odds(page, dashboards_url):
     # a reading from the folded switches: the engine's DR 8 alone
     choose(page, "location", "aimed: Engine (-3)")
     wait_for_output(page, headline(vehicle_hit_odds("2d6", facing="front", location="Engine")))
-    page.locator(".jupyter-widget-Accordion-child, .widget-accordion, .jupyter-widget-Collapse-header").first.click()
+    page.locator(".besm-calculator").locator(".jupyter-widget-Accordion-child, .widget-accordion, .jupyter-widget-Collapse-header").first.click()
     choose(page, "engine_dr", "the table's 8 only")
     wait_for_output(page, headline(vehicle_hit_odds("2d6", facing="front", location="Engine", engine_dr="table")))
 
@@ -110,11 +114,12 @@ def test_every_tab_fits_a_phone(browser, dashboards_url):
     ctx = browser.new_context(viewport={"width": 400, "height": 900})
     page = ctx.new_page()
     try:
-        open_page(page, dashboards_url)
-        for title in ("Hit", "Impact", "Critical", "Firing"):
+        open_page(page, dashboards_url, tab=None)
+        for title in ("Chase", "Hit", "Impact", "Critical", "Firing"):
             page.locator(".lm-TabBar-tab", has_text=title).first.click()
-            page.wait_for_function("() => [...document.querySelectorAll('.besm-output')].some(e => e.offsetParent && e.innerText.length)",
-                                   timeout=30_000)
+            if title == "Chase": page.locator(".besm-control-panel, .besm-vehicles").first.wait_for(timeout=30_000)
+            else: page.wait_for_function("() => [...document.querySelectorAll('.besm-output')].some(e => e.offsetParent && e.innerText.length)",
+                                         timeout=30_000)
             fits = page.evaluate(FITS)
             assert fits["width"] <= 400, (title, fits)
             assert fits["cut"] == [], (title, fits)  # whole button and tab labels

@@ -85,6 +85,14 @@ def test_the_acrobatic_dodge_is_never_worse_than_a_plain_one(dodge, skill, pd):
     assert a["defends"] >= a["ordinary dodge defends"]
 
 
+def test_further_turns_of_aim_for_a_flier_holding_still():
+    assert "You can't aim on subsequent turns to get a further bonus unless you can hold still and there is no wind" in seed_text(SEED)
+    one = flier_attack(14, control_skill=12, aim=True, acc=10)
+    assert flier_attack(14, control_skill=12, aim=True, acc=10, aim_turns=3).skill == one.skill
+    assert flier_attack(14, control_skill=12, aim=True, acc=10, aim_turns=2, hold_still=True).skill == one.skill + 1
+    assert flier_attack(14, control_skill=12, aim=True, acc=10, aim_turns=5, hold_still=True).skill == one.skill + 2
+
+
 def test_evasion_adds_up():
     e = evasion_odds(12, 12, 12)
     assert sum(e.values()) == 1 and e["evades"] == success_chance(12) * quick_contest_odds(17, 12)["first wins"]
@@ -92,13 +100,22 @@ def test_evasion_adds_up():
 
 @pytest.mark.parametrize("a", ["none", "wait", "prolong", "speed up"])
 @pytest.mark.parametrize("b", ["none", "wait", "prolong", "speed up"])
-@pytest.mark.parametrize("speed_up", ["both", "either"])
+@pytest.mark.parametrize("speed_up", ["one or both", "both"])
 def test_single_combat_exchange_both_readings(a, b, speed_up):
     assert exchange(a, b, speed_up) == exchange(b, a, speed_up)
     odds = exchange_odds(a, b, 13, 11, speed_up)
     assert sum(odds.values()) == 1
-    if {a, b} == {"speed up", "none"}:
-        assert exchange(a, b, speed_up) == ("halved" if speed_up == "both" else "1 second")
+    if "speed up" in (a, b) and "prolong" not in (a, b):  # one or both speed up, nobody draws it out
+        assert exchange(a, b, speed_up) == ("halved" if speed_up == "both" and a != b else "1 second")
+    if {a, b} == {"speed up", "prolong"}: assert exchange(a, b, speed_up) == "contest"
+
+
+def test_single_combat_speeding_up_against_the_source():
+    text = seed_text(SEED)
+    assert "If one or both fighters are trying to speed up the fight, both sides fight with normal one second turns" in text
+    assert "If one fighter wishes to speed up the fight, but the other fighter is trying to prolong it" in text
+    assert exchange("speed up", "none") == exchange("speed up", "wait") == "1 second"  # the default follows the sentence
+    assert exchange_odds("speed up", "none") == {1: 1}
 
 
 @pytest.mark.parametrize("call, message", [

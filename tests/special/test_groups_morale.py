@@ -64,9 +64,28 @@ def test_group_contest_odds_add_up_and_skill_helps(skill, group, position, tie):
 def test_group_helpers():
     assert group_skill([12, 9, 14]) == 7 and trained_group_skill([12, 9, 14], 11) == 11 and trained_group_skill([13, 14]) == 13
     assert teamwork_modifier(-2, False) == -4 and teamwork_modifier(4, False) == 2
-    assert shield_wall([2, 3], 6) == {"block": 0, "swing attacks": -2, "pd": 2, "st against slam and knockback": 4, "unit slam": 4,
+    assert shield_wall([2, 3], 6) == {"can block": False, "swing attacks": -2, "pd": 2, "st against slam and knockback": 4, "unit slam": 4,
                                       "to target the spearmen": -1, "reach to hit rear ranks": 2, "move": 3}
     assert pike_wall(6)["move"] == 3
+
+
+def test_shieldmen_cannot_block():
+    assert "This prevents the shieldmen from Blocking" in seed_text(SEED)
+    wall = shield_wall([3, 3], 4)
+    assert wall["can block"] is False and "block" not in wall  # not a +0 to Block
+
+
+def test_a_drilled_pike_walls_pace_both_readings():
+    assert "unless the unit has specifically trained to march more quickly" in seed_text(SEED)
+    assert pike_wall(7)["move"] == 3 and pike_wall(7, drilled_march=True)["move"] == 7
+    assert pike_wall(7, drilled_march=True, drilled_move=5)["move"] == 5
+    with pytest.raises(InputError, match="drilled_move: must be from 3 to 7"): pike_wall(7, drilled_march=True, drilled_move=8)
+
+
+def test_a_green_soldiers_will_roll_both_readings():
+    assert "A turn of Concentration and a Will roll will negate this penalty" in seed_text(SEED)
+    assert green_troops(shaken_off=True) == {"skills and IQ": 0, "Bullet Shyness and Buck Fever": "doubled"}
+    assert green_troops(shaken_off=True, will_negates="both") == {"skills and IQ": 0, "Bullet Shyness and Buck Fever": "as usual"}
     g = pole_arm_grab_odds(13, 12, 10)
     assert g["grab works"] == success_chance(9) and g["grabber wins the turn"] + g["owner keeps it this turn"] + g["still struggling"] == 1
 

@@ -55,6 +55,12 @@ def test_hand_weapons_from_a_moving_vehicle():
     assert moving_fire(14, "hand weapon, passenger", "on horseback or muleback at a gallop or canter", smoke=-10).skill == -2
 
 
+def test_what_a_hand_weapon_is_both_readings():
+    assert moving_fire(13, "hand weapon, passenger").skill == 11  # any held weapon, a pistol too
+    assert moving_fire(13, "hand weapon, passenger", hand_weapon="melee").skill == 13  # only melee weapons
+    assert moving_fire(13, "hand weapon, passenger", hand_weapon="melee", melee=True).skill == 11
+
+
 def test_impact_formulas_against_the_source_and_each_other():
     text = seed_text(SEED)
     assert "Mass (tons) x Velocity (mph) = Damage dice = mass (lbs.) x velocity (yds./sec)/400" in text
@@ -74,6 +80,13 @@ def test_collision_table_row_by_row_against_the_source(line, mult):
     text = seed_text(SEED)
     assert f"{line} x {mult}" in text
     assert MULTIPLIER[line] == printed_multiplier(mult)
+
+
+def test_the_rear_seat_counts_in_a_frontal_collision_only():
+    assert "In rear seat in frontal collision x 3/4" in seed_text(SEED)
+    assert collision_dice(1, 1, 40, "front", conditions=("rear seat",)).exact == 30
+    with pytest.raises(InputError, match="conditions: the rear seat's"): collision_dice(1, 1, 40, "rear", conditions=("rear seat",))
+    assert collision_dice(1, 1, 40, "rear", conditions=("rear seat",), rear_seat="front or rear").exact == 30
 
 
 def test_collision_choices_cover_the_table():
@@ -119,6 +132,15 @@ def test_critical_damage_multiplies_the_mean(damage, total):
     assert stats(expr).mean == vehicle_critical(total).multiplier * stats(damage).mean
 
 
+def test_entry_14_is_a_critical_hit_on_a_crewman():
+    assert "14 NORMAL DAMAGE PLUS CRITICAL HIT ON CREWMAN" in seed_text(SEED)
+    e = vehicle_critical(14)
+    assert e.pick == "crewman" and "table" not in e.effect
+    picks = {roll_vehicle_critical(random.Random(s), crew=("the driver", "the gunner")).picked for s in range(600)
+             if roll_vehicle_critical(random.Random(s)).entry.rolls == "14"}
+    assert picks == {"the driver", "the gunner"}
+
+
 def test_random_picks_cover_the_gas_tank():
     picks = {roll_vehicle_critical(random.Random(s)).picked for s in range(2000)}
     assert set(COMPONENTS["car"]) <= picks and "Gas Tank" in picks
@@ -138,6 +160,8 @@ def test_random_picks_cover_the_gas_tank():
     (lambda: run_down_odds(2, 10, had_time="True"), "had_time: must be True or False"),
     (lambda: vehicle_critical(19), "total: must be from 3 to 18"),
     (lambda: roll_vehicle_critical(weapons=()), "weapons: must list at least one name"),
+    (lambda: roll_vehicle_critical(vehicle="lorry", components=("engine",)), "vehicle: must be one of 'car', 'motorcycle', 'other'"),
+    (lambda: roll_vehicle_critical(vehicle="other"), "components: a vehicle other than a car or a motorcycle"),
     (lambda: critical_damage(7, 7), "damage: must be text"),
 ])
 def test_bad_input_is_refused_by_name(call, message):

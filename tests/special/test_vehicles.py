@@ -200,7 +200,13 @@ def test_seeded_rolls_follow_the_odds():
     (lambda: vehicle_hit_odds("6d6", tank_full="False"), "tank_full: must be True or False"),
     (lambda: vehicle_hit_odds("6d6", goggles=1), "goggles: must be True or False"),
     (lambda: vehicle_hit_odds("6d6", tyre="radial", vehicle="motorcycle"), "tyre: must be one of 'standard', 'puncture-resistant', 'solid'"),
-    (lambda: vehicle_hit_odds("6d6", engine_ht=13), "engine_ht: must be from 8 to 12"),
+    (lambda: vehicle_hit_odds("6d6", engine_ht=21), "engine_ht: must be from 1 to 20"),
+    (lambda: vehicle_hit_odds("6d6", critical=2), "critical: must be from 3 to 18"),
+    (lambda: vehicle_hit_odds("6d6", critical="7"), "critical: must be a whole number"),
+    (lambda: vehicle_hit_odds("6d6", side_pane="sunroof"), "side_pane: must be one of"),
+    (lambda: vehicle_hit_odds("6d6", empty_seat="boot"), "empty_seat: must be one of"),
+    (lambda: vehicle_hit_odds("6d6", tyre_flat="yes"), "tyre_flat: must be True or False"),
+    (lambda: roll_vehicle_hit("6d6", dice=[3, 4]), "dice: must be"),
     (lambda: vehicle_hit_odds("6d6", engine_hp=44), "engine_hp: must be from 45 to 100"),
     (lambda: vehicle_hit_odds("6d6", engine_dr="both"), "engine_dr: must be one of 'add', 'table'"),
     (lambda: vehicle_hit_odds("6d6", wind="strong"), "wind: is not an option"),
@@ -212,3 +218,58 @@ def test_seeded_rolls_follow_the_odds():
 ])
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(InputError, match=message): call()
+
+
+def test_a_critical_entry_goes_into_the_resolver():
+    text = seed_text(SEED)
+    assert "7 X2 DAMAGE 8 BYPASS ARMOR - The shot bypasses all but 1 DR" in text and "15 X3 DAMAGE" in text
+    # entry 8: a 2d6 round at the engine meets 1 point instead of 13
+    assert vehicle_hit_odds("2d6", location="Engine").penetrates == 0
+    assert vehicle_hit_odds("2d6", location="Engine", critical=8).penetrates == 1
+    # entries 7 and 15 multiply the damage rolled: 2d6 x2 beats 13 from 2d6 = 7, x3 from 2d6 = 5
+    assert vehicle_hit_odds("2d6", location="Engine", critical=7).penetrates == Fraction(21, 36)
+    assert vehicle_hit_odds("2d6", location="Engine", critical=15).penetrates == Fraction(30, 36)
+    # the same as typing the multiplied damage in by hand
+    assert vehicle_hit_odds("2d6", location="Tire", critical=7).outcomes == vehicle_hit_odds("2d6x2", location="Tire", shot_dice=2).outcomes
+    hit = roll_vehicle_hit("6d6", random.Random(5), critical=15)
+    plain = roll_vehicle_hit("6d6", random.Random(5))
+    assert hit.damage == 3 * plain.damage and hit.critical.rolls == "15"
+
+
+@given(damages, options, st.integers(3, 18))
+@settings(max_examples=25, deadline=None)
+def test_resolver_with_a_critical_equals_a_plain_count(damage, opts, critical):
+    assert vehicle_hit_odds(damage, critical=critical, **opts).outcomes == brute(damage, critical=critical, **opts)
+
+
+def test_a_side_windshield_hit_goes_where_the_firer_sees_most():
+    text = seed_text(SEED)
+    assert "otherwise they hit either the rear window or the windshield, depending on what is most visible to the firer" in text
+    front = vehicle_hit_odds("20", facing="side", location="Windshield", shot_dice=6)
+    back = vehicle_hit_odds("20", facing="side", location="Windshield", shot_dice=6, side_pane="rear window")
+    assert front.outcomes["Windshield: broken, −3"] == back.outcomes["Windshield → rear window: broken, −3"] == Fraction(1, 3)
+    knocked = vehicle_hit_odds("60", facing="side", location="Windshield", shot_dice=14, side_pane="rear window", speed_mph=90)
+    assert knocked.outcomes["Windshield → rear window: knocked out"] == Fraction(1, 3)
+
+
+def test_a_cars_empty_passenger_seat_both_readings():
+    empty = vehicle_hit_odds("3d6", location="Passenger", passenger=False)
+    driver = vehicle_hit_odds("3d6", location="Passenger", passenger=False, empty_seat="driver")
+    assert empty.hurt == 0 and empty.control_roll == 0
+    assert driver.hurt == driver.control_roll == vehicle_hit_odds("3d6", location="Driver").hurt > 0
+    bike = vehicle_hit_odds("3d6", vehicle="motorcycle", facing="rear", location="Passenger", passenger=False, empty_seat="empty")
+    assert bike.control_roll == 1  # a motorcycle's note sends it to the rider whatever the car's reading
+
+
+def test_the_engines_usual_ht_is_not_a_limit():
+    assert "This HT is usually 8-12 depending on size and durability of the engine" in seed_text(SEED)
+    for ht in (1, 7, 13, 20):
+        assert sum(vehicle_hit_odds("6d6", location="Engine", engine_ht=ht).outcomes.values()) == 1
+    low, high = (vehicle_hit_odds("8d6", location="Engine", engine_ht=h).outcomes["Engine: dies"] for h in (6, 16))
+    assert low > high
+
+
+def test_what_the_state_already_holds():
+    assert "Engine: dies" not in vehicle_hit_odds("6d6", location="Engine", engine_dead=True).outcomes
+    assert vehicle_hit_odds("6d6", location="Tire", tyre_flat=True, speed_mph=80).control_roll == 0
+    assert vehicle_hit_odds("6d6", location="Tire", speed_mph=80).control_roll > 0

@@ -80,14 +80,77 @@ def exchange_calculator(seed: int | None = None,  # the first seed shown
     return Calculator("Single combat: one exchange", [
         choice_field("a", "First fighter wants", INTENT_CHOICES, "none"), choice_field("b", "Second fighter wants", INTENT_CHOICES, "none"),
         int_field("skill_a", "First's Tactics or weapon skill", 12, *SKILL_RANGE), int_field("skill_b", "Second's", 12, *SKILL_RANGE),
-        choice_field("speed_up", "1-second turns when", [("both want it over quickly", "both"), ("either does, unopposed", "either")], "both"),
+        choice_field("speed_up", "1-second turns when", [("one or both want it over quickly (unless the other draws it out)", "one or both"),
+                                                         ("both want it over quickly (one alone halves it)", "both")], "one or both"),
         criticals_field()], exchange_result, _exchange_roll, seed=seed)
 
 
 def cinematic_box() -> widgets.VBox:
     "Both calculators, one under the other."
-    return widgets.VBox([extra_effort_calculator(), exchange_calculator()])
+    return widgets.VBox([extra_effort_calculator(), exchange_calculator(), acrobatic_dodge_calculator(), evasion_calculator()])
 
 # %% auto #0
 __all__ = ['INTENT_CHOICES', 'extra_effort_result', 'extra_effort_calculator', 'exchange_result', 'exchange_calculator',
-           'cinematic_box']
+           'cinematic_box', 'acrobatic_dodge_result', 'acrobatic_dodge_calculator', 'evasion_result',
+           'evasion_calculator']
+
+# %% ../../../nbs/special/66_cinematic_ui.ipynb #cc66a002
+from ...special.cinematic import EVASION_BONUS, EVASION_COST, acrobatic_attack_penalty, acrobatic_dodge_odds, evasion_odds
+from ...special.rolls import TIES, quick_contest
+from .rolls import ties_field
+
+
+def acrobatic_dodge_result(dodge: int, skill: int, pd: int, modifier: int, criticals: str) -> Result:
+    "The answer: the chance the acrobatics work, and the chance the defence holds with it and without it."
+    o = acrobatic_dodge_odds(dodge, skill, pd, modifier, criticals)
+    return WingResult(f"Defends {fmt_odds(o['defends'])} (an ordinary Dodge: {fmt_odds(o['ordinary dodge defends'])})",
+                      [Step("DX, Jumping or Acrobatics", f"{skill}: works {fmt_odds(o['acrobatics work'])}", RULE),
+                       Step("If it works", f"Dodge doubled: 2 × {dodge} + PD {pd} {modifier:+d} = {2 * dodge + pd + modifier}", RULE),
+                       Step("If not", f"the usual Dodge: {dodge} + PD {pd} {modifier:+d} = {dodge + pd + modifier}", RULE),
+                       Step("Next turn", f"{acrobatic_attack_penalty(1)} to attack for each acrobatic dodge tried", RULE)],
+                      o, "chance", chart=False)
+
+
+def _acrobatic_roll(rng, dodge, skill, pd, modifier, criticals) -> str:
+    acrobatic_dodge_result(dodge, skill, pd, modifier, criticals)
+    a = roll_success(skill, rng, criticals=criticals)
+    target = max(SKILL_RANGE[0], min(SKILL_RANGE[1], (2 * dodge if a.success else dodge) + pd + modifier))
+    d = roll_success(target, rng, criticals=criticals)
+    return f"acrobatics {a.dice} against {skill}: {a.outcome}; Dodge {d.dice} against {target}: {d.outcome} (−1 to attack next turn)"
+
+
+def acrobatic_dodge_calculator(seed: int | None = None) -> Calculator:
+    "Calculator: the acrobatic dodge."
+    return Calculator("Acrobatic dodge (cinematic)", [
+        int_field("dodge", "Dodge", 6, 0, 40), int_field("skill", "DX, Jumping or Acrobatics (the best)", 13, *SKILL_RANGE),
+        int_field("pd", "PD", 2, 0, 20), int_field("modifier", "Other modifiers to the defence", 0, -20, 20), criticals_field()],
+        acrobatic_dodge_result, _acrobatic_roll, seed=seed)
+
+
+def evasion_result(jump_skill: int, evade_skill: int, foe_skill: int, criticals: str, ties: str) -> Result:
+    "The answer: the chance the jump and then the Evade contest work."
+    o = evasion_odds(jump_skill, evade_skill, foe_skill, criticals, ties)
+    return WingResult(f"Evades {fmt_odds(o['evades'])}",
+                      [Step("Jumping over the foe", f"{EVASION_COST} movement points; DX, Jumping or Acrobatics {jump_skill}", RULE),
+                       Step("The Evade contest", f"{evade_skill} + {EVASION_BONUS} = {evade_skill + EVASION_BONUS} against {foe_skill}", RULE)],
+                      o, "result", chart=False)
+
+
+def _evasion_roll(rng, jump_skill, evade_skill, foe_skill, criticals, ties) -> str:
+    evasion_result(jump_skill, evade_skill, foe_skill, criticals, ties)
+    j = roll_success(jump_skill, rng, criticals=criticals)
+    if not j.success: return f"jump {j.dice} against {jump_skill}: {j.outcome}, the evasion fails"
+    lines = [f"jump {j.dice}: {j.outcome}"]
+    while True:
+        a = roll_success(evade_skill + EVASION_BONUS, rng, criticals=criticals); b = roll_success(foe_skill, rng, criticals=criticals)
+        who, _ = quick_contest(a, b, ties)
+        lines.append(f"Evade {a.dice} ({a.margin:+d}) against {b.dice} ({b.margin:+d})")
+        if who != "again": return "; ".join(lines) + (": he gets past" if who == "a" else ": no evasion")
+
+
+def evasion_calculator(seed: int | None = None) -> Calculator:
+    "Calculator: evading by jumping over a foe."
+    return Calculator("Evasion in close combat (cinematic)", [
+        int_field("jump_skill", "DX, Jumping or Acrobatics (the best)", 13, *SKILL_RANGE),
+        int_field("evade_skill", "His skill in the Evade contest", 12, SKILL_RANGE[0], SKILL_RANGE[1] - EVASION_BONUS),
+        int_field("foe_skill", "The foe's", 12, *SKILL_RANGE), criticals_field(), ties_field()], evasion_result, _evasion_roll, seed=seed)

@@ -19,10 +19,18 @@ def _components(text: str) -> tuple[str, ...] | None:
     return names or None
 
 
+def _parts(vehicle: str, components: str) -> tuple[str, ...]:
+    "The components a pick is made from: the ones typed, else the vehicle's own (another vehicle must have them typed)."
+    parts = _components(components)
+    if parts: return parts
+    if vehicle not in COMPONENTS: raise InputError("components", "another vehicle needs its components typed, e.g. engine, radio, turret")
+    return COMPONENTS[vehicle]
+
+
 def critical_result(vehicle: str, damage: str, components: str) -> Result:
     "The answer: every entry's exact chance by its 3d6 roll, what each entry does, and what the damage entries make of the shot."
     if damage.strip(): parse_param(damage, "damage")
-    parts = _components(components) or COMPONENTS[vehicle]
+    parts = _parts(vehicle, components)
     odds = {e.rolls: p for e, p in zip(VEHICLE_CRITICALS, vehicle_critical_odds().values())}
     working = []
     for e in VEHICLE_CRITICALS:
@@ -45,9 +53,9 @@ def critical_calculator(seed: int | None = None,  # the first seed shown
                        ) -> Calculator:
     "Calculator: the vehicle critical hit table, its exact odds and a seeded roll."
     return Calculator("Vehicle critical hits (3d6)", [
-        choice_field("vehicle", "Vehicle", list(COMPONENTS), "car"),
+        choice_field("vehicle", "Vehicle", [("car", "car"), ("motorcycle", "motorcycle"), ("another (list its components)", "other")], "car"),
         text_field("damage", "The shot's damage (optional)", "6d6", "e.g. 6d6+2"),
-        text_field("components", "Its components (optional)", "", "e.g. engine, radio, turret")],
+        text_field("components", "Its components (optional for a car or motorcycle)", "", "e.g. engine, radio, turret")],
         critical_result, _roll, seed=seed, intro="Roll 3d6 when an attack on a vehicle is a critical hit.")
 
 # %% auto #0

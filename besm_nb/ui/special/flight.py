@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...render import Result
 from ...special.flight import ATTACKS, flier_attack
 from ...special.rolls import MODIFIER_RANGE, SKILL_RANGE, roll_success
-from ..calc import Calculator, bool_field, choice_field, int_field
+from ..calc import Calculator, Field, bool_field, choice_field, int_field
 from .rolls import criticals_field, success_result
 
 
@@ -33,6 +33,8 @@ def flier_attack_calculator(seed: int | None = None,  # the first seed shown
         int_field("control_skill", "Flying skill", 12, *SKILL_RANGE),
         bool_field("aim", "Aimed (ranged and dropped)"), int_field("acc", "Weapon's Acc", 0, 0, 30),
         bool_field("trained_aim", "Trained to aim in flight (no −4)"),
+        int_field("aim_turns", "Turns spent aiming", 1, 1, 100),
+        bool_field("hold_still", "Holding still, no wind (further turns of aim count)"),
         int_field("range_speed", "Range and speed (own speed counted)", 0, *MODIFIER_RANGE),
         int_field("size", "Target's size modifier", 0, *MODIFIER_RANGE),
         int_field("other", "Other (relative height, smoke...)", 0, *MODIFIER_RANGE),
@@ -41,4 +43,128 @@ def flier_attack_calculator(seed: int | None = None,  # the first seed shown
         intro="Flying costs control skill − 17 with ranged weapons, − 15 with hand weapons; nothing with dropped ones.")
 
 # %% auto #0
-__all__ = ['flier_attack_result', 'flier_attack_calculator']
+__all__ = ['flier_attack_result', 'flier_attack_calculator', 'flight_cost_result', 'flight_cost_calculator', 'encumbrance_result',
+           'encumbrance_calculator', 'altitude_result', 'altitude_calculator', 'ground_fire_result',
+           'ground_fire_calculator', 'dive_result', 'dive_calculator', 'defences_result', 'defences_calculator',
+           'flight_box']
+
+# %% ../../../nbs/special/65_flight_ui.ipynb #cf65a002
+import ipywidgets as widgets
+
+from ...checks import Step
+from ...dice import InputError, dist, fmt_odds
+from ...special.flight import (CEILING_FEET, CLIMB, DIAGONAL, DIVE, DIVE_CAP, FLIGHT_KINDS, FLYING_ENCUMBRANCE, HEAVIEST, MOVE_RANGE, RULE,
+                                    altitude_effect, dive_damage_odds, flier_defences, flight_cost, flying_encumbrance, ground_fire)
+from ..calc import text_field
+from .rolls import WingResult
+
+
+def flight_cost_result(hexes: int, climb: int, dive: int, climb_45: int, dive_45: int, flight: str, diagonal: str) -> Result:
+    "The answer: the movement a flight path costs."
+    cost = flight_cost(hexes, climb, dive, climb_45, dive_45, flight, diagonal)
+    return Result(f"Costs {float(cost):g} movement", [
+        Step(f"{flight.capitalize()} flight", f"climbing × {CLIMB[flight]}, diving × {DIVE[flight]}", RULE),
+        Step("Level hexes", hexes, RULE), Step("Straight up / down", f"{climb} / {dive}", RULE),
+        Step("At 45°, up / down (each also a hex along)", f"{climb_45} / {dive_45}", RULE), Step("Total", f"{cost} = {float(cost):g}", RULE)])
+
+
+def flight_cost_calculator() -> Calculator:
+    "Calculator: what climbing and diving cost."
+    return Calculator("Climbing and diving", [
+        int_field("hexes", "Hexes flown level", 4, *MOVE_RANGE), int_field("climb", "Levels climbed straight up", 1, *MOVE_RANGE),
+        int_field("dive", "Levels dived straight down", 0, *MOVE_RANGE), int_field("climb_45", "Levels climbed at 45°", 0, *MOVE_RANGE),
+        int_field("dive_45", "Levels dived at 45°", 0, *MOVE_RANGE), choice_field("flight", "Flight", list(FLIGHT_KINDS), "natural"),
+        choice_field("diagonal", "A 45° step", [("scaled by the kind of flight", "scaled"), ("1.5 hexes flat", "flat")], "scaled")],
+        flight_cost_result)
+
+
+def encumbrance_result(st: int, load: float, move: int, heaviest: str) -> Result:
+    "The answer: the flier's encumbrance and the Move left."
+    e = flying_encumbrance(st, load, move, heaviest)
+    lines = [Step(f"{name}: up to ST × {times} = {st * times} lb", f"{part} of Move", RULE) for name, times, part in FLYING_ENCUMBRANCE]
+    head = f"{e.level.capitalize()}: Move {e.move}" if e.can_fly else f"{e.level.capitalize()}: it cannot fly"
+    return Result(head, lines + [Step("The heaviest it can fly with", heaviest, RULE)])
+
+
+def encumbrance_calculator() -> Calculator:
+    "Calculator: flying encumbrance."
+    return Calculator("Flying encumbrance", [
+        int_field("st", "ST", 10, 1, 1000), Field("load", widgets.FloatText(value=30.0, layout=widgets.Layout(width="8em")), "Load, lb"),
+        int_field("move", "Flying Move, unladen", 12, *MOVE_RANGE), choice_field("heaviest", "The heaviest load it can fly with", list(HEAVIEST), "medium")],
+        encumbrance_result)
+
+
+def altitude_result(feet: float) -> Result:
+    "The answer: what the height does to an unprotected human."
+    return Result(altitude_effect(feet).capitalize(), [Step("Above", f"{CEILING_FEET[0]:,} ft: double Fatigue for any exertion", RULE),
+                                                       Step("Above", f"{CEILING_FEET[1]:,} ft: an oxygen mask or the like", RULE)],
+                  note="Winds over 100 mph and up- and downdrafts at height: Meteorology rolls to avoid them, control rolls to escape them.")
+
+
+def altitude_calculator() -> Calculator:
+    "Calculator: the flight ceiling."
+    return Calculator("How high", [Field("feet", widgets.FloatText(value=12000.0, layout=widgets.Layout(width="9em")), "Height, feet")],
+                      altitude_result)
+
+
+def ground_fire_result(skill: int, range_speed: int, size: int, upward: int, other: int, range_known: bool, aa_skill: str,
+                       double_size: bool, criticals: str) -> Result:
+    "The answer: the chance to hit a flier from the ground, the range judged or not."
+    typed = aa_skill.strip() if isinstance(aa_skill, str) else aa_skill
+    try: aa = int(typed) if typed else None
+    except ValueError: raise InputError("aa_skill", f"a whole number, or blank; got {typed!r}") from None
+    g = ground_fire(skill, range_speed, size, upward, other, range_known, aa, double_size, criticals)
+    return WingResult(f"Hits {fmt_odds(g['hit'])}", [
+        Step("Range judged", "known" if range_known else (f"Gunner (Anti-Aircraft) {aa}: {fmt_odds(g['judged'])}" if aa is not None else "not judged"), RULE),
+        Step("Range not known", "the range and speed penalty doubled" + (", the size penalty too" if double_size else ""), RULE)],
+        {k: v for k, v in g.items() if k != "hit"}, "chance", chart=False)
+
+
+def ground_fire_calculator() -> Calculator:
+    "Calculator: fire from the ground at a flier."
+    return Calculator("Fire from the ground", [
+        int_field("skill", "Weapon skill", 12, *SKILL_RANGE), int_field("range_speed", "Range and speed (0 or less)", -4, MODIFIER_RANGE[0], 0),
+        int_field("size", "Size", 0, *MODIFIER_RANGE), int_field("upward", "Firing upward (the base game's)", 0, *MODIFIER_RANGE),
+        int_field("other", "Other", 0, *MODIFIER_RANGE), bool_field("range_known", "Range known (a range-finder)"),
+        text_field("aa_skill", "Gunner (Anti-Aircraft), to judge the range", "", "blank: none"),
+        bool_field("double_size", "Double a size penalty too"), criticals_field()], ground_fire_result)
+
+
+def dive_result(damage: str, speed_hexes: int, dive_cap: str) -> Result:
+    "The answer: the exact damage of a diving attack."
+    o = dive_damage_odds(damage, speed_hexes, dive_cap)
+    mean = sum(k * p for k, p in o.items())
+    return WingResult(f"Mean {float(mean):.2f} (without the dive {float(sum(max(0, k) * p for k, p in dist(damage).items())):.2f})",
+                      [Step("Dive bonus", f"+1 per 10 hexes of speed: +{speed_hexes // 10}", RULE),
+                       Step("Cap", f"the weapon's highest roll, {max(dist(damage))}, on the {'total' if dive_cap == 'total' else 'bonus'}", RULE)],
+                      o, "damage", chart=len(o) <= 24)
+
+
+def dive_calculator() -> Calculator:
+    "Calculator: a diving attack's damage."
+    return Calculator("Diving attack", [text_field("damage", "The weapon's damage", "1d6+2", "e.g. 2d6+1"),
+                                        int_field("speed_hexes", "Speed in the dive, hexes a turn", 30, 0, 100_000),
+                                        choice_field("dive_cap", "The cap falls on", [("the total", "total"), ("the bonus", "bonus")], "total")],
+                      dive_result)
+
+
+def defences_result(dodge: int, parry: int, control_skill: int, weapon_skill: int, parry_cap: bool) -> Result:
+    "The answer: a flier's Dodge and Parry (or Block)."
+    d = flier_defences(dodge, parry, control_skill, weapon_skill, parry_cap)
+    return Result(f"Dodge {d['dodge']}, Parry or Block {d['parry']}",
+                  [Step("Dodge in the air", f"{dodge} + 4", RULE),
+                   Step("Parry or Block", f"{parry} + (flying {control_skill} − weapon {weapon_skill})" + (", never a bonus" if parry_cap else ""), RULE)])
+
+
+def defences_calculator() -> Calculator:
+    "Calculator: a flier's defences."
+    return Calculator("A flier's defences", [
+        int_field("dodge", "Dodge on the ground", 6, 0, 40), int_field("parry", "Parry (or Block)", 7, 0, 40),
+        int_field("control_skill", "Flying skill", 11, *SKILL_RANGE), int_field("weapon_skill", "Weapon (or Shield) skill", 14, *SKILL_RANGE),
+        bool_field("parry_cap", "A flier better at flying gets no bonus", True)], defences_result)
+
+
+def flight_box() -> widgets.VBox:
+    "Every flight calculator, the attack first."
+    return widgets.VBox([flier_attack_calculator(), flight_cost_calculator(), encumbrance_calculator(), altitude_calculator(),
+                         ground_fire_calculator(), dive_calculator(), defences_calculator()])

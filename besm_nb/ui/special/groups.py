@@ -61,4 +61,154 @@ def group_contest_calculator(seed: int | None = None,  # the first seed shown
         group_contest_result, _roll, seed=seed, intro="A quick contest each turn: his skill against the group's poorest, −2.")
 
 # %% auto #0
-__all__ = ['POSITION_CHOICES', 'TIE_CHOICES', 'MEANING', 'group_contest_result', 'group_contest_calculator']
+__all__ = ['POSITION_CHOICES', 'TIE_CHOICES', 'MEANING', 'SHELTER_CHOICES', 'group_contest_result', 'group_contest_calculator',
+           'shield_wall_result', 'shield_wall_calculator', 'pike_wall_result', 'pike_wall_calculator',
+           'sheltering_result', 'sheltering_calculator', 'teamwork_result', 'teamwork_calculator', 'pole_arm_result',
+           'pole_arm_calculator', 'confusion_result', 'confusion_calculator', 'group_tactics_box']
+
+# %% ../../../nbs/special/67_groups_ui.ipynb #cg67a002
+import ipywidgets as widgets
+
+from ...special.groups import (CONFUSION_RULE, GRAB_MODIFIER, TACTICS_RULE, ONE_HAND_ST, TEAMWORK_DEFENCE, confusion_penalty, pike_wall, pole_arm_grab_odds,
+                                    sheltering, shield_wall, teamwork_modifier)
+from ...special.rolls import TIES as CONTEST_TIES
+from ...special.rolls import quick_contest, roll_success, success_odds
+from ..calc import bool_field
+from .rolls import WingResult, ties_field
+
+
+def _pds(text: str, name: str) -> list[int]:
+    if not isinstance(text, str): raise InputError(name, "must be text: whole numbers separated by commas")
+    try: return [int(x) for x in text.replace(";", ",").split(",") if x.strip()]
+    except ValueError: raise InputError(name, f"write whole numbers separated by commas, e.g. 3, 3, 2; got {text!r}") from None
+
+
+def shield_wall_result(shields: str, slowest_move: int) -> Result:
+    "The answer: what the wall gives its shieldmen and the spearmen behind, each with its rule."
+    w = shield_wall(_pds(shields, "shields"), slowest_move)
+    return Result(f"Shieldmen: no Block, swings {w['swing attacks']}, +{w['pd']} PD; spearmen behind: {w['to target the spearmen']} to target",
+                  [Step("Shieldmen may Block", "no", TACTICS_RULE), Step("Shieldmen's swing attacks", w["swing attacks"], TACTICS_RULE),
+                   Step("Shieldmen's extra PD", f"+{w['pd']}", TACTICS_RULE),
+                   Step("ST against Slams and knockback", f"+{w['st against slam and knockback']}", TACTICS_RULE),
+                   Step("Slam by the whole unit", f"+{w['unit slam']}", TACTICS_RULE),
+                   Step("To target a spearman behind (−½ the shields' average PD)", w["to target the spearmen"], TACTICS_RULE),
+                   Step("Reach needed to strike the second or third rank", f"{w['reach to hit rear ranks']} hexes or more", TACTICS_RULE),
+                   Step("The wall's Move (half its slowest man's)", w["move"], TACTICS_RULE)])
+
+
+def shield_wall_calculator() -> Calculator:
+    "Calculator: what a shield wall gives."
+    return Calculator("Shield wall", [text_field("shields", "The shields' PD, each", "3, 3, 2", "e.g. 3, 3, 2"),
+                                      int_field("slowest_move", "Its slowest man's Move", 5, 0, 100)], shield_wall_result)
+
+
+def pike_wall_result(slowest_move: int, drilled_march: bool, drilled_move: str) -> Result:
+    "The answer: the pike wall's Move and what it gives."
+    typed = drilled_move.strip() if isinstance(drilled_move, str) else drilled_move
+    try: gm = int(typed) if typed else None
+    except ValueError: raise InputError("drilled_move", f"a whole number, or blank for the slowest man's full Move; got {typed!r}") from None
+    w = pike_wall(slowest_move, drilled_march, gm)
+    return Result(f"Moves at {w['move']}; the second and third ranks at {w['to target the second and third ranks']} to target",
+                  [Step("Move", f"{w['move']} ({'drilled: ' + ('its full Move' if gm is None else 'the GM’s figure') if drilled_march else 'half the slowest'})", TACTICS_RULE),
+                   Step("To target the second and third ranks", w["to target the second and third ranks"], TACTICS_RULE),
+                   Step("Slam by the whole unit", f"+{w['unit slam']}", TACTICS_RULE)])
+
+
+def pike_wall_calculator() -> Calculator:
+    "Calculator: what a pike wall gives and how fast it moves."
+    return Calculator("Pike wall", [int_field("slowest_move", "Its slowest man's Move", 5, 0, 100),
+                                    bool_field("drilled_march", "Drilled to march faster in it"),
+                                    text_field("drilled_move", "Then its Move (blank: the slowest man's full Move)", "", "blank, or e.g. 4")],
+                      pike_wall_result)
+
+
+SHELTER_CHOICES = [("behind a comrade's shield", "passive"), ("actively sheltered by a buddy", "active")]
+
+
+def sheltering_result(how: str, shield_pd: int, mirrored: bool, cumulative: bool) -> Result:
+    "The answer: what sheltering gives and costs, both fighters."
+    s = sheltering(shield_pd, how == "active", mirrored, cumulative)
+    if how != "active":
+        return Result(f"+{s['pd']} PD (only while he attacks defensively or makes an All-Out Defence)", [Step("Sheltering behind a comrade's shield", f"+{s['pd']} PD", TACTICS_RULE)])
+    return Result(f"+{s['pd']} PD; the pair at {s['weapon skill']} to weapon skill and to Parry",
+                  [Step("The sheltered one's PD", f"+{s['pd']}", TACTICS_RULE), Step("Both: weapon skill", s["weapon skill"], TACTICS_RULE),
+                   Step("Both: Parry", s["parry"], TACTICS_RULE), Step("The buddy blocks for him", s["comrade blocks for him"], TACTICS_RULE),
+                   Step("The buddy blocks for himself", s["comrade blocks for himself"], TACTICS_RULE)])
+
+
+def sheltering_calculator() -> Calculator:
+    "Calculator: sheltering behind a comrade's shield."
+    return Calculator("Sheltering behind a comrade's shield", [
+        choice_field("how", "How", SHELTER_CHOICES, "active"), int_field("shield_pd", "The comrade's shield's PD", 3, 0, 10),
+        bool_field("mirrored", "A left-hander on the left, a right-hander on the right"),
+        bool_field("cumulative", "Actively sheltered: +1 PD and half the shield both")], sheltering_result)
+
+
+def teamwork_result(modifier: int, trained: bool) -> Result:
+    "The answer: a teamwork modifier for drilled or untrained fighters."
+    m = teamwork_modifier(modifier, trained)
+    return Result(f"{m:+d} for {'a drilled team' if trained else 'untrained fighters'}",
+                  [Step("As a drilled team has it", f"{modifier:+d}", TACTICS_RULE),
+                   Step("Untrained: bonuses halved (rounded down), penalties doubled" if not trained else "Drilled: as it is", f"{m:+d}", TACTICS_RULE)],
+                  note=f"Parrying or blocking a blow aimed at a team-mate: {teamwork_modifier(TEAMWORK_DEFENCE, trained):+d}.")
+
+
+def teamwork_calculator() -> Calculator:
+    "Calculator: teamwork modifiers, drilled or not."
+    return Calculator("Teamwork", [int_field("modifier", "The modifier for a drilled team (a feint's result, the −2 to defend a mate...)", TEAMWORK_DEFENCE, -30, 30),
+                                   bool_field("trained", "They have drilled together", True)], teamwork_result)
+
+
+def pole_arm_result(dx: int, st: int, foe_st: int, one_handed: bool, foe_one_handed: bool, criticals: str, ties: str) -> Result:
+    "The answer: the grab's chance, then each turn's tug of war."
+    o = pole_arm_grab_odds(dx, st, foe_st, one_handed, foe_one_handed, criticals, ties)
+    return WingResult(f"The grab works {fmt_odds(o['grab works'])}; then he gets the weapon in the end {fmt_odds(o['grabber gets it in the end'])}",
+                      [Step("The grab", f"DX {dx} {GRAB_MODIFIER:+d} = {dx + GRAB_MODIFIER}", TACTICS_RULE),
+                       Step("While he holds it", "no attack; −2 to every active defence", TACTICS_RULE),
+                       Step("Each turn: a contest of ST", f"{st}{' −5 one-handed' if one_handed else ''} against {foe_st}{' −5 one-handed' if foe_one_handed else ''}", TACTICS_RULE)],
+                      {k: v for k, v in o.items() if k != "grab works"}, "each turn", chart=False)
+
+
+def _pole_arm_roll(rng, dx, st, foe_st, one_handed, foe_one_handed, criticals, ties) -> str:
+    pole_arm_result(dx, st, foe_st, one_handed, foe_one_handed, criticals, ties)
+    g = roll_success(dx + GRAB_MODIFIER, rng, criticals=criticals)
+    if not g.success: return f"grab {g.dice} against {dx + GRAB_MODIFIER}: {g.outcome}, no grip"
+    a = roll_success(st + (ONE_HAND_ST if one_handed else 0), rng, criticals=criticals)
+    b = roll_success(foe_st + (ONE_HAND_ST if foe_one_handed else 0), rng, criticals=criticals)
+    who, _ = quick_contest(a, b, ties)
+    return (f"grab {g.dice}: {g.outcome}; ST {a.dice} ({a.margin:+d}) against {b.dice} ({b.margin:+d}): "
+            + {"a": "he wrenches it away", "b": "the owner keeps it", "tie": "both hold on", "again": "a tie: roll again"}[who])
+
+
+def pole_arm_calculator(seed: int | None = None) -> Calculator:
+    "Calculator: grabbing a foe's pole arm."
+    return Calculator("Grabbing a pole arm", [
+        int_field("dx", "His DX", 12, SKILL_RANGE[0] - GRAB_MODIFIER, SKILL_RANGE[1]), int_field("st", "His ST", 11, 1, 40),
+        int_field("foe_st", "The owner's ST", 11, 1, 40), bool_field("one_handed", "He holds on one-handed"),
+        bool_field("foe_one_handed", "The owner holds on one-handed"), criticals_field(), ties_field()],
+        pole_arm_result, _pole_arm_roll, seed=seed)
+
+
+def confusion_result(turns: int, skill: int, defence: int, from_first: bool, criticals: str) -> Result:
+    "The answer: the confusion penalty, and the attack and defence it leaves."
+    c = confusion_penalty(turns, from_first)
+    a, d = max(SKILL_RANGE[0], skill + c), max(SKILL_RANGE[0], defence + c)
+    return WingResult(f"{c:+d} to attack and to defend: attack {a}, defence {d}",
+                      [Step(f"{turns} turns in a row of nothing but attacks", f"{c:+d}", CONFUSION_RULE),
+                       Step("Attack", f"{skill} {c:+d} = {a}", CONFUSION_RULE), Step("Defence", f"{defence} {c:+d} = {d}", CONFUSION_RULE)],
+                      success_odds(a, criticals), "attack roll", note="Any manoeuvre other than an attack clears it.")
+
+
+def confusion_calculator() -> Calculator:
+    "Calculator: confusion in a long melee."
+    return Calculator("Confusion in melee", [
+        int_field("turns", "Turns in a row of nothing but attacks (this one too)", 3, 0, 1000), int_field("skill", "Weapon skill", 12, *SKILL_RANGE),
+        int_field("defence", "Active defence", 8, 0, 40), bool_field("from_first", "The first such turn is already −1"), criticals_field()],
+        confusion_result)
+
+
+def group_tactics_box() -> widgets.VBox:
+    "The group tactics calculators, one under the other."
+    return widgets.VBox([shield_wall_calculator(), pike_wall_calculator(), sheltering_calculator(), teamwork_calculator(),
+                         pole_arm_calculator(), confusion_calculator()])
+

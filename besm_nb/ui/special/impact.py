@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from ...checks import Step
 from ...dice import MAX_DICE, InputError, dist, fmt_odds, roll
 from ...render import Result
-from ...special.impact import (CONDITIONS, DIRECTIONS, FORMULAS, HEAVIER, RESTRAINTS, collision_dice, impact_dice,
+from ...special.impact import (CONDITIONS, DIRECTIONS, FORMULAS, HEAVIER, REAR_SEAT, RESTRAINTS, collision_dice, impact_dice,
                                     run_down_odds)
 from ...special.rolls import SKILL_RANGE, roll_success
 from ..calc import Calculator, Field, bool_field, choice_field, int_field, tick_field
@@ -25,20 +25,20 @@ def _number_field(name: str, label: str, value: float) -> Field:
     return Field(name, widgets.FloatText(value=value, layout=widgets.Layout(width="8em")), label)
 
 
-def _dice(mode, tons, mph, formula, other_tons, direction, restraint, conditions, heavier):
+def _dice(mode, tons, mph, formula, other_tons, direction, restraint, conditions, heavier, rear_seat):
     if mode == "run down": return impact_dice(tons, mph, formula)
     try:
-        return collision_dice(tons, other_tons, mph, direction, restraint, tuple(conditions), formula, heavier)
+        return collision_dice(tons, other_tons, mph, direction, restraint, tuple(conditions), formula, heavier, rear_seat)
     except InputError as err:  # the rule's name for your vehicle's mass is this calculator's "tons"
         if err.param != "own_tons": raise
         raise InputError("tons", str(err).split(": ", 1)[1]) from None
 
 
-def impact_result(mode, tons, mph, formula, dx, had_time, other_tons, direction, restraint, conditions, heavier, criticals) -> Result:
+def impact_result(mode, tons, mph, formula, dx, had_time, other_tons, direction, restraint, conditions, heavier, rear_seat, criticals) -> Result:
     "The answer: the dice with their working, then the DX roll and damage taken, or the damage inside."
-    d = _dice(mode, tons, mph, formula, other_tons, direction, restraint, conditions, heavier)
+    d = _dice(mode, tons, mph, formula, other_tons, direction, restraint, conditions, heavier, rear_seat)
     other = "lbs_yps" if formula == "tons_mph" else "tons_mph"
-    note = f"The other formula gives {_dice(mode, tons, mph, other, other_tons, direction, restraint, conditions, heavier).expr}."
+    note = f"The other formula gives {_dice(mode, tons, mph, other, other_tons, direction, restraint, conditions, heavier, rear_seat).expr}."
     if mode == "run down":
         r = run_down_odds(d.dice, dx, had_time, criticals)
         shown = {"halved": r.dx_roll["half"], "full": r.dx_roll["full"], "doubled": r.dx_roll["double"]}
@@ -54,7 +54,7 @@ def impact_result(mode, tons, mph, formula, dx, had_time, other_tons, direction,
 def _roll(rng, **values) -> str:
     impact_result(**values)  # the same checks as the answer
     d = _dice(values["mode"], values["tons"], values["mph"], values["formula"], values["other_tons"], values["direction"],
-              values["restraint"], values["conditions"], values["heavier"])
+              values["restraint"], values["conditions"], values["heavier"], values["rear_seat"])
     if d.dice == 0: return "0 dice: no damage"
     if d.dice <= MAX_DICE:
         r = roll(d.expr, rng); total, shown = r.total, str(r)
@@ -79,10 +79,11 @@ def impact_calculator(seed: int | None = None,  # the first seed shown
         int_field("dx", "Run down: the victim's DX", 11, *SKILL_RANGE),
         bool_field("had_time", "Run down: had time to react (and failed to Dodge)", True),
         _number_field("other_tons", "Inside: mass of the vehicle that hit you, tons", 1.0),
-        choice_field("direction", "Inside: the crash came from", list(DIRECTIONS), "front or rear"),
+        choice_field("direction", "Inside: the crash came from the", list(DIRECTIONS), "front"),
         choice_field("restraint", "Inside: held in by", list(RESTRAINTS), "lap belt only, or none said"),
         tick_field("conditions", "Inside: also", list(CONDITIONS)),
         choice_field("heavier", "A vehicle as heavy as yours or heavier", [("× 1 (no line: read as the cap)", "cap"), ("× its mass ratio", "ratio")], "cap"),
+        choice_field("rear_seat", "The rear seat's × ¾ counts in", [("a frontal crash only", "frontal only"), ("a frontal or a rear crash", "front or rear")], "frontal only"),
         criticals_field()], impact_result, _roll, seed=seed,
         intro="Crushing damage in d6 from mass and speed; a fraction of a die is dropped.")
 

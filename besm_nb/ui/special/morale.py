@@ -82,7 +82,61 @@ def fright_calculator(seed: int | None = None,  # the first seed shown
 
 def morale_box() -> widgets.VBox:
     "Both calculators, one under the other."
-    return widgets.VBox([morale_calculator(), fright_calculator()])
+    return widgets.VBox([morale_calculator(), fright_calculator(), street_calculator()])
 
 # %% auto #0
-__all__ = ['CAP_CHOICES', 'morale_result', 'morale_calculator', 'fright_result', 'fright_calculator', 'morale_box']
+__all__ = ['CAP_CHOICES', 'morale_result', 'morale_calculator', 'fright_result', 'fright_calculator', 'morale_box',
+           'parse_skills', 'street_result', 'street_calculator']
+
+# %% ../../../nbs/special/68_morale_ui.ipynb #cs68a002
+from ...dice import InputError
+from ...special.morale import STREET_ROLLS, STREET_RULE, STREET_SKILLS, street_roll_odds
+from ...special.rolls import SKILL_RANGE, TIES, quick_contest
+from ..calc import text_field
+from .rolls import ties_field
+
+
+def parse_skills(text: str) -> dict[str, int]:
+    "The character's levels typed as 'Will 12, Streetwise 11'."
+    if not isinstance(text, str): raise InputError("skills", "must be text, e.g. Will 12, Streetwise 11")
+    out: dict[str, int] = {}
+    for part in (p.strip() for p in text.replace(";", ",").split(",")):
+        if not part: continue
+        name, _, level = part.rpartition(" ")
+        if name.strip() not in STREET_SKILLS or not level.lstrip("-").isdigit():
+            raise InputError("skills", f"write a skill and its level, e.g. Will 12, from: {', '.join(STREET_SKILLS)}; got {part!r}")
+        out[name.strip()] = int(level)
+    return out
+
+
+def street_result(situation: str, skills: str, foe: str, criticals: str, ties: str) -> Result:
+    "The answer: the skill to use and the exact chance (of winning, for the sucker punch)."
+    kind, allowed = STREET_ROLLS[situation]
+    typed = foe.strip() if isinstance(foe, str) else foe
+    try: foe_level = int(typed) if typed else None
+    except ValueError: raise InputError("foe", f"a whole number, or blank; got {typed!r}") from None
+    best, chance = street_roll_odds(situation, parse_skills(skills), foe_level, criticals, ties)
+    return Result(f"{best}: {'wins' if kind == 'contest' else 'succeeds'} {fmt_odds(chance)}",
+                  [Step("A " + ("contest" if kind == "contest" else "roll"), f"the best of {', '.join(allowed)}: {best}", STREET_RULE)])
+
+
+def _street_roll(rng, situation, skills, foe, criticals, ties) -> str:
+    street_result(situation, skills, foe, criticals, ties)
+    kind, allowed = STREET_ROLLS[situation]
+    levels = {k: v for k, v in parse_skills(skills).items() if k in allowed}
+    best = max(levels, key=levels.get)
+    a = roll_success(levels[best], rng, criticals=criticals)
+    if kind == "roll": return f"{best} {a.dice} against {levels[best]}: {a.outcome}"
+    b = roll_success(int(foe), rng, criticals=criticals)
+    who, _ = quick_contest(a, b, ties)
+    return f"{best} {a.dice} ({a.margin:+d}) against {b.dice} ({b.margin:+d}): " + {"a": "he catches the foe partly by surprise", "b": "no surprise",
+                                                                                    "tie": "no surprise (a tie)", "again": "a tie: again"}[who]
+
+
+def street_calculator(seed: int | None = None) -> Calculator:
+    "Calculator: the rolls of a street fight."
+    return Calculator("Street fighting", [
+        choice_field("situation", "The roll", list(STREET_ROLLS), list(STREET_ROLLS)[0]),
+        text_field("skills", "His levels", "Will 12, Streetwise 11, Tactics 10", "e.g. Will 12, Streetwise 11"),
+        text_field("foe", "The sucker punch: the foe's best level", "11", "a whole number"), criticals_field(), ties_field()],
+        street_result, _street_roll, seed=seed)

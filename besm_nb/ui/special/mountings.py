@@ -14,9 +14,9 @@ from .rolls import criticals_field, success_result
 HAND = "none (a hand weapon)"
 
 
-def _shot(skill, firer, ride, mounting, control_skill, familiar, smoke, other, criticals):
+def _shot(skill, firer, ride, mounting, control_skill, familiar, smoke, other, criticals, melee, hand_weapon):
     m = None if mounting == HAND else mounting
-    return moving_fire(skill, firer, ride, m, control_skill, familiar, smoke, other, criticals)
+    return moving_fire(skill, firer, ride, m, control_skill, familiar, smoke, other, criticals, melee, hand_weapon)
 
 
 def moving_fire_result(**values) -> Result:
@@ -43,6 +43,8 @@ def moving_fire_calculator(seed: int | None = None,  # the first seed shown
         bool_field("familiar", "Familiar with this turret type", True),
         int_field("smoke", "Smoke, paint and the like", 0, *SMOKE_RANGE),
         int_field("other", "Range, speed, size and the rest", 0, *MODIFIER_RANGE),
+        bool_field("melee", "A hand weapon used in melee (a sword, a lance)"),
+        choice_field("hand_weapon", "−4 / −2 for a hand weapon applies to", [("any weapon held in the hands", "held"), ("melee weapons only", "melee")], "held"),
         criticals_field()], moving_fire_result, _roll, seed=seed,
         intro="A mounting's bonus only cancels the roughness of the ride.")
 

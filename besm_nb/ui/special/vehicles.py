@@ -9,24 +9,31 @@ import ipywidgets as widgets
 
 from ...dice import fmt_odds
 from ...render import Result
-from ...special.vehicles import (AMMO, ENGINE_DEFAULTS, ENGINE_DR_READINGS, ENGINE_HP, ENGINE_HT, FACINGS, FLAT_TYRE, FRONT_4,
-                                      GONE_WINDSHIELD, SPEED_RANGE, TABLES, TANK_MODIFIER_RANGE, TYRES, VEHICLES, VITAL_PART,
+from ...special.criticals import vehicle_critical
+from ...special.vehicles import (AMMO, ENGINE_DEFAULTS, ENGINE_DR_READINGS, ENGINE_HP, ENGINE_HT_LIMITS, FACINGS, FLAT_TYRE,
+                                      FRONT_4, GONE_WINDSHIELD, SPEED_RANGE, TABLES, TANK_MODIFIER_RANGE, TYRES, VEHICLES, VITAL_PART,
                                       WINDOW_RULES, roll_vehicle_hit, vehicle_hit_odds)
 from ..calc import Calculator, Panel, bool_field, choice_field, int_field, text_field
 from .rolls import WingResult, criticals_field
 
 READINGS = ("engine_dr", "front_4", "flat_tyre", "window_rule", "gone_windshield", "bike_tyre_dr", "one_die", "vital_part",
-            "special_rounds_cars", "criticals")
+            "special_rounds_cars", "empty_seat", "bypass_reach", "criticals")
 
 
 def _locations(vehicle: str) -> list:
     return [("random (2d6 on the table)", "random")] + [(f"aimed: {row[0]} ({row[6]:+d})", row[0]) for row in TABLES[vehicle]]
 
 
+def critical_choices() -> list:
+    "The critical hit table's entries as choices: none, or the 3d6 total rolled on it."
+    return [("not a critical hit", 0)] + [(f"{t}: {vehicle_critical(t).name.lower()}", t) for t in range(3, 19)]
+
+
 def _options(values: dict) -> dict:
-    "The resolver's options from the field values (0 dice for the glass: the damage's own)."
+    "The resolver's options from the field values (0 dice for the glass: the damage's own; 0: no critical)."
     out = {k: v for k, v in values.items() if k != "damage"}
     out["shot_dice"] = values["shot_dice"] or None
+    out["critical"] = values["critical"] or None
     return out
 
 
@@ -38,6 +45,10 @@ def vehicle_damage_result(**values) -> Result:
             f"control roll {fmt_odds(o.control_roll)}; someone hurt {fmt_odds(o.hurt)}")
     note = (f"Control rolls by modifier: {control}. The shot goes on out of the vehicle {fmt_odds(o.through)}. Where it lands: "
             + "; ".join(f"{a} {fmt_odds(p)}" for a, p in o.areas.items() if p) + ".")
+    if o.critical is not None:
+        note += f" Critical hit {o.critical.rolls} ({o.critical.name.lower()}): {o.critical.effect}."
+        if o.extra_control is not None: note += f" A control roll at {o.extra_control:+d} besides the damage's."
+        if o.picks: note += " Picked at random: " + ", ".join(f"{c} {fmt_odds(p)}" for c, p in o.picks.items()) + "."
     return WingResult(head, o.working, o.outcomes, "outcome", note=note, chart=False)
 
 
@@ -47,7 +58,7 @@ def _roll(rng, **values) -> str:
 
 
 # fields that only one kind of vehicle uses: shown for it alone
-ONLY_FOR = {"car": ("engine_dr", "flat_tyre", "special_rounds_cars"),
+ONLY_FOR = {"car": ("engine_dr", "flat_tyre", "special_rounds_cars", "side_pane", "empty_seat"),
             "motorcycle": ("passenger", "front_4", "bike_tyre_dr", "one_die", "vital_part")}
 
 
@@ -69,7 +80,7 @@ class _Adapt:
         v = self.f["vehicle"].widget.value
         self._offer(self.f["location"].widget, _locations(v))
         self._offer(self.f["tyre"].widget, list(TYRES[v]))
-        for name, lo_hi, default in (("engine_ht", ENGINE_HT[v], ENGINE_DEFAULTS[v][0]), ("engine_hp", ENGINE_HP[v], ENGINE_DEFAULTS[v][1])):
+        for name, lo_hi, default in (("engine_ht", ENGINE_HT_LIMITS, ENGINE_DEFAULTS[v][0]), ("engine_hp", ENGINE_HP[v], ENGINE_DEFAULTS[v][1])):
             w = self.f[name].widget
             if not lo_hi[0] <= w.value <= lo_hi[1]: w.value = default
         self.f["engine_taken"].widget.value = min(self.f["engine_taken"].widget.value, self.f["engine_hp"].widget.value)
@@ -93,12 +104,16 @@ def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
         choice_field("ammo", "Rounds", list(AMMO), "ordinary"),
         int_field("speed_mph", "Speed, mph", 40, *SPEED_RANGE),
         bool_field("goggles", "Driver has goggles or a visored helmet"),
-        bool_field("passenger", "Someone or cargo on a motorcycle's pillion", True),
+        bool_field("passenger", "Someone or cargo in the passenger seats (a motorcycle: on the pillion)", True),
+        choice_field("side_pane", "A car's side shot that is not at a side window hits the", [("windshield", "windshield"), ("rear window", "rear window")], "windshield"),
+        choice_field("critical", "A critical hit? (3d6 on the vehicle table)", critical_choices(), 0),
+        bool_field("tyre_flat", "The tyre hit is flat already"),
+        bool_field("engine_dead", "The engine has died already"),
         bool_field("tank_full", "Gas tank full or nearly full"),
         int_field("tank_modifier", "Off the gas tank's roll (self-sealing...)", 0, *TANK_MODIFIER_RANGE),
         bool_field("gasoline", "Burns gasoline", True),
         choice_field("tyre", "Tyres", list(TYRES[vehicle]), "standard"),
-        int_field("engine_ht", "Engine HT", ht, 8, 12), int_field("engine_hp", "Engine HP", hp, 15, 100),
+        int_field("engine_ht", "Engine HT (usually 8–12, a bike's 8–10)", ht, *ENGINE_HT_LIMITS), int_field("engine_hp", "Engine HP", hp, 15, 100),
         int_field("engine_taken", "Damage the engine already has", 0, 0, 100),
         choice_field("engine_dr", "A car's frame DR 5 and engine DR 8", [("add up: 13", "add"), ("the table's 8 only", "table")], "add"),
         choice_field("front_4", "A motorcycle's front roll of 4", [("rolled again", "reroll"), ("the driver", "driver"), ("the windshield", "windshield")], "reroll"),
@@ -109,6 +124,8 @@ def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
         bool_field("one_die", "One die for the bike's works and component table"),
         choice_field("vital_part", "A bike's vital part hit: slows 10 mph", [("a turn, until it stops", "per turn"), ("once", "once")], "per turn"),
         bool_field("special_rounds_cars", "Tracer, incendiary, explosive rounds light a car's tank"),
+        choice_field("empty_seat", "A hit on a car's empty passenger seat", [("spent inside: nobody hurt", "empty"), ("hits the driver", "driver")], "empty"),
+        choice_field("bypass_reach", "A critical 8 (bypass armour) thins", [("the armour met first", "near side"), ("both sides of a car", "both sides")], "near side"),
         criticals_field(),
     ]
     calc = Calculator("Vehicle damage resolver", fields, vehicle_damage_result, _roll, seed=seed,
@@ -124,4 +141,4 @@ def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
     return calc
 
 # %% auto #0
-__all__ = ['READINGS', 'ONLY_FOR', 'vehicle_damage_result', 'vehicle_damage_calculator']
+__all__ = ['READINGS', 'ONLY_FOR', 'critical_choices', 'vehicle_damage_result', 'vehicle_damage_calculator']
