@@ -34,17 +34,18 @@ NAME_LENGTH = 60
 # %% auto #0
 __all__ = ['RULE', 'SIDES', 'COUNT_RANGE', 'LEVEL_RANGE', 'MOUNT_HD_RANGE', 'BIG_MECHA_RANGE', 'STRENGTH_RANGE', 'QUALITY_RANGE',
            'MODIFIER_RANGE', 'NAME_LENGTH', 'TROOP_KINDS', 'DOUBLE_STRENGTH', 'TABLE_A6', 'EXACT_MULTIPLE_READINGS',
-           'RULE_CHECKS', 'AURA_RANGE', 'MAX_CARRIED', 'TABLE_A8', 'LARGEST_READINGS', 'TURN_MINUTES', 'TURN_RANGE',
-           'PARTICIPANTS_RANGE', 'SCALES', 'RULE_ENCOUNTERS', 'GLORY_RANGE', 'CHARACTERS_RANGE', 'TROOP_TYPES',
-           'TABLE_A9', 'A9_NOTES', 'MAX_FIGHTS', 'ZERO_STRENGTH_READINGS', 'PSB_READINGS', 'MAX_ACTIONS', 'MAX_TURNS',
-           'BATTLE_KIND', 'BATTLE_VERSION', 'ACTIONS', 'ADJUST_RANGE', 'Troops', 'half_up', 'army_strength',
-           'army_quality', 'outnumber_bonus', 'General', 'general_bonus', 'battle_check_bonus', 'opposed_battle_check',
-           'A8Row', 'a8_row', 'size_scale', 'strength_loss', 'average_level', 'encounter_modifier', 'EncounterRow',
-           'a9_row', 'Fight', 'as_dice', 'roll_encounter', 'describe_fight', 'BattleRules', 'Army', 'army_from_troops',
-           'BattleState', 'start_battle', 'check_bonuses', 'turn_losses', 'breaks', 'resolve_turn', 'narrate',
-           'BattleAction', 'encounter_refusal', 'creditable', 'encounter', 'credit', 'adjust', 'Battle',
-           'troops_to_dict', 'troops_from_dict', 'battle_claims', 'battle_to_dict', 'battle_from_dict', 'save_battle',
-           'load_battle']
+           'RULE_CHECKS', 'AURA_RANGE', 'MAX_CARRIED', 'TABLE_A8', 'LARGEST_READINGS', 'BATTLE_SIZE_READINGS',
+           'AT_10000_READINGS', 'TURN_MINUTES', 'TURN_RANGE', 'PARTICIPANTS_RANGE', 'SCALES', 'RULE_ENCOUNTERS',
+           'GLORY_RANGE', 'CHARACTERS_RANGE', 'TROOP_TYPES', 'TABLE_A9', 'A9_NOTES', 'MAX_FIGHTS',
+           'ZERO_STRENGTH_READINGS', 'PSB_READINGS', 'ENCOUNTER_READINGS', 'HALF_HOUR', 'MAX_ROLLS', 'MAX_TURN_FIGHTS',
+           'MAX_ACTIONS', 'MAX_TURNS', 'BATTLE_KIND', 'BATTLE_VERSION', 'ACTIONS', 'ADJUST_RANGE', 'Troops', 'half_up',
+           'army_strength', 'army_quality', 'outnumber_bonus', 'General', 'general_bonus', 'battle_check_bonus',
+           'opposed_battle_check', 'A8Row', 'a8_row', 'size_scale', 'strength_loss', 'average_level',
+           'encounter_modifier', 'EncounterRow', 'a9_row', 'Fight', 'as_dice', 'roll_encounter', 'describe_fight',
+           'BattleRules', 'Army', 'army_from_troops', 'BattleState', 'start_battle', 'check_bonuses', 'turn_losses',
+           'breaks', 'resolve_turn', 'narrate', 'BattleAction', 'encounter_rolls', 'encounter_refusal', 'creditable',
+           'encounter', 'credit', 'adjust', 'Battle', 'troops_to_dict', 'troops_from_dict', 'battle_claims',
+           'battle_to_dict', 'battle_from_dict', 'save_battle', 'load_battle']
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #7ac50622
 TROOP_KINDS = ("infantry", "cavalry", "mecha")
@@ -292,6 +293,8 @@ def a8_row(margin: int,  # the winning total minus the losing one (0: a tie)
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #311afe2a
 LARGEST_READINGS = ("x100", "x10")
+BATTLE_SIZE_READINGS = ("larger army", "both armies")  # who counts for the size band
+AT_10000_READINGS = ("as printed", "x10")  # a battle of exactly 10,000: the tables' own range, or the × 10 band
 TURN_MINUTES = 30
 TURN_RANGE = (10, 60)
 PARTICIPANTS_RANGE = (1, 2_000_000_000)
@@ -299,14 +302,16 @@ SCALES = (Fraction(1, 10), Fraction(1), Fraction(10), Fraction(100))  # every sc
 
 
 @checked
-def size_scale(participants: int,  # soldiers in the battle, both armies together
+def size_scale(participants: int,  # soldiers in the battle, counted as the `battle_size` reading says
                largest: str = "x100",  # above 100,000: "x100" (the pattern) or "x10" (as printed)
+               at_10000: str = "as printed",  # exactly 10,000: "as printed" (the tables' own range) or "x10"
               ) -> Fraction:
     "What every Army Strength loss is multiplied by for a battle of this size."
     require_int(participants, "participants", *PARTICIPANTS_RANGE)
     require_choice(largest, "largest", LARGEST_READINGS)
+    require_choice(at_10000, "at_10000", AT_10000_READINGS)
     if participants < 1_000: return Fraction(1, 10)
-    if participants < 10_000: return Fraction(1)
+    if participants < 10_000 or (participants == 10_000 and at_10000 == "as printed"): return Fraction(1)
     if participants <= 100_000: return Fraction(10)
     return Fraction(100 if largest == "x100" else 10)
 
@@ -541,6 +546,10 @@ def describe_fight(f: Fight,  # a rolled result
 # %% ../../nbs/besm_d20/50_battles.ipynb #be232a3b
 ZERO_STRENGTH_READINGS = ("breaks", "fights on")
 PSB_READINGS = ("best", "sum")
+ENCOUNTER_READINGS = ("each half-hour", "each turn")  # how often the characters roll on Table A-9
+HALF_HOUR = 30  # minutes between encounter rolls
+MAX_ROLLS = TURN_RANGE[1] // HALF_HOUR  # encounter rolls one turn can bring (two in an hour-long turn)
+MAX_TURN_FIGHTS = MAX_ROLLS * MAX_FIGHTS  # fights one turn can hold
 MAX_ACTIONS = 2_000  # turns, encounters, bonuses and GM's changes that one battle (and its save) may hold
 MAX_TURNS = MAX_ACTIONS + 1  # the turn about to be played, at most
 
@@ -556,6 +565,9 @@ class BattleRules:
     chain: bool = True  # a re-rolled encounter may call for another roll
     turn_minutes: int = TURN_MINUTES  # the length of a turn, 10 to 60
     final_encounter: bool = True  # the characters roll for the turn in which an army breaks
+    battle_size: str = "larger army"  # the size band counts the "larger army" or "both armies" together
+    at_10000: str = "as printed"  # a battle of exactly 10,000: "as printed" or "x10"
+    encounters: str = "each half-hour"  # encounter rolls come "each half-hour" of battle or once "each turn"
 
     def __post_init__(self):
         require_choice(self.exact_multiple, "exact_multiple", EXACT_MULTIPLE_READINGS)
@@ -565,6 +577,9 @@ class BattleRules:
         require_bool(self.chain, "chain")
         require_int(self.turn_minutes, "turn_minutes", *TURN_RANGE)
         require_bool(self.final_encounter, "final_encounter")
+        require_choice(self.battle_size, "battle_size", BATTLE_SIZE_READINGS)
+        require_choice(self.at_10000, "at_10000", AT_10000_READINGS)
+        require_choice(self.encounters, "encounters", ENCOUNTER_READINGS)
 
 
 @checked
@@ -600,7 +615,7 @@ class BattleState:
     "A narrative battle as it stands at the start of a turn (or as it ended)."
     armies: tuple[Army, Army]  # A and B, as they stand
     rules: BattleRules = BattleRules()
-    participants: int = 0  # soldiers in the battle for Table A-8's scaling (0: both armies' soldiers)
+    participants: int = 0  # soldiers in the battle for Table A-8's scaling (0: counted as `rules.battle_size` says)
     characters: str = ""  # the side the player characters fight on: "A", "B" or "" (none)
     party_size: int = 1  # how many characters roll for opponents
     party_level: int = 1  # the average class Level of the characters, rounded down
@@ -608,7 +623,8 @@ class BattleState:
     next_bonus: tuple[int, int] = (0, 0)  # Table A-8 bonus each side carries into the next check
     success_bonus: tuple[int, int] = (0, 0)  # Player Success Bonus each side carries into the next check
     margin: int | None = None  # the last turn's Battle Checks: A's total − B's total
-    fights: tuple[Fight, ...] = ()  # the characters' encounter this turn
+    fights: tuple[Fight, ...] = ()  # the characters' fights this turn (every encounter roll's, in order)
+    rolls: int = 0  # encounter rolls made for the turn just played
     credited: tuple[int, ...] = ()  # fights whose Player Success Bonus was earned
     lost: tuple[int, int] = (0, 0)  # AS lost so far
     broken: tuple[bool, bool] = (False, False)  # which armies have fled or been destroyed
@@ -629,14 +645,17 @@ class BattleState:
                  "success_bonus": _pair(self.success_bonus, "success_bonus", 0, 50),
                  "lost": _pair(self.lost, "lost", 0, MAX_TURNS * STRENGTH_RANGE[1])}
         if self.margin is not None: require_int(self.margin, "margin", -1000, 1000)
-        fights = require_items(self.fights, "fights", MAX_FIGHTS)
+        fights = require_items(self.fights, "fights", MAX_TURN_FIGHTS)
         if not all(isinstance(f, Fight) for f in fights): raise InputError("fights", "must be a list of Fight records")
-        credited = require_items(self.credited, "credited", MAX_FIGHTS)
+        credited = require_items(self.credited, "credited", MAX_TURN_FIGHTS)
         for c in credited:
-            require_int(c, "credited", 0, MAX_FIGHTS - 1)
+            require_int(c, "credited", 0, MAX_TURN_FIGHTS - 1)
             if c >= len(fights) or not fights[c].entry.psb:
                 raise InputError("credited", f"fight {c + 1} is not one of this turn's fights that offers a Player Success Bonus")
         if len(set(credited)) != len(credited): raise InputError("credited", f"names a fight twice: {shown(self.credited)}")
+        require_int(self.rolls, "rolls", 0, MAX_ROLLS)
+        if bool(fights) != bool(self.rolls) or self.rolls > len(fights):
+            raise InputError("rolls", f"{self.rolls} encounter roll(s) cannot give {len(fights)} fight(s)")
         broken = require_items(self.broken, "broken", 2)
         if len(broken) != 2: raise InputError("broken", f"needs two values, for A and B, got {shown(self.broken)}")
         for b in broken: require_bool(b, "broken")
@@ -646,13 +665,14 @@ class BattleState:
         if not isinstance(self.history, History):  # lines given by hand: each checked once, then shared by the states that follow
             object.__setattr__(self, "history", History(self.history))
         if self.participants == 0:
-            object.__setattr__(self, "participants", max(1, sum(a.strength if a.soldiers is None else a.soldiers for a in self.armies)))
+            heads = [a.strength if a.soldiers is None else a.soldiers for a in self.armies]
+            object.__setattr__(self, "participants", max(1, max(heads) if self.rules.battle_size == "larger army" else sum(heads)))
 
     @property
     def over(self) -> bool: return any(self.broken)
 
     @property
-    def scale(self) -> Fraction: return size_scale(self.participants, self.rules.largest)
+    def scale(self) -> Fraction: return size_scale(self.participants, self.rules.largest, self.rules.at_10000)
 
     @property
     def minutes(self) -> int: return (self.turn - 1) * self.rules.turn_minutes
@@ -665,7 +685,7 @@ class BattleState:
 def start_battle(a: Army,  # army A
                  b: Army,  # army B
                  rules: BattleRules | None = None,  # readings and settings
-                 participants: int = 0,  # soldiers in the battle (0: both armies' soldiers)
+                 participants: int = 0,  # soldiers in the battle (0: counted as `rules.battle_size` says)
                  characters: str = "",  # the characters' side: "A", "B" or ""
                  party_size: int = 1,  # how many characters
                  party_level: int = 1,  # the average class Level of the characters, rounded down
@@ -755,7 +775,7 @@ def resolve_turn(state: BattleState,  # the battle at the start of the turn
     line = (f"Turn {state.turn}: {totals[0]} v {totals[1]}, " + (f"{state.side(winner).name} {row.label.lower()}" if winner else "tied")
             + f"; AS {armies[0].strength:,} / {armies[1].strength:,}; AQ {armies[0].quality} / {armies[1].quality}" + (f"; {reason}" if reason else ""))
     new = replace(state, armies=tuple(armies), turn=state.turn + 1, next_bonus=nxt, success_bonus=(0, 0), margin=totals[0] - totals[1],
-                  fights=(), credited=(), lost=tuple(lost), broken=tuple(bool(w) for w in broke), reason=reason,
+                  fights=(), rolls=0, credited=(), lost=tuple(lost), broken=tuple(bool(w) for w in broke), reason=reason,
                   history=state.history.added(line))
     return new, log
 
@@ -767,7 +787,7 @@ def narrate(log: Sequence[Step],  # a turn's log
     return "\n".join(f"{s.what}: {s.value}" for s in log)
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #d611b81e
-BATTLE_KIND, BATTLE_VERSION = "besm-narrative-battle", 2  # 2: the `final_encounter` reading
+BATTLE_KIND, BATTLE_VERSION = "besm-narrative-battle", 3  # 2: the `final_encounter` reading; 3: `battle_size`, `at_10000`, `encounters`
 ACTIONS = ("turn", "encounter", "credit", "adjust")
 ADJUST_RANGE = (-STRENGTH_RANGE[1], STRENGTH_RANGE[1])
 
@@ -779,7 +799,7 @@ class BattleAction:
     kind: str  # "turn", "encounter", "credit" or "adjust"
     circumstance: tuple[int, int] = (0, 0)  # turn: the GM's modifiers, A and B
     glory: int = 0  # encounter: glory-hunting, 0 to 10
-    fight: int = 0  # credit: which fight of this turn's encounter (0 = the first)
+    fight: int = 0  # credit: which fight of this turn's encounters (0 = the first)
     side: str = ""  # adjust: "A" or "B"
     strength: int = 0  # adjust: AS added (negative: lost)
     quality: int = 0  # adjust: AQ added (negative: lost)
@@ -790,7 +810,7 @@ class BattleAction:
         require_choice(self.kind, "kind", ACTIONS)
         object.__setattr__(self, "circumstance", _pair(self.circumstance, "circumstance", *MODIFIER_RANGE))
         require_int(self.glory, "glory", *GLORY_RANGE)
-        require_int(self.fight, "fight", 0, MAX_FIGHTS - 1)
+        require_int(self.fight, "fight", 0, MAX_TURN_FIGHTS - 1)
         require_choice(self.side, "side", ("", *SIDES))
         require_int(self.strength, "strength", *ADJUST_RANGE)
         require_int(self.quality, "quality", -100, 100)
@@ -800,20 +820,43 @@ class BattleAction:
 
 
 @checked
+def encounter_rolls(turn: int,  # a turn played (1 = the first)
+                    rules: BattleRules = BattleRules(),  # its `turn_minutes` and `encounters`
+                   ) -> int:
+    "How many encounter rolls that turn brings: one each turn, or one for each half-hour mark the battle's clock passes in it."
+    require_int(turn, "turn", 1, MAX_TURNS)
+    if not isinstance(rules, BattleRules): raise InputError("rules", "must be BattleRules")
+    if rules.encounters == "each turn": return 1
+    m = rules.turn_minutes
+    return turn * m // HALF_HOUR - (turn - 1) * m // HALF_HOUR
+
+
+def _next_roll(turn: int, rules: BattleRules) -> int:
+    "The first turn from this one that brings an encounter roll."
+    return next(t for t in range(turn, turn + HALF_HOUR) if encounter_rolls(t, rules))
+
+
+@checked
 def encounter_refusal(state: BattleState,  # the battle
                      ) -> str:
     "Why the characters cannot roll an encounter now ('' if they can)."
     if not state.characters: return "no characters fight in this battle (set the side they are on)"
     if state.over and (state.margin is None or not state.rules.final_encounter): return f"the battle is over ({state.reason})"
     if state.margin is None: return "the characters roll after the generals' Battle Checks: play a turn first"
-    if state.fights: return f"the characters have already rolled for turn {state.turn - 1}"
+    played = state.turn - 1
+    due = encounter_rolls(played, state.rules) or (1 if state.over else 0)  # the half-hour in which an army broke, cut short
+    if not due:
+        return (f"turn {played} ends before the next half-hour ({state.rules.turn_minutes}-minute turns): the characters "
+                f"roll after turn {_next_roll(played, state.rules)}")
+    if state.rolls >= due:
+        return f"the characters have already rolled for turn {played}" + (f" ({due} rolls, one each half-hour)" if due > 1 else "")
     return ""
 
 
 @checked
 def creditable(state: BattleState,  # the battle
               ) -> tuple[int, ...]:
-    "This turn's fights whose Player Success Bonus can still be earned (0 = the first); none once the battle is over."
+    "This turn's fights (of all its encounter rolls) whose Player Success Bonus can still be earned (0 = the first); none once the battle is over."
     if state.over: return ()
     return tuple(i for i, f in enumerate(state.fights) if f.entry.psb and i not in state.credited)
 
@@ -823,15 +866,17 @@ def encounter(state: BattleState,  # the battle after a turn
               glory: int = 0,  # glory-hunting, 0 to 10
               dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the totals rolled
              ) -> tuple[BattleState, list[Step]]:
-    "The characters' Table A-9 roll for the turn just played."
+    "The characters' Table A-9 roll for the turn just played (the next of its rolls, when it brings two)."
     why = encounter_refusal(state)
     if why: raise InputError("encounter", why)
     margin = state.margin if state.characters == "A" else -state.margin
     modifier, steps = encounter_modifier(margin, state.party_level, glory)
     fights = roll_encounter(modifier, state.party_size, dice, state.rules.chain)
-    log = list(steps) + [Step(f"Fight {i + 1}", describe_fight(f), RULE_ENCOUNTERS) for i, f in enumerate(fights)]
-    line = f"Turn {state.turn - 1} encounter: " + "; ".join(f"{f.modified} ({f.entry.label})" for f in fights)
-    return replace(state, fights=fights, history=state.history.added(line)), log
+    first = len(state.fights)
+    log = list(steps) + [Step(f"Fight {first + i + 1}", describe_fight(f), RULE_ENCOUNTERS) for i, f in enumerate(fights)]
+    which = f" {state.rolls + 1}" if encounter_rolls(state.turn - 1, state.rules) > 1 else ""
+    line = f"Turn {state.turn - 1} encounter{which}: " + "; ".join(f"{f.modified} ({f.entry.label})" for f in fights)
+    return replace(state, fights=state.fights + fights, rolls=state.rolls + 1, history=state.history.added(line)), log
 
 
 @checked
@@ -839,7 +884,7 @@ def credit(state: BattleState,  # the battle after an encounter
            fight: int = 0,  # which fight (0 = the first)
           ) -> tuple[BattleState, list[Step]]:
     "The characters won that fight: its Player Success Bonus goes on their general's next Battle Check."
-    require_int(fight, "fight", 0, MAX_FIGHTS - 1)
+    require_int(fight, "fight", 0, MAX_TURN_FIGHTS - 1)
     if state.over: raise InputError("fight", f"the battle is over ({state.reason}): there is no next Battle Check for the bonus")
     if fight >= len(state.fights): raise InputError("fight", f"this turn's encounter has {len(state.fights)} fight(s); there is no fight {fight + 1}")
     e = state.fights[fight].entry
@@ -885,7 +930,7 @@ def adjust(state: BattleState,  # the battle
 def _played(state: BattleState) -> str:
     "What shows that a battle has been played ('' for one before its first turn, as `start_battle` makes it)."
     fresh = BattleState(state.armies, state.rules, state.participants, state.characters, state.party_size, state.party_level)
-    return ", ".join(f for f in ("turn", "next_bonus", "success_bonus", "margin", "fights", "credited", "lost", "broken", "reason", "history")
+    return ", ".join(f for f in ("turn", "next_bonus", "success_bonus", "margin", "fights", "rolls", "credited", "lost", "broken", "reason", "history")
                      if getattr(state, f) != getattr(fresh, f))
 
 
@@ -990,8 +1035,14 @@ def _read(cls: type,  # the record to build
 _TROOP_FIELDS = ("name", "count", "level", "kind", "mount_hd", "war_mount", "big_mecha")
 _GENERAL_FIELDS = ("name", "intelligence", "military_science", "aura_of_command", "area_ranks")
 _ARMY_FIELDS = ("name", "general", "strength", "quality", "soldiers")
-_RULE_FIELDS = ("exact_multiple", "largest", "zero_strength", "psb", "chain", "turn_minutes", "final_encounter")
-_RULE_FIELDS_V1 = _RULE_FIELDS[:-1]  # version 1 saves: no encounter was rolled once an army broke
+_RULE_FIELDS = ("exact_multiple", "largest", "zero_strength", "psb", "chain", "turn_minutes", "final_encounter", "battle_size", "at_10000",
+                "encounters")
+_RULE_FIELDS_V2 = _RULE_FIELDS[:7]
+_RULE_FIELDS_V1 = _RULE_FIELDS[:6]
+# how older saves were played: version 1 rolled no encounter once an army broke; versions 1 and 2 counted both armies for
+# the size band, put exactly 10,000 in the × 10 band and rolled one encounter a turn whatever its length
+_AS_PLAYED = {1: {"final_encounter": False, "battle_size": "both armies", "at_10000": "x10", "encounters": "each turn"},
+              2: {"battle_size": "both armies", "at_10000": "x10", "encounters": "each turn"}}
 _START_FIELDS = ("armies", "rules", "participants", "characters", "party_size", "party_level")
 _ACTION_FIELDS = ("kind", "circumstance", "glory", "fight", "side", "strength", "quality", "note", "dice")
 _CLAIM_FIELDS = ("turn", "strength", "quality", "broken", "reason")
@@ -1015,8 +1066,7 @@ def _army_dict(a: Army) -> dict:
 
 
 def _rules_dict(r: BattleRules) -> dict:
-    return {"exact_multiple": r.exact_multiple, "largest": r.largest, "zero_strength": r.zero_strength, "psb": r.psb,
-            "chain": r.chain, "turn_minutes": r.turn_minutes, "final_encounter": r.final_encounter}
+    return {f: getattr(r, f) for f in _RULE_FIELDS}
 
 
 def _action_dict(a: BattleAction) -> dict:
@@ -1070,8 +1120,8 @@ def battle_from_dict(data: object,  # as written by `battle_to_dict`
     st = fields(top["start"], "battle.start", _START_FIELDS, _START_FIELDS)
     armies = items(st["armies"], "battle.start.armies", 2)
     if len(armies) != 2: raise InputError("battle.start.armies", f"needs 2 armies, got {len(armies)}")
-    rules = (_read(BattleRules, "battle.start.rules", st["rules"], _RULE_FIELDS) if version > 1 else
-             _read(BattleRules, "battle.start.rules", st["rules"], _RULE_FIELDS_V1, final_encounter=False))
+    keys = {1: _RULE_FIELDS_V1, 2: _RULE_FIELDS_V2}.get(version, _RULE_FIELDS)
+    rules = _read(BattleRules, "battle.start.rules", st["rules"], keys, **_AS_PLAYED.get(version, {}))
     start = _read(BattleState, "battle.start", st, _START_FIELDS, rules=rules,
                   armies=tuple(_read_army(a, f"battle.start.armies[{i}]") for i, a in enumerate(armies)))
     saved = items(top["actions"], "battle.actions", 10 * MAX_ACTIONS)

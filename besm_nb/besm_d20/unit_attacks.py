@@ -23,12 +23,12 @@ from ..dice import InputError, checked, parse_param, require_bool, require_choic
 
 
 # %% auto #0
-__all__ = ['RULE_ROUNDS', 'CHARGE_BONUS', 'CHARGE_AC', 'HINDERED_BONUS', 'TABLE_A12', 'RULE_SAVES', 'SAVE_FLOOR', 'SAVE_CEILING',
-           'ROUNDINGS', 'SPELL_EFFECTS', 'HELPLESS_READINGS', 'FEAR_DC', 'MAX_ATTACKS', 'ODDS_BITS', 'MIN_SIMULATED',
-           'MAX_SIMULATED', 'SIMULATED_DRAWS', 'ODDS_SEED', 'PENALTY_FLOOR', 'unit_attack_result', 'DamageResult',
-           'unit_hit_points', 'apply_damage', 'outmatching', 'spell_dc', 'save_percentage', 'counters_failing',
-           'MassSave', 'mass_save', 'hit_dice_loss', 'majority_affected', 'unit_defence_penalty', 'attack_chances',
-           'AttackOutlook', 'unit_attack_odds']
+__all__ = ['RULE_ROUNDS', 'CHARGE_BONUS', 'CHARGE_AC', 'HINDERED_BONUS', 'TABLE_A12', 'BETWEEN_READINGS', 'RULE_SAVES',
+           'SAVE_FLOOR', 'SAVE_CEILING', 'ROUNDINGS', 'LIMIT_READINGS', 'SPELL_EFFECTS', 'HELPLESS_READINGS', 'FEAR_DC',
+           'MAX_ATTACKS', 'ODDS_BITS', 'MIN_SIMULATED', 'MAX_SIMULATED', 'SIMULATED_DRAWS', 'ODDS_SEED',
+           'PENALTY_FLOOR', 'unit_attack_result', 'DamageResult', 'unit_hit_points', 'apply_damage', 'outmatching',
+           'spell_dc', 'save_percentage', 'counters_failing', 'MassSave', 'mass_save', 'hit_dice_loss',
+           'majority_affected', 'unit_defence_penalty', 'attack_chances', 'AttackOutlook', 'unit_attack_odds']
 
 # %% ../../nbs/besm_d20/55_unit_attacks.ipynb #456f5221
 RULE_ROUNDS = f"{RULE} · Resolving Unit Combat"
@@ -105,18 +105,34 @@ TABLE_A12: tuple[tuple[Fraction, int, int], ...] = (
 )
 
 
+BETWEEN_READINGS = ("largest reached", "nearest row")  # a ratio between two rows of Table A-12
+
+
+def _nearest_row(ratio: Fraction, col: int) -> int:
+    "The row nearest a ratio on the scale of ratios (even counts as a row of 0): of a above and b below, a when ratio² > a·b."
+    rows = TABLE_A12[:4] + ((Fraction(1), 0, 0),) + TABLE_A12[4:]
+    if ratio >= rows[0][0]: return rows[0][col]
+    if ratio <= rows[-1][0]: return rows[-1][col]
+    above, below = next((a, b) for a, b in zip(rows, rows[1:]) if a[0] >= ratio >= b[0])
+    if ratio in (above[0], below[0]): return (above if ratio == above[0] else below)[col]
+    return (above if ratio * ratio > above[0] * below[0] else below)[col]  # never equal: a·b is not the square of a fraction
+
+
 @checked
 def outmatching(mine: int,  # this side's size: counters in reach (attack) or the army's size (morale)
                 theirs: int,  # the enemy's
                 kind: str = "attack",  # "attack" or "morale": which column
+                between: str = "largest reached",  # a ratio between two rows: the "largest reached", or the "nearest row"
                ) -> int:
-    "Table A-12: the attack or morale modifier for a side this many times the enemy's size (the best row reached)."
+    "Table A-12: the attack or morale modifier for a side this many times the enemy's size (between rows: as `between` says)."
     require_int(mine, "mine", 0, 100_000_000); require_int(theirs, "theirs", 0, 100_000_000)
     col = 1 if require_choice(kind, "kind", ("attack", "morale")) == "attack" else 2
+    require_choice(between, "between", BETWEEN_READINGS)
     if mine == theirs: return 0
     if theirs == 0: return TABLE_A12[0][col]
     if mine == 0: return TABLE_A12[-1][col]
     ratio = Fraction(mine, theirs)
+    if between == "nearest row": return _nearest_row(ratio, col)
     if ratio > 1: return next((row[col] for row in TABLE_A12[:4] if ratio >= row[0]), 0)
     return next((row[col] for row in reversed(TABLE_A12[4:]) if ratio <= row[0]), 0)
 
@@ -124,6 +140,7 @@ def outmatching(mine: int,  # this side's size: counters in reach (attack) or th
 RULE_SAVES = f"{RULE} · Saving Throws"
 SAVE_FLOOR, SAVE_CEILING = 5, 95
 ROUNDINGS = ("nearest", "down", "up")
+LIMIT_READINGS = ("percentage", "counters")  # the 5% and 95% bound the percentage only, or the count of counters too
 
 
 @checked
@@ -148,12 +165,15 @@ def save_percentage(dc: int,  # the save's DC
 def counters_failing(counters: int,  # counters in the area
                      percentage: int,  # from `save_percentage`
                      rounding: str = "nearest",  # "nearest" (half up), "down" or "up"
+                     limits: str = "percentage",  # the 5% and 95% bound the "percentage" only, or the number of "counters" too
                     ) -> int:
     "How many of the counters in the area fail."
     require_int(counters, "counters", 0, MAX_COUNTERS); require_int(percentage, "percentage", 0, 100)
-    require_choice(rounding, "rounding", ROUNDINGS)
+    require_choice(rounding, "rounding", ROUNDINGS); require_choice(limits, "limits", LIMIT_READINGS)
     exact = Fraction(counters * percentage, 100)
-    return math.floor(exact + Fraction(1, 2)) if rounding == "nearest" else math.floor(exact) if rounding == "down" else math.ceil(exact)
+    n = math.floor(exact + Fraction(1, 2)) if rounding == "nearest" else math.floor(exact) if rounding == "down" else math.ceil(exact)
+    lo, hi = math.ceil(Fraction(counters * SAVE_FLOOR, 100)), math.floor(Fraction(counters * SAVE_CEILING, 100))
+    return min(max(n, lo), hi) if limits == "counters" and lo <= hi else n  # a lone counter: no count fits, the rounding stands
 
 
 @dataclass(frozen=True)
@@ -175,17 +195,19 @@ def mass_save(counters: int,  # counters in the area of effect
               rolled: int,  # the effect's damage as rolled, once
               armour: int = 0,  # the unit's Armour, if it stops this damage
               rounding: str = "nearest",  # counters × percentage: "nearest", "down" or "up"
+              limits: str = "percentage",  # the 5% and 95% bound the "percentage" only, or the number of "counters" too
              ) -> MassSave:
     "The damage a unit takes from one area effect with a save for half: the failing share at full, the rest at half."
     pc = save_percentage(dc, save)
-    failed = counters_failing(counters, pc, rounding)
+    failed = counters_failing(counters, pc, rounding, limits)
     require_int(rolled, "rolled", 0, DAMAGE_RANGE[1]); require_int(armour, "armour", 0, 10_000)
     full = max(0, rolled - armour)
     half = full // 2
     saved = counters - failed
     total = failed * full + saved * half
     steps = (Step(f"DC {dc} − save {save:+d} − 1, × 5", f"{(dc - save - 1) * 5}% → {pc}%", RULE_SAVES),
-             Step(f"{counters} counters × {pc}% ({rounding})", f"{failed} fail, {saved} save", RULE_SAVES),
+             Step(f"{counters} counters × {pc}% ({rounding}" + (", within 5–95% of the counters" if limits == "counters" else "") + ")",
+                  f"{failed} fail, {saved} save", RULE_SAVES),
              Step(f"Damage {rolled}" + (f" − Armour {armour}" if armour else ""), full, RULE_SAVES),
              Step(f"{failed} × {full} + {saved} × {half} (half, rounded down)", total, RULE_SAVES))
     return MassSave(pc, failed, saved, full, half, total, steps)

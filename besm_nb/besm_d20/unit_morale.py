@@ -12,7 +12,8 @@ from ..dice import checked, require_bool, require_choice, require_int
 
 # %% auto #0
 __all__ = ['RULE_MORALE', 'TABLE_A13', 'STANDING_MODIFIER', 'ELITE_BONUS', 'RALLY_DC', 'THIRD_READINGS', 'SIZE_READINGS',
-           'ROUND_DAMAGE', 'TABLE_A14', 'morale_triggers', 'morale_bonus', 'is_elite', 'morale_award']
+           'OUTSIZED_READINGS', 'ROUND_DAMAGE', 'TABLE_A14', 'morale_triggers', 'morale_bonus', 'is_elite',
+           'morale_award']
 
 # %% ../../nbs/besm_d20/56_unit_morale.ipynb #41abe64b
 RULE_MORALE = f"{RULE} · Morale"
@@ -29,6 +30,7 @@ ELITE_BONUS = 2
 RALLY_DC = 20
 THIRD_READINGS = ("by", "to")
 SIZE_READINGS = ("first", "every")
+OUTSIZED_READINGS = ("when hit", "after losses")  # Table A-13's "three times": sizes compared as the hit lands, or after the round's losses
 ROUND_DAMAGE = 10 ** 9  # melee damage taken or dealt in one round, at most
 
 
@@ -41,16 +43,19 @@ def morale_triggers(start: int,  # counters the unit began the battle with
                     biggest: int = 0,  # the largest Unit Size of an enemy unit that hit it this round
                     third: str = "by",  # "by": lost a third this round; "to": left with a third or fewer
                     size: str = "first",  # half and quarter size: "first" in the round it falls that low; "every" round while it is
+                    dwarfed: bool = False,  # a hit this round came from an enemy unit at least three times its size as the hit landed
+                    outsized: str = "when hit",  # "three times": judged "when hit" (`dwarfed`) or "after losses" (`biggest` against `now`)
                    ) -> tuple[tuple[str, int], ...]:
     "The Table A-13 circumstances that call for a morale check now, as (circumstance, DC)."
     require_int(start, "start", 1, MAX_COUNTERS); require_int(round_start, "round_start", 0, start); require_int(now, "now", 0, round_start)
     require_int(taken, "taken", 0, ROUND_DAMAGE); require_int(dealt, "dealt", 0, ROUND_DAMAGE); require_int(biggest, "biggest", 0, MAX_COUNTERS)
     require_choice(third, "third", THIRD_READINGS); require_choice(size, "size", SIZE_READINGS)
+    require_bool(dwarfed, "dwarfed"); require_choice(outsized, "outsized", OUTSIZED_READINGS)
     if now == 0: return ()
     fell = lambda share: share * now <= start and (size == "every" or share * round_start > start)  # at or below start/share
     hit = {"half": fell(2), "quarter": fell(4),
            "third": (3 * (round_start - now) >= round_start and now < round_start) if third == "by" else 3 * now <= round_start,
-           "outdamaged": taken > dealt, "outsized": biggest >= 3 * now}
+           "outdamaged": taken > dealt, "outsized": dwarfed if outsized == "when hit" else biggest >= 3 * now}
     return tuple((text, dc) for key, text, dc in TABLE_A13 if hit[key])
 
 

@@ -13,11 +13,12 @@ from typing import Iterable, Sequence
 
 from ..anime_d20.combat import CRIT_READINGS, MAX_INCREMENTS, critical_damage, increment_penalty
 from .battles import NAME_LENGTH, SIDES, as_dice
-from .unit_attacks import (CHARGE_AC, CHARGE_BONUS, FEAR_DC, HELPLESS_READINGS, HINDERED_BONUS, ROUNDINGS, RULE_ROUNDS,
-                                           RULE_SAVES, SPELL_EFFECTS, AttackOutlook, DamageResult, apply_damage, mass_save, outmatching,
-                                           unit_attack_odds, unit_attack_result, unit_defence_penalty, unit_hit_points)
-from .unit_morale import (RALLY_DC, ROUND_DAMAGE, RULE_MORALE, SIZE_READINGS, TABLE_A14, THIRD_READINGS, morale_award,
-                                          morale_bonus, morale_triggers)
+from .unit_attacks import (BETWEEN_READINGS, CHARGE_AC, CHARGE_BONUS, FEAR_DC, HELPLESS_READINGS, HINDERED_BONUS,
+                                           LIMIT_READINGS, ROUNDINGS, RULE_ROUNDS, RULE_SAVES, SPELL_EFFECTS, AttackOutlook, DamageResult,
+                                           apply_damage, counters_failing, mass_save, outmatching, save_percentage, unit_attack_odds,
+                                           unit_attack_result, unit_defence_penalty, unit_hit_points)
+from .unit_morale import (OUTSIZED_READINGS, RALLY_DC, ROUND_DAMAGE, RULE_MORALE, SIZE_READINGS, TABLE_A14, THIRD_READINGS,
+                                          morale_award, morale_bonus, morale_triggers)
 from .units import (BONUS_RANGE, COUNTER_HP_RANGE, HD_RANGE, MAX_COUNTERS, MAX_RANGE_INCREMENT, RULE, SAVES, Unit,
                                     unit_initiative_bonus)
 from ..checks import Step, d20_check
@@ -26,12 +27,13 @@ from ..dice import (DiceFeed, InputError, checked, parse_param, require_bool, re
 from ..store import confirm_replay, fields, items, load_json, save_json, whole
 
 # %% auto #0
-__all__ = ['RULE_DAMAGE', 'MORALE_STATES', 'OPTIONS', 'RULES_CRIT', 'CHARGE_AC_READINGS', 'MAX_UNITS', 'MAX_CHARACTERS',
-           'MAX_ROUNDS', 'MAX_DISTANCE', 'TURN_ACTIONS', 'UNIT_KIND', 'UNIT_VERSION', 'ACTION_KINDS', 'MAX_ACTIONS',
-           'UnitRules', 'Character', 'UnitState', 'CombatState', 'start_combat', 'legal_actions', 'legal_targets',
-           'roll_initiative', 'AttackPlan', 'attack', 'withdraw', 'pass_turn', 'coup_de_grace', 'rally', 'morale_check',
-           'next_round', 'narrate', 'save_effect', 'hit_dice', 'condition', 'award', 'attack_outlook', 'UnitAction',
-           'apply_action', 'Combat', 'combat_claims', 'combat_to_dict', 'unit_to_dict', 'unit_from_dict',
+__all__ = ['RULE_DAMAGE', 'MORALE_STATES', 'OPTIONS', 'RULES_CRIT', 'CHARGE_AC_READINGS', 'WITHDRAW_READINGS', 'RALLY_READINGS',
+           'FLIGHT_ROUNDS', 'ARMY_SIZE_READINGS', 'MAX_UNITS', 'MAX_CHARACTERS', 'MAX_ROUNDS', 'MAX_DISTANCE',
+           'TURN_ACTIONS', 'UNIT_KIND', 'UNIT_VERSION', 'ACTION_KINDS', 'MAX_ACTIONS', 'UnitRules', 'Character',
+           'UnitState', 'CombatState', 'start_combat', 'legal_actions', 'legal_targets', 'roll_initiative',
+           'AttackPlan', 'attack', 'withdraw', 'move_away', 'stay', 'pass_turn', 'coup_de_grace', 'rally',
+           'morale_check', 'next_round', 'narrate', 'save_effect', 'hit_dice', 'condition', 'award', 'attack_outlook',
+           'UnitAction', 'apply_action', 'Combat', 'combat_claims', 'combat_to_dict', 'unit_to_dict', 'unit_from_dict',
            'character_to_dict', 'character_from_dict', 'combat_from_dict', 'save_combat', 'load_combat']
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #6610698e
@@ -40,6 +42,10 @@ MORALE_STATES = ("steady", "withdrawing", "shaken", "routing", "fleeing", "fled"
 OPTIONS = ("charge", "attack", "ranged")
 RULES_CRIT = CRIT_READINGS  # the critical readings the attack code plays: Anime d20's own
 CHARGE_AC_READINGS = ("turn", "round")
+WITHDRAW_READINGS = ("own turn", "round start")  # a withdrawing unit leaves melee on its own turn next round, or as the round starts
+RALLY_READINGS = ("once", "each round")  # a fleeing unit's tries to rally: one, or one each round of its flight
+FLIGHT_ROUNDS = 3  # reading "each round": the rounds a fleeing unit runs before it is off the field
+ARMY_SIZE_READINGS = ("counters", "creatures")  # the armies' sizes for Table A-12's morale column
 MAX_UNITS, MAX_CHARACTERS = 200, 60  # on one field
 MAX_ROUNDS = 100_000
 MAX_DISTANCE = 10 * MAX_RANGE_INCREMENT  # feet: the longest reach of any ranged weapon
@@ -64,12 +70,21 @@ class UnitRules:
     fear_dc: int = FEAR_DC  # the morale check fear calls for
     size: str = "first"  # Table A-13's half and quarter: a check in the round the unit "first" falls that low, or "every" round
     charge_ac: str = "turn"  # a charger's AC −2 lasts until its next "turn", or to the end of the "round"
+    withdraw: str = "own turn"  # a withdrawing unit moves away on its "own turn" the next round, or at the "round start"
+    rally: str = "once"  # a fleeing unit tries to rally "once", or "each round" of its flight (`FLIGHT_ROUNDS`)
+    outsized: str = "when hit"  # Table A-13's three times: the sizes "when hit", or "after losses"
+    between: str = "largest reached"  # Table A-12 between two rows: the "largest reached", or the "nearest row"
+    army_size: str = "counters"  # the armies compared for morale by their "counters" (Unit Sizes) or "creatures"
+    limits: str = "percentage"  # a mass save's 5% and 95% bound the "percentage" only, or the number of "counters" too
 
     def __post_init__(self):
         require_bool(self.defence, "defence"); require_choice(self.rounding, "rounding", ROUNDINGS)
         require_choice(self.third, "third", THIRD_READINGS); require_choice(self.helpless, "helpless", HELPLESS_READINGS)
         require_choice(self.crit, "crit", RULES_CRIT); require_int(self.fear_dc, "fear_dc", 0, 40)
         require_choice(self.size, "size", SIZE_READINGS); require_choice(self.charge_ac, "charge_ac", CHARGE_AC_READINGS)
+        require_choice(self.withdraw, "withdraw", WITHDRAW_READINGS); require_choice(self.rally, "rally", RALLY_READINGS)
+        require_choice(self.outsized, "outsized", OUTSIZED_READINGS); require_choice(self.between, "between", BETWEEN_READINGS)
+        require_choice(self.army_size, "army_size", ARMY_SIZE_READINGS); require_choice(self.limits, "limits", LIMIT_READINGS)
 
 
 @checked
@@ -108,6 +123,8 @@ class UnitState:
     defences: int = 0  # defence rolls made this round
     checked: bool = False  # it has made its morale check this round
     fear: bool = False  # fear calls for a morale check now
+    dwarfed: bool = False  # hit this round by an enemy unit at least three times its size as the hit landed
+    fleeing_since: int = 0  # the round it began to flee (0: it is not fleeing)
 
     def __post_init__(self):
         n = self.unit.counters
@@ -126,7 +143,8 @@ class UnitState:
         require_int(self.round_start, "round_start", self.counters, n)
         require_int(self.taken, "taken", 0, ROUND_DAMAGE); require_int(self.dealt, "dealt", 0, ROUND_DAMAGE)
         require_int(self.biggest, "biggest", 0, MAX_COUNTERS); require_int(self.defences, "defences", 0, 100_000)
-        require_bool(self.checked, "checked"); require_bool(self.fear, "fear")
+        require_bool(self.checked, "checked"); require_bool(self.fear, "fear"); require_bool(self.dwarfed, "dwarfed")
+        require_int(self.fleeing_since, "fleeing_since", 0, MAX_ROUNDS)
 
     @property
     def name(self) -> str: return self.unit.name
@@ -199,9 +217,10 @@ class CombatState:
     @checked
     def army_size(self, side: str,  # "A" or "B"
                  ) -> int:
-        "Creatures of every unit of a side still fighting on the field."
+        "The size of a side's army for morale: the counters (or, reading `army_size`, the creatures) of its units still fighting."
         require_choice(side, "side", SIDES)
-        return sum(u.counters * u.unit.per_counter for u in self.units if u.unit.side == side and u.fighting)
+        per = (lambda u: 1) if self.rules.army_size == "counters" else (lambda u: u.unit.per_counter)
+        return sum(u.counters * per(u) for u in self.units if u.unit.side == side and u.fighting)
 
     @checked
     def routed(self, side: str,  # "A" or "B"
@@ -252,7 +271,7 @@ class CombatState:
         due = ((("a fear effect", self.rules.fear_dc),) if u.fear else ())
         if not u.checked and not self.to_act():
             due += morale_triggers(u.unit.counters, u.round_start, u.counters, u.taken, u.dealt, u.biggest, self.rules.third,
-                                   self.rules.size)
+                                   self.rules.size, u.dwarfed, self.rules.outsized)
         return due
 
 
@@ -274,7 +293,7 @@ def start_combat(units: Sequence[Unit],  # every unit on the field, sides A and 
                        characters=tuple(characters))
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #e3bc4ba9
-TURN_ACTIONS = ("charge", "attack", "ranged", "withdraw", "coup", "rally", "pass")  # what a unit may do on its turn
+TURN_ACTIONS = ("charge", "attack", "ranged", "withdraw", "coup", "rally", "move away", "stay", "pass")  # what a unit may do on its turn
 
 
 def _foes(state: CombatState, u: UnitState) -> list[UnitState]:
@@ -290,12 +309,14 @@ def _known(state: CombatState, name: str, param: str = "unit") -> None:
 def legal_actions(state: CombatState,  # the battle
                   unit: str,  # a unit or a character
                  ) -> tuple[str, ...]:
-    "What the unit may do now, in the engine's words ('charge', 'attack', 'ranged', 'withdraw', 'coup', 'rally', 'pass'); () if it is not its turn. A character's turn is ('pass',): what it does is told with `hit_dice`, `save_effect`, `condition` and `award`, `by` its name, before it passes."
+    "What the unit may do now, in the engine's words ('charge', 'attack', 'ranged', 'withdraw', 'coup', 'rally', 'move away', 'stay', 'pass'); () if it is not its turn. A character's turn is ('pass',): what it does is told with `hit_dice`, `save_effect`, `condition` and `award`, `by` its name, before it passes."
     _known(state, unit)
     if state.over or state.current() != unit: return ()
     if state.character(unit): return ("pass",)
     u = state.get(unit)
     if u.morale == "fleeing": return ("rally", "pass")
+    if u.morale == "withdrawing": return ("move away", "stay")  # reading "own turn": the round after it withdrew
+    if u.morale == "routing": return ("move away",)  # its withdrawal forced by morale: it must go
     foes, out = _foes(state, u), []
     if u.morale == "steady" and u.able:
         if not u.engaged and foes: out.append("charge")
@@ -454,7 +475,7 @@ def _plan(state: CombatState, unit: str, target: str, option: str, counters: int
         rolls, damage, mod = me.unit.ranged_attack, me.unit.ranged_damage, pen
         steps.append(Step(f"Range: {distance:,} ft, in increments of {inc:,} ft", f"{pen:+d}", f"{RULE_ROUNDS} (Anime d20 range increments)"))
     else:
-        out = outmatching(n, reach)
+        out = outmatching(n, reach, "attack", state.rules.between)
         rolls, damage, mod = (me.unit.attack[:1] if option == "charge" else me.unit.attack), me.unit.damage, out
         if option == "charge":
             lasts = "until its next turn" if state.rules.charge_ac == "turn" else "to the end of the round"
@@ -515,7 +536,8 @@ def attack(state: CombatState,  # the battle
         reach -= r.removed
         log.append(Step(f"{target}", _damage_line(target, r, them.unit.counter_hp), RULE_DAMAGE))
         t = state.get(target)
-        state = state.put(_set(t, biggest=max(t.biggest, me.counters), taken=min(ROUND_DAMAGE, t.taken + (dmg if melee else 0))))
+        state = state.put(_set(t, biggest=max(t.biggest, me.counters), dwarfed=t.dwarfed or me.counters >= 3 * them.counters,
+                               taken=min(ROUND_DAMAGE, t.taken + (dmg if melee else 0))))  # `them`: its size as the hit landed
         total_dealt += dmg
     me = state.get(unit)
     state = state.put(_set(me, dealt=min(ROUND_DAMAGE, me.dealt + (total_dealt if melee else 0))))
@@ -529,13 +551,43 @@ def attack(state: CombatState,  # the battle
 def withdraw(state: CombatState,  # the battle
              unit: str,  # the unit withdrawing (its turn)
             ) -> tuple[CombatState, list[Step]]:
-    "Declare a withdrawal (a full action): next round the unit moves away and is out of melee."
+    "Declare a withdrawal (a full action): next round the unit moves away (on its own turn, or as the round starts: reading `withdraw`)."
     me = _unit_turn(state, unit)
     if me.morale != "steady": raise InputError("unit", f"{unit} is {me.morale}")
     if not me.engaged: raise InputError("unit", f"{unit} is not in melee: there is nothing to withdraw from")
     state = _set(state.put(_set(me, morale="withdrawing")), acted=state.acted + (unit,))
-    log = [Step(f"{unit}: withdraw", "a full action; it moves away next round", f"{RULE} · Unit Withdraw Option")]
+    when = "on its turn next round it moves away, or stays in the fight" if state.rules.withdraw == "own turn" else "it moves away as next round starts"
+    log = [Step(f"{unit}: withdraw", f"a full action; {when}", f"{RULE} · Unit Withdraw Option")]
     return _log(state, f"Round {state.round}: {unit} withdraws"), log
+
+
+@checked
+def move_away(state: CombatState,  # the battle
+              unit: str,  # the unit that withdrew last round (its turn)
+             ) -> tuple[CombatState, list[Step]]:
+    "On its turn the round after it withdrew, the unit moves off: out of melee (its action); a unit broken by morale flees, and may still try to rally."
+    me = _unit_turn(state, unit)
+    if me.morale not in ("withdrawing", "routing"): raise InputError("unit", f"{unit} is {me.morale}: only a unit that withdrew last round moves away")
+    state = _disengage(state, unit)
+    if me.morale == "withdrawing":
+        state = _set(state.put(_set(state.get(unit), morale="steady")), acted=state.acted + (unit,))
+        return (_log(state, f"Round {state.round}: {unit} moves away, out of melee"),
+                [Step(unit, "moves away: out of melee (its action this round)", f"{RULE} · Unit Withdraw Option")])
+    state = state.put(_set(state.get(unit), morale="fleeing", fleeing_since=state.round))
+    return (_log(state, f"Round {state.round}: {unit} flees"),
+            [Step(unit, f"moves away and flees the field at top speed; on this turn it may still try to rally (DC {RALLY_DC})", RULE_MORALE)])
+
+
+@checked
+def stay(state: CombatState,  # the battle
+         unit: str,  # the unit that withdrew last round (its turn)
+        ) -> tuple[CombatState, list[Step]]:
+    "The unit that withdrew last round does not move away: it has not withdrawn, is still in melee, and goes on with its turn."
+    me = _unit_turn(state, unit)
+    if me.morale != "withdrawing": raise InputError("unit", f"{unit} is {me.morale}: only a unit that withdrew last round may stay instead")
+    state = state.put(_set(me, morale="steady"))
+    return (_log(state, f"Round {state.round}: {unit} stays in the fight"),
+            [Step(unit, "does not move away: no withdrawal; still in melee, it goes on with its turn", f"{RULE} · Unit Withdraw Option")])
 
 
 @checked
@@ -544,6 +596,8 @@ def pass_turn(state: CombatState,  # the battle
              ) -> tuple[CombatState, list[Step]]:
     "The unit does nothing this round (a fleeing unit keeps running); a character ends its turn."
     me = _turn(state, unit)
+    if me is not None and me.morale in ("withdrawing", "routing"):
+        raise InputError("unit", f"{unit} withdrew last round: now it moves away" + (", or stays in the fight" if me.morale == "withdrawing" else ""))
     state = _set(state, acted=state.acted + (unit,))
     what = "ends its turn" if me is None else "keeps fleeing" if me.morale == "fleeing" else "holds"
     return _log(state, f"Round {state.round}: {unit} {what}"), [Step(f"{unit}", what, RULE_ROUNDS)]
@@ -576,24 +630,32 @@ def rally(state: CombatState,  # the battle
           situational: int = 0,  # any other morale modifier the GM allows
           dice: DiceFeed | random.Random | Iterable[int] | None = None,  # a seeded RNG, or the d20 rolled
          ) -> tuple[CombatState, list[Step]]:
-    "A fleeing unit's morale check at DC 20: passed, it may attack again from the next round; failed, it leaves the field."
+    "A fleeing unit's morale check at DC 20: passed, it may attack again from the next round; failed, it runs on (and leaves the field when its flight ends)."
     me = _unit_turn(state, unit)
     if me.morale != "fleeing": raise InputError("unit", f"{unit} is not fleeing: only a fleeing unit rallies")
     ok, log = _morale_roll(state, me, RALLY_DC, situational, as_dice(dice), "rally")
-    me = _set(state.get(unit), morale="steady" if ok else "fleeing")
+    me = _set(state.get(unit), morale="steady" if ok else "fleeing", fleeing_since=0 if ok else me.fleeing_since)
     state = _set(state.put(me), acted=state.acted + (unit,))
-    return _log(state, f"Round {state.round}: {unit} " + ("rallies" if ok else "fails to rally: it leaves the field at the round's end")), log
+    last = state.round + 1 - me.fleeing_since >= _flight(state)
+    return _log(state, f"Round {state.round}: {unit} " + ("rallies" if ok else "fails to rally: it leaves the field at the round's end" if last
+                                                          else "fails to rally: it runs on, and may try again next round")), log
+
+
+def _flight(state: CombatState) -> int:
+    "Rounds a fleeing unit runs (with a try to rally in each) before it leaves the field: reading `rally`."
+    return 1 if state.rules.rally == "once" else FLIGHT_ROUNDS
 
 
 def _morale_roll(state: CombatState, u: UnitState, dc: int, situational: int, feed: DiceFeed, why: str) -> tuple[bool, list[Step]]:
     require_int(situational, "situational", -50, 50)
     side = u.unit.side
     other = SIDES[1 - SIDES.index(side)]
-    sizes = outmatching(state.army_size(side), state.army_size(other), "morale")
+    sizes = outmatching(state.army_size(side), state.army_size(other), "morale", state.rules.between)
     bonus, steps = morale_bonus(u.unit.leader_cha, u.unit.aura, u.deeds + u.spells + sizes + situational, u.unit.elite, u.unit.standing)
     d20 = feed("1d20", f"{u.name}'s {why} check")
     check = d20_check(bonus, dc, d20)
-    log = [Step(f"Army sizes (Table A-12): {state.army_size(side):,} against {state.army_size(other):,}", f"{sizes:+d}", f"{RULE} · Outmatching")]
+    log = [Step(f"Army sizes (Table A-12): {state.army_size(side):,} against {state.army_size(other):,} {state.rules.army_size}", f"{sizes:+d}",
+                f"{RULE} · Outmatching")]
     log += [Step(w, f"{v:+d}", f"{RULE_MORALE} (Table A-14)") for w, v in (("Deeds (Table A-14)", u.deeds), ("Spells and other morale modifiers", u.spells)) if v]
     log += list(steps) + [Step(f"{u.name}: {why} check", f"d20 {d20} {bonus:+d} = {check.total} against DC {dc}: {'passed' if check.success else 'failed'}", RULE_MORALE)]
     return check.success, log
@@ -612,9 +674,13 @@ def morale_check(state: CombatState,  # the battle
     u = state.get(unit)
     ok, log = _morale_roll(state, u, dc, situational, as_dice(dice), "morale")
     log.insert(0, Step(f"{unit}: morale check due", "; ".join(f"{w} (DC {d})" for w, d in due), f"{RULE_MORALE} (Table A-13)"))
-    u = _set(state.get(unit), checked=u.checked or not u.fear or not state.to_act(), fear=False, morale=u.morale if ok else "shaken")
+    declared = u.morale == "withdrawing" and state.rules.withdraw == "own turn"  # its withdrawal stands as the one morale forces
+    broken = "routing" if declared else "shaken"
+    u = _set(state.get(unit), checked=u.checked or not u.fear or not state.to_act(), fear=False, morale=u.morale if ok else broken)
     state = state.put(u)
-    return _log(state, f"Round {state.round}: {unit} morale DC {dc}: " + ("holds" if ok else "breaks (withdraws next turn, then flees)")), log
+    how = "holds" if ok else ("breaks (its withdrawal stands: it moves away on its next turn and flees)" if declared
+                              else "breaks (withdraws next turn, then flees)")
+    return _log(state, f"Round {state.round}: {unit} morale DC {dc}: {how}"), log
 
 
 @checked
@@ -629,22 +695,31 @@ def next_round(state: CombatState,  # the battle once every unit has acted and e
     owing = [u.name for u in state.units if state.morale_due(u.name)]
     if owing: raise InputError("round", f"{owing[0]} owes a morale check first")
     log, acted, rnd = [], [], state.round + 1
+    own = state.rules.withdraw == "own turn"
     for name in [u.name for u in state.units]:
         u = state.get(name)  # as it stands now: moving an earlier unit off may have changed who this one is engaged with
-        u = _set(u, round_start=u.counters, taken=0, dealt=0, biggest=0, defences=0, checked=False)
+        u = _set(u, round_start=u.counters, taken=0, dealt=0, biggest=0, defences=0, checked=False, dwarfed=False)
         state = state.put(u)
-        if u.morale == "withdrawing":
+        if u.morale == "withdrawing" and own:
+            log.append(Step(u.name, "still in melee until its turn: then it moves away, or stays in the fight", f"{RULE} · Unit Withdraw Option"))
+        elif u.morale == "withdrawing":
             state = _disengage(state, u.name); state = state.put(_set(state.get(u.name), morale="steady"))
             acted.append(u.name); log.append(Step(u.name, "moves away: out of melee (its action this round)", f"{RULE} · Unit Withdraw Option"))
         elif u.morale == "shaken":
             state = state.put(_set(u, morale="routing")); acted.append(u.name)
             log.append(Step(u.name, "withdraws (its morale failed): its action this round", RULE_MORALE))
+        elif u.morale == "routing" and own:
+            log.append(Step(u.name, f"still in melee until its turn: then it moves away and flees (it may try to rally, DC {RALLY_DC})", RULE_MORALE))
         elif u.morale == "routing":
-            state = _disengage(state, u.name); state = state.put(_set(state.get(u.name), morale="fleeing"))
-            log.append(Step(u.name, "flees the field at top speed; on its turn it may try to rally (DC 20)", RULE_MORALE))
+            state = _disengage(state, u.name); state = state.put(_set(state.get(u.name), morale="fleeing", fleeing_since=rnd))
+            log.append(Step(u.name, f"flees the field at top speed; on its turn it may try to rally (DC {RALLY_DC})", RULE_MORALE))
+        elif u.morale == "fleeing" and rnd - u.fleeing_since < _flight(state):
+            log.append(Step(u.name, f"still fleeing (round {rnd - u.fleeing_since + 1} of {_flight(state)}): on its turn it may try to rally again",
+                            RULE_MORALE))
         elif u.morale == "fleeing":  # it did not rally: gone
             state = _disengage(state, u.name)
-            state = state.put(_set(state.get(u.name), counters=0, fled=u.fled + u.counters, carry=0, helpless=0, hindered=0, morale="fled"))
+            state = state.put(_set(state.get(u.name), counters=0, fled=u.fled + u.counters, carry=0, helpless=0, hindered=0, morale="fled",
+                                   fleeing_since=0))
             log.append(Step(u.name, f"has left the field ({u.counters} counters fled)", RULE_MORALE))
     state = _set(state, round=rnd, acted=tuple(acted))
     return _log(state, f"Round {rnd} begins"), log
@@ -676,7 +751,7 @@ def save_effect(state: CombatState,  # the battle
     n = t.counters if area == 0 else require_int(area, "area", 1, t.counters)
     require_bool(armour, "armour")
     rolled = as_dice(dice)(damage, f"the damage on {target} ({damage})")
-    ms = mass_save(n, dc, getattr(t.unit, save), max(0, rolled), t.unit.armour if armour else 0, state.rules.rounding)
+    ms = mass_save(n, dc, getattr(t.unit, save), max(0, rolled), t.unit.armour if armour else 0, state.rules.rounding, state.rules.limits)
     state, r = _damage(state, target, ms.total, n)
     log = list(ms.working) + [Step(target, _damage_line(target, r, t.unit.counter_hp), RULE_SAVES)]
     return _log(state, f"Round {state.round}: {by + ': ' if by else ''}area effect DC {dc} ({save}) on {target}: {ms.failed} of {n} "
@@ -710,41 +785,56 @@ def hit_dice(state: CombatState,  # the battle
 def condition(state: CombatState,  # the battle
               target: str,  # the unit a spell affects
               effect: str,  # "death", "helpless", "hindered", "fear" or "recover" (hindered counters freed)
-              counters: int,  # how many of its counters
+              counters: int = 0,  # how many of its counters (0: as many as fail the mass save against `dc`)
               by: str = "",  # the character whose turn it is, if one of them cast it
+              dc: int = 0,  # the spell's save DC: the unit saves en masse and the failing share is affected (0: `counters` says how many)
+              save: str = "will",  # with `dc`: "fortitude", "reflex" or "will"
+              area: int = 0,  # with `dc`: its counters in the area that the spell can touch (0: all of them)
              ) -> tuple[CombatState, list[Step]]:
-    "A spell's condition on some counters of a unit."
+    "A spell's condition on some counters of a unit: as many as the GM says, or the share that fails a mass save."
     _open(state, "target", by)
     t = state.get(target, "target")
     require_choice(effect, "effect", SPELL_EFFECTS)
+    require_int(dc, "dc", 0, 100); require_choice(save, "save", SAVES); require_int(area, "area", 0, MAX_COUNTERS)
     rule = f"{RULE} · Other Magic in the BCSC"
-
-    def some(have: int, what: str) -> int:
-        if have <= 0: raise InputError("counters", f"{target} has no {what}")
-        return require_int(counters, "counters", 1, have)
+    if dc and effect == "recover": raise InputError("dc", "hindered counters recover without a save: give how many")
+    if dc and counters: raise InputError("counters", "give the counters affected, or the DC of the unit's mass save, not both")
+    if area and not dc: raise InputError("area", "the counters in the area count only with a mass save (a DC)")
+    marked = state.rules.helpless == "marked"
+    have, what = {"recover": (t.hindered, "hindered counters"), "hindered": (t.able, "counters able to fight"),
+                  "fear": (t.able, "counters able to fight"),
+                  "helpless": (t.counters - t.helpless, "counters that are not already helpless") if marked else (t.counters, "counters left"),
+                  "death": (t.counters, "counters left")}[effect]
+    if have <= 0: raise InputError("counters", f"{target} has no {what}")
+    steps = []
+    if dc:
+        inside = have if area == 0 else require_int(area, "area", 1, have)
+        bonus = getattr(t.unit, save)
+        pc = save_percentage(dc, bonus)
+        n = counters_failing(inside, pc, state.rules.rounding, state.rules.limits)
+        steps.append(Step(f"{target}: DC {dc} − {save} {bonus:+d} − 1, × 5", f"{(dc - bonus - 1) * 5}% → {pc}%: {n} of {inside} counters fail "
+                          f"({state.rules.rounding})", RULE_SAVES))
+        if n == 0:
+            return _log(state, f"Round {state.round}: {by + ': ' if by else ''}{target}: {effect}, DC {dc}: no counter fails"), steps
+    else: n = require_int(counters, "counters", 1, have)
     if effect == "recover":
-        n = some(t.hindered, "hindered counters")
         t = _set(t, hindered=t.hindered - n); text = f"{n} hindered counters free again"
     elif effect == "hindered":
-        n = some(t.able, "counters able to fight")
         t = _set(t, hindered=t.hindered + n); text = f"{n} counters hindered (cannot fight; attacks on them +{HINDERED_BONUS})"
-    elif effect == "helpless" and state.rules.helpless == "marked":
-        n = some(t.counters - t.helpless, "counters that are not already helpless")
+    elif effect == "helpless" and marked:
         take_h = max(0, n - t.able)  # hindered counters may be made helpless too
         t = _set(t, helpless=t.helpless + n, hindered=t.hindered - take_h); text = f"{n} counters helpless, left on the field"
     elif effect == "fear":
-        n = some(t.able, "counters able to fight")
         left = t.counters - n
         t = _set(t, counters=left, fled=t.fled + n, fear=left > 0, **({} if left else {"morale": "fled", "carry": 0, "engaged": ()}))
         text = f"{n} counters flee" + ("; the rest of the unit makes a morale check now" if left else "")
     else:  # death, or helpless removed at once
-        n = some(t.counters, "counters left")
         t = _remove(t, n)
         if t.counters == 0: t = _set(t, carry=0)
         text = f"{n} counters to the dead pile" + (" (helpless: beaten)" if effect == "helpless" else "")
     state = state.put(t)
     if t.counters == 0: state = _disengage(state, target)
-    log = [Step(f"{target}: {effect}" + (f" ({by})" if by else ""), text, rule)]
+    log = steps + [Step(f"{target}: {effect}" + (f" ({by})" if by else ""), text, rule)]
     return _log(state, f"Round {state.round}: {by + ': ' if by else ''}{target}: {text}"), log
 
 
@@ -791,8 +881,9 @@ def attack_outlook(state: CombatState,  # the battle
                             them.unit.armour, plan.extra, state.rules.defence, them.defences, state.rules.crit)
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #bbd30777
-UNIT_KIND, UNIT_VERSION = "besm-unit-combat", 2
-ACTION_KINDS = ("initiative", "attack", "withdraw", "pass", "coup", "rally", "morale", "round", "save", "hit_dice", "condition", "award")
+UNIT_KIND, UNIT_VERSION = "besm-unit-combat", 3  # 3: the readings `withdraw`, `rally`, `outsized`, `between`, `army_size`, `limits`
+ACTION_KINDS = ("initiative", "attack", "withdraw", "move away", "stay", "pass", "coup", "rally", "morale", "round", "save", "hit_dice",
+                "condition", "award")
 MAX_ACTIONS = 2_000  # in one battle, and so in one save: loading the heaviest replays within 2 s
 
 
@@ -848,6 +939,8 @@ def apply_action(state: CombatState,  # the battle
     if k == "initiative": return roll_initiative(state, feed)
     if k == "attack": return attack(state, a.unit, a.target, a.option, a.counters, a.in_range, a.at_hindered, a.distance, feed)
     if k == "withdraw": return withdraw(state, a.unit)
+    if k == "move away": return move_away(state, a.unit)
+    if k == "stay": return stay(state, a.unit)
     if k == "pass": return pass_turn(state, a.unit)
     if k == "coup": return coup_de_grace(state, a.unit, a.target)
     if k == "rally": return rally(state, a.unit, a.situational, feed)
@@ -855,7 +948,7 @@ def apply_action(state: CombatState,  # the battle
     if k == "round": return next_round(state)
     if k == "save": return save_effect(state, a.target, a.dc, a.save, a.damage, a.area, a.armour, a.by, feed)
     if k == "hit_dice": return hit_dice(state, a.target, a.hit_dice, a.creatures, a.why or "slain by a character", a.by)
-    if k == "condition": return condition(state, a.target, a.effect, a.counters, a.by)
+    if k == "condition": return condition(state, a.target, a.effect, a.counters, a.by, a.dc, a.save, a.area)
     return award(state, a.unit, a.deed, a.value, a.by)
 
 
@@ -918,13 +1011,19 @@ class Combat:
 _UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
 _CHARACTER_FIELDS = ("name", "side", "initiative")
 _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(UnitRules))
+_RULE_FIELDS_V2 = _RULE_FIELDS[:8]
+# how version 2 was played: withdrawals left melee as the next round began, one try to rally, "three times" judged after the
+# round's losses, Table A-12's largest row reached, armies counted in creatures, the 5% and 95% on the percentage only; and a
+# condition took the counters given, whatever its other fields said
+_AS_PLAYED_V2 = {"withdraw": "round start", "rally": "once", "outsized": "after losses", "between": "largest reached",
+                 "army_size": "creatures", "limits": "percentage"}
 _ACTION_FIELDS = tuple(f.name for f in dataclasses.fields(UnitAction))
 
 
-def _record(cls: type, where: str, data: object, keys: Sequence[str]):
-    "A record from a saved object holding exactly `keys`, every field checked by the record itself; a refusal names where it was read."
+def _record(cls: type, where: str, data: object, keys: Sequence[str], **given):
+    "A record from a saved object holding exactly `keys` (and the fields `given`), every field checked by the record itself; a refusal names where it was read."
     d = fields(data, where, keys, keys)
-    try: return cls(**d)
+    try: return cls(**d, **given)
     except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None
 
 
@@ -995,18 +1094,20 @@ def combat_from_dict(data: object,  # as written by `combat_to_dict`
     if data.get("kind") != UNIT_KIND: raise InputError("combat.kind", f"this holds a {shown(data.get('kind'))}, not a {UNIT_KIND!r}")
     if data.get("version") == 1:
         raise InputError("combat.version", "this save is of version 1, whose charges, morale and ranged attacks played otherwise: "
-                                           "it cannot be replayed under version 2")
+                                           f"it cannot be replayed under version {UNIT_VERSION}")
     top = fields(data, "combat", keys, keys)
-    whole(top["version"], "combat.version", UNIT_VERSION, UNIT_VERSION)
+    version = whole(top["version"], "combat.version", 2, UNIT_VERSION)
     units = [_record(Unit, f"combat.units[{i}]", u, _UNIT_FIELDS) for i, u in enumerate(items(top["units"], "combat.units", MAX_UNITS))]
     characters = [character_from_dict(c, f"combat.characters[{i}]") for i, c in enumerate(items(top["characters"], "combat.characters", MAX_CHARACTERS))]
-    rules = _record(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS)
+    rules = (_record(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS) if version > 2 else
+             _record(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS_V2, **_AS_PLAYED_V2))
     try: start = start_combat(units, rules, characters)
     except InputError as err: raise InputError(f"combat.{err.param}", str(err).split(": ", 1)[1]) from None
     listed = top["actions"]
     if isinstance(listed, list) and len(listed) > MAX_ACTIONS:
         raise InputError("combat.actions", f"a saved battle holds at most {MAX_ACTIONS:,} actions, got {len(listed):,}")
     actions = [_record(UnitAction, f"combat.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(items(listed, "combat.actions", MAX_ACTIONS))]
+    if version == 2: actions = [replace(a, dc=0, area=0) if a.kind == "condition" else a for a in actions]
     combat = Combat(start, actions)
     confirm_replay(_read_claims(top["claims"], "combat.claims"), combat_claims(combat.state), "battle")
     return combat

@@ -32,11 +32,11 @@ DAMAGE_RANGE = (0, 10_000_000)
 # %% auto #0
 __all__ = ['RULE', 'MAX_COUNTERS', 'PER_COUNTER', 'PER_COUNTER_RANGE', 'MEMBERS_RANGE', 'HD_RANGE', 'LEVEL_RANGE',
            'COUNTER_HP_RANGE', 'BONUS_RANGE', 'DAMAGE_RANGE', 'NEVER_LISTED', 'TINY_HP', 'CON_STEP', 'TINY_STEP',
-           'TINY_READINGS', 'CAVALRY_READINGS', 'MECHA_UNIT_MAX_POINTS', 'SLOW_MECHA_MPH', 'ARMOUR_WEIGHTS',
-           'UNIT_TYPES', 'SKIRMISH_MAX_COUNTERS', 'SKIRMISH_INITIATIVE', 'STANDINGS', 'SAVES', 'MAX_RANGE_INCREMENT',
-           'NISHIHAMA', 'BALLISTA', 'majority', 'unit_level', 'roster_feats', 'counter_hp', 'cavalry_counter_hp',
-           'mecha_unit_kind', 'mecha_hit_dice', 'allowed_unit_types', 'unit_initiative_bonus', 'Unit', 'WarMachine',
-           'unit_levels_gained', 'escaped']
+           'TINY_READINGS', 'CAVALRY_READINGS', 'CAVALRY_CON_READINGS', 'MECHA_UNIT_MAX_POINTS', 'SLOW_MECHA_MPH',
+           'ARMOUR_WEIGHTS', 'UNIT_TYPES', 'SKIRMISH_MAX_COUNTERS', 'SKIRMISH_INITIATIVE', 'STANDINGS', 'SAVES',
+           'MAX_RANGE_INCREMENT', 'NISHIHAMA', 'BALLISTA', 'majority', 'unit_level', 'roster_feats', 'counter_hp',
+           'cavalry_counter_hp', 'mecha_unit_kind', 'mecha_hit_dice', 'allowed_unit_types', 'unit_initiative_bonus',
+           'Unit', 'WarMachine', 'unit_levels_gained', 'escaped']
 
 # %% ../../nbs/besm_d20/52_units.ipynb #e33c1719
 NEVER_LISTED = ("Cleave", "Dodge", "Great Cleave", "Improved Bull Rush", "Improved Disarm", "Improved Sunder", "Improved Trip",
@@ -132,6 +132,7 @@ def counter_hp(hit_dice: int | Fraction,  # the members' average Hit Dice
 
 # %% ../../nbs/besm_d20/52_units.ipynb #6e029492
 CAVALRY_READINGS = ("rule", "example")
+CAVALRY_CON_READINGS = ("higher", "riders")  # whose Constitution percentage: the higher Hit Dice's own, or the riders' on the whole
 MECHA_UNIT_MAX_POINTS = 400  # Own A Big Mecha rank 1
 SLOW_MECHA_MPH = 30  # below this a mecha unit is infantry
 
@@ -145,6 +146,7 @@ def cavalry_counter_hp(rider_hd: int | Fraction,  # the riders' average Hit Dice
                        tiny: bool = False,  # most members have 3 hit points or fewer
                        cavalry: str = "rule",  # "rule": add half the lower HD; "example": add it in full (the source's 72)
                        tiny_con: str = "add",  # with `tiny`: "add" the −25% to the Constitution percentage, or "multiply" after it
+                       con: str = "higher",  # whose Constitution: the "higher" Hit Dice's own, on them; or the "riders'", on the whole
                       ) -> tuple[int, tuple[Step, ...]]:
     "Counter hit points of a cavalry unit: the higher HD with its Constitution, plus half the lower (or all of it, switch)."
     rider, mount = _hd(rider_hd, "rider_hd"), _hd(mount_hd, "mount_hd")
@@ -152,19 +154,21 @@ def cavalry_counter_hp(rider_hd: int | Fraction,  # the riders' average Hit Dice
     require_bool(tiny, "tiny")
     require_choice(cavalry, "cavalry", CAVALRY_READINGS)
     require_choice(tiny_con, "tiny_con", TINY_READINGS)
+    require_choice(con, "con", CAVALRY_CON_READINGS)
     rm, mm = (ability_modifier(require_int(s, n, *SCORE_RANGE)) for s, n in ((rider_con, "rider_con"), (mount_con, "mount_con")))
     rule = f"{RULE} · Cavalry"
     if mount >= rider: high, mod, low, who, other = mount, mm, rider, "mount", "rider"
     else: high, mod, low, who, other = rider, rm, mount, "rider", "mount"
     add = low if cavalry == "example" else low / 2
-    per = high * (1 + mod * CON_STEP) + add
+    if con == "riders": mod = rm
+    per = high * (1 + mod * CON_STEP) + add if con == "higher" else (high + add) * (1 + mod * CON_STEP)
     if tiny: per = per - (high + add) * TINY_STEP if tiny_con == "add" else per * (1 - TINY_STEP)
     value = per * per_counter
     steps = [Step(f"Higher Hit Dice: the {who}'s", f"{high}", rule),
-             Step(f"Its Constitution ({mod:+d})", f"{mod * 10:+d}% = {float(high * mod * CON_STEP):+g}", rule),
              Step(f"The {other}'s Hit Dice {low}, " + ("in full (the example's arithmetic)" if cavalry == "example" else "halved"),
-                  f"+{float(add):g}", rule),
-             ]
+                  f"+{float(add):g}", rule)]
+    steps.insert(1, Step(f"Its Constitution ({mod:+d})", f"{mod * 10:+d}% = {float(high * mod * CON_STEP):+g}", rule) if con == "higher" else
+                 Step(f"The riders' Constitution ({mod:+d}), on both", f"{mod * 10:+d}% = {float((high + add) * mod * CON_STEP):+g}", rule))
     if tiny: steps.append(_tiny_step(mod, tiny_con, f"{RULE} · Counter Hit Points"))
     steps.append(Step(f"× {per_counter} creatures", f"{float(per * per_counter):g}", rule))
     hp = max(1, math.floor(value))
@@ -325,7 +329,7 @@ class Unit:
 
 
 NISHIHAMA = Unit("Warriors of Nishihama", "A", 8, 11, unit_type="infantry", level=1, initiative=4, attack=(1,), damage="1d8+3",
-                 ac=0, armour=5, fortitude=3, reflex=0, will=0, leader_cha=2)
+                 ac=0, armour=5, fortitude=3, reflex=0, will=0, leader_cha=0)  # the roster names no leader: no Charisma bonus
 
 # %% ../../nbs/besm_d20/52_units.ipynb #5f044d5c
 @dataclass(frozen=True)

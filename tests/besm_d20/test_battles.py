@@ -102,7 +102,7 @@ def test_scale_bands_and_turn_against_the_seed():
     assert "fewer than 1,000 participants, divide all the Army Strength losses by 10" in text
     assert text.count("multiply all Army Strength losses by 10") == 2  # the OCR's second "10", read as 100
     assert "base of 30 minutes to as much as one hour or as little as 10 minutes" in text
-    assert [size_scale(n) for n in (999, 1000, 10_000, 100_000, 100_001)] == [Fraction(1, 10), 1, 10, 10, 100]
+    assert [size_scale(n) for n in (999, 1000, 10_000, 10_001, 100_000, 100_001)] == [Fraction(1, 10), 1, 1, 10, 10, 100]
     assert size_scale(100_001, "x10") == 10
     assert "for every hour" in seed_text(SEED) and BattleRules().turn_minutes == 30
 
@@ -137,6 +137,85 @@ def test_a_battle_through_the_engine():
     assert again.state == s
     while b.actions: b.undo()
     assert b.state == b.start
+
+
+def _equal_armies(n: int = 6000):
+    return (Army("East", General("Ieyasu"), n, 2, soldiers=n), Army("West", General("Mitsunari"), n, 2, soldiers=n))
+
+
+def test_the_size_band_counts_the_larger_army_by_default():
+    text = section(seed_text(SEED), "Note: This system is intended", "An army whose AQ")
+    assert "Army Strengths of 1,000 to 10,000" in text  # the range is said of each army's strength
+    east, west = _equal_armies()
+    s = start_battle(east, west)
+    assert BattleRules().battle_size == "larger army" and (s.participants, s.scale) == (6000, 1)
+    after, log = resolve_turn(s, dice=[12, 5, 10, 7])  # East wins by 7: 3d6 × 10 and 2d6 × 100, as printed
+    assert after.lost == (100, 700) and after.armies[1].strength == 5300 and not after.over
+    both = start_battle(east, west, BattleRules(battle_size="both armies"))
+    assert (both.participants, both.scale) == (12_000, 10)
+    after, log = resolve_turn(both, dice=[12, 5, 10, 7])  # × 10: West's 7,000 is more than it has
+    assert after.lost == (1000, 6000) and after.broken == (False, True)
+    assert "2d6 rolled 7 × 100 × 10 = 7,000, only 6,000 left to lose" in [s.value for s in log]
+    uneven = start_battle(Army("Big", KENSHIN, 9000, 2, soldiers=9000), Army("Small", RAIDER, 3000, 2, soldiers=3000))
+    assert (uneven.participants, uneven.scale) == (9000, 1)
+    assert start_battle(*uneven.armies, BattleRules(battle_size="both armies")).scale == 10
+
+
+def test_exactly_ten_thousand_under_both_readings():
+    big, small = Army("Big", KENSHIN, 10_000, 2, soldiers=10_000), Army("Small", RAIDER, 4000, 2, soldiers=4000)
+    assert start_battle(big, small).scale == 1 and BattleRules().at_10000 == "as printed"
+    lost = {}
+    for reading in ("as printed", "x10"):
+        s = start_battle(big, small, BattleRules(at_10000=reading))
+        after, _ = resolve_turn(s, dice=[19, 1, 8])  # 19 + 18 v 1 + 9: won by 27; the loser's 8d6 rolled 8
+        lost[reading] = s.scale, after.lost
+    assert lost == {"as printed": (1, (0, 800)), "x10": (10, (0, 4000))}  # 8,000 is more than the 4,000 left
+
+
+def test_encounters_come_every_half_hour():
+    hour = Battle(battle(characters="A", party_size=3, party_level=4, rules=BattleRules(turn_minutes=60)))
+    hour.turn(dice=[11, 12, 10, 7])  # won by 6: +2 on each roll
+    hour.encounter(dice=[9, 2, 1, 1, 2, 2, 2, 5]); hour.encounter(dice=[3, 3, 1, 4, 8])
+    assert [f.modified for f in hour.state.fights] == [11, 5] and hour.state.rolls == 2
+    with pytest.raises(InputError, match=re.escape("already rolled for turn 1 (2 rolls, one each half-hour)")): hour.encounter(dice=[5])
+    hour.turn(dice=[3, 14, 5, 12])
+    assert hour.state.fights == () and hour.state.rolls == 0 and battles_mod.encounter_refusal(hour.state) == ""
+    short = Battle(battle(characters="A", party_size=3, party_level=4, rules=BattleRules(turn_minutes=10)))
+    short.turn(dice=[11, 12, 10, 7])
+    with pytest.raises(InputError, match="roll after turn 3"): short.encounter(dice=[9])
+    assert [battles_mod.encounter_rolls(t, BattleRules(turn_minutes=10)) for t in range(1, 7)] == [0, 0, 1, 0, 0, 1]
+    assert [battles_mod.encounter_rolls(t, BattleRules(turn_minutes=45)) for t in range(1, 5)] == [1, 2, 1, 2]
+    every = Battle(battle(characters="A", party_size=3, party_level=4, rules=BattleRules(turn_minutes=60, encounters="each turn")))
+    every.turn(dice=[11, 12, 10, 7]); every.encounter(dice=[9, 2, 1, 1, 2, 2, 2, 5])
+    with pytest.raises(InputError, match=re.escape("already rolled for turn 1")): every.encounter(dice=[3, 3, 1, 4, 8])
+    again = battle_from_dict(json.loads(json.dumps(hour.to_dict())))
+    assert again.state == hour.state and again.start.rules.turn_minutes == 60
+
+
+def test_two_player_success_bonuses_under_both_readings():
+    got = {}
+    for reading in ("best", "sum"):
+        b = Battle(start_battle(Army("Ito", General("Ito"), 5000, 8), Army("Oda", General("Oda", 18, 10), 5000, 3),
+                                BattleRules(psb=reading), characters="A", party_level=4))
+        b.turn(dice=[1, 14, 20])  # 9 v 31: Ito loses by 22
+        b.encounter(glory=10, dice=[1, 2, 9, 3, 6, 2, 15, 4, 5])  # −36: the crush (+4), missile fire, −21 (+3)
+        assert [f.entry.psb for f in b.state.fights] == [4, 0, 3]
+        b.credit(0); b.credit(2)
+        got[reading] = b.state.success_bonus[0], check_bonuses(b.state)[0][0]
+    assert got == {"best": (4, 9), "sum": (7, 12)}
+
+
+def test_a_second_version_save_loads_as_it_was_played():
+    b = Battle(battle(characters="A", party_size=3, party_level=4, rules=BattleRules(turn_minutes=60)))
+    b.turn(dice=[11, 12, 10, 7]); b.encounter(dice=[9, 2, 1, 1, 2, 2, 2, 5])
+    old = json.loads(json.dumps(b.to_dict())); old["version"] = 2
+    assert old["start"]["participants"] == 5000
+    for k in ("battle_size", "at_10000", "encounters"): del old["start"]["rules"][k]
+    old["start"]["participants"] = 8600  # version 2 counted both armies, and saved the count
+    r = battle_from_dict(old)
+    assert (r.start.rules.battle_size, r.start.rules.at_10000, r.start.rules.encounters) == ("both armies", "x10", "each turn")
+    assert r.state.participants == 8600 and "already rolled" in battles_mod.encounter_refusal(r.state)
+    assert BattleRules().encounters == "each half-hour" and battles_mod.BATTLE_VERSION == 3
 
 
 # --- properties ---------------------------------------------------------------------------------------------------
@@ -231,6 +310,10 @@ def test_battle_odds_refuse_bad_input():
     (lambda: BattleRules(chain="True"), "chain"),
     (lambda: BattleRules(turn_minutes=90), "turn_minutes"),
     (lambda: BattleRules(zero_strength="fight"), "zero_strength"),
+    (lambda: BattleRules(battle_size="each army"), "battle_size"),
+    (lambda: BattleRules(at_10000=10_000), "at_10000"),
+    (lambda: BattleRules(encounters="each hour"), "encounters"),
+    (lambda: size_scale(10_000, at_10000="x100"), "at_10000"),
     (lambda: start_battle(Army("A", KENSHIN, 10, 1), Army("B", RAIDER, 10, 1), characters="C"), "characters"),
     (lambda: resolve_turn(battle(), circumstance=(0, float("nan"))), "circumstance"),
     (lambda: roll_encounter(0, 1, dice=[21]), "totals"),
@@ -348,7 +431,8 @@ def test_the_other_reading_ends_the_battle_with_its_last_check():
 def test_a_first_version_save_loads_with_the_reading_it_was_played_under():
     b = ended_in_one_turn(final_encounter=False)
     old = json.loads(json.dumps(b.to_dict()))
-    old["version"] = 1; del old["start"]["rules"]["final_encounter"]
+    old["version"] = 1
+    for k in ("final_encounter", "battle_size", "at_10000", "encounters"): del old["start"]["rules"][k]  # the first layout
     assert battle_from_dict(old).start.rules.final_encounter is False  # version 1 had no encounter after the break
     old["start"]["rules"]["final_encounter"] = True
     with pytest.raises(ValueError, match="final_encounter"): battle_from_dict(old)  # not a field of version 1

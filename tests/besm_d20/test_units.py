@@ -14,8 +14,9 @@ from besm_nb.anime_d20.combat import attack_odds
 from besm_nb.besm_d20.unit_attacks import (TABLE_A12, DamageResult, apply_damage, counters_failing, hit_dice_loss, mass_save,
                                            outmatching, save_percentage, spell_dc, unit_attack_result, unit_hit_points)
 from besm_nb.besm_d20.unit_morale import STANDING_MODIFIER, TABLE_A13, TABLE_A14, morale_bonus, morale_triggers
-from besm_nb.besm_d20.unit_rounds import (Combat, UnitAction, UnitRules, attack, attack_outlook, combat_from_dict, hit_dice,
-                                          morale_check, next_round, pass_turn, roll_initiative, save_effect, start_combat)
+from besm_nb.besm_d20.unit_rounds import (Combat, UnitAction, UnitRules, attack, attack_outlook, combat_from_dict, condition, hit_dice,
+                                          legal_actions, morale_check, move_away, next_round, pass_turn, rally, roll_initiative, save_effect,
+                                          stay, start_combat, withdraw)
 from besm_nb.besm_d20.units import (BALLISTA, NEVER_LISTED, NISHIHAMA, Unit, allowed_unit_types, cavalry_counter_hp, counter_hp,
                                     majority, mecha_hit_dice, unit_initiative_bonus, unit_level)
 from besm_nb.dice import InputError
@@ -186,7 +187,10 @@ def test_random_battles_keep_counters_whole(seed):
                                       ranged_damage="1d8", range_increment=60),
              Unit("Ogres", "B", 3, 40, attack=(4, 0), damage="2d8+4", ac=-1, armour=3)]
     rules = UnitRules(helpless=rng.choice(["removed", "marked"]), third=rng.choice(["by", "to"]), size=rng.choice(["first", "every"]),
-                      charge_ac=rng.choice(["turn", "round"]), crit=rng.choice(["dice", "twice"]))
+                      charge_ac=rng.choice(["turn", "round"]), crit=rng.choice(["dice", "twice"]),
+                      withdraw=rng.choice(["own turn", "round start"]), rally=rng.choice(["once", "each round"]),
+                      outsized=rng.choice(["when hit", "after losses"]), between=rng.choice(["largest reached", "nearest row"]),
+                      army_size=rng.choice(["counters", "creatures"]), limits=rng.choice(["percentage", "counters"]))
     c = Combat(start_combat(units, rules, [Character("Baiko", "A", 5)]))
     c.do(UnitAction("initiative"), rng)
     for _ in range(80):
@@ -419,11 +423,19 @@ def test_morale_at_half_size_is_checked_when_the_unit_first_falls_to_it():
         s, _ = attack(s, NISHIHAMA.name, "Foes", "charge", in_range=2, dice=[20] + [5] * 8)  # a critical: 8 × 5 = 40 on 2 in reach
         assert s.get("Foes").counters == 2 and s.morale_due("Foes") == ()  # its turn is still to come
         s, _ = pass_turn(s, "Foes")
-        assert [dc for _, dc in s.morale_due("Foes")] == [15, 10, 15, 15]  # half, a third, out-damaged, out-sized
+        assert [dc for _, dc in s.morale_due("Foes")] == [15, 10, 15]  # half, a third, out-damaged (8 against 4 as it hit: not three times)
         s, _ = morale_check(s, "Foes", dice=[20])
         s, _ = next_round(s)
         s, _ = pass_turn(s, NISHIHAMA.name); s, _ = pass_turn(s, "Foes")
         assert s.morale_due("Foes") == again  # round 2, no losses
+
+
+def _everyone_holds(s):
+    "Every unit still to act holds, a unit that withdrew last round moving away when its turn comes."
+    while s.current() and not s.over:
+        n = s.current()
+        s, _ = move_away(s, n) if legal_actions(s, n)[0] == "move away" else pass_turn(s, n)
+    return s
 
 
 def test_fleeing_units_leave_the_field_and_the_battle_ends():
@@ -432,9 +444,9 @@ def test_fleeing_units_leave_the_field_and_the_battle_ends():
     s, _ = attack(s, NISHIHAMA.name, GOBLINS.name, "charge", dice=[20] + [13] * 8)  # 8 × 11 = 88: the goblins lose 8 of 10
     s, _ = pass_turn(s, GOBLINS.name); s, _ = pass_turn(s, "Ashigaru")
     s, _ = morale_check(s, GOBLINS.name, dice=[1])
-    for _ in range(2):  # it withdraws, then flees
+    for _ in range(2):  # it withdraws, then flees (moving away on its own turn)
         s, _ = next_round(s)
-        for n in s.to_act(): s, _ = pass_turn(s, n)
+        s = _everyone_holds(s)
     assert s.get(GOBLINS.name).morale == "fleeing" and s.over == ""
     s, _ = next_round(s)  # it did not rally: it has left the field
     g = s.get(GOBLINS.name)
@@ -447,6 +459,8 @@ def test_fleeing_units_leave_the_field_and_the_battle_ends():
     t, _ = next_round(t)
     for n in t.to_act(): t, _ = pass_turn(t, n)
     t, _ = next_round(t)
+    assert t.get(GOBLINS.name).morale == "routing" and t.over == ""  # still in melee until its turn
+    t, _ = pass_turn(t, NISHIHAMA.name); t, _ = move_away(t, GOBLINS.name)
     assert t.get(GOBLINS.name).morale == "fleeing" and t.over == "side B has no unit still fighting"
 
 
@@ -572,3 +586,191 @@ def test_the_trackers_hit_dice_box_takes_an_average():
     assert f"besm-hp-calc'>{cavalry_counter_hp(Fraction(3, 2), Fraction(9, 2), rider_con=12)[0]}<" in t.c_out.value
     t.c_hd.value = "one"
     assert "Hit Dice (average): a number such as 2, 1.5 or 7/4" in t.c_out.value
+
+
+# --- the second reader's findings: each test failed before its fix ------------------------------------------------------
+
+ASH, BOW = Unit("Ash", "A", 6, 10, attack=(2,), damage="1d6"), Unit("Bow", "B", 6, 10, attack=(0,), damage="1d6")
+
+
+def test_withdraw_is_declared_then_made_on_the_units_own_turn():
+    text = section(seed_text(SEED), "Unit Withdraw Option", "INDIVIDUAL UNIT MEMBERS")
+    assert "The following round it must move away, or it is not considered to have successfully withdrawn" in text
+    s = _started(ASH, BOW, dice=[20, 1])  # Ash first
+    s, _ = attack(s, "Ash", "Bow", "charge", dice=[1])  # a miss, but melee is joined
+    s, _ = withdraw(s, "Bow")
+    s, _ = next_round(s)
+    assert s.get("Bow").engaged == ("Ash",) and s.get("Bow").morale == "withdrawing" and s.acted == ()
+    assert legal_actions(s, "Ash") == ("attack", "withdraw", "pass")  # Bow is still in melee when Ash acts
+    hit, log = attack(s, "Ash", "Bow", "attack", dice=[15, 3, 4, 4, 4, 4, 4, 4])  # 15 + 2 against AC 0, Bow's defence 3: 6 × 4
+    assert hit.get("Bow").counters == 4 and hit.get("Bow").carry == 4 and hit.get("Bow").taken == 24
+    assert legal_actions(hit, "Bow") == ("move away", "stay")
+    with pytest.raises(InputError, match="withdrew last round: now it moves away, or stays"): pass_turn(hit, "Bow")
+    with pytest.raises(InputError, match="Bow is withdrawing: it cannot attack"): attack(hit, "Bow", "Ash", "attack", dice=[10])
+    away, _ = move_away(hit, "Bow")
+    assert away.get("Bow").engaged == () and away.get("Ash").engaged == () and away.get("Bow").morale == "steady" and "Bow" in away.acted
+    held, _ = stay(hit, "Bow")
+    assert held.get("Bow").engaged == ("Ash",) and held.current() == "Bow" and legal_actions(held, "Bow") == ("attack", "withdraw", "pass")
+    with pytest.raises(InputError, match="only a unit that withdrew last round"): move_away(held, "Bow")
+    # the other reading: out of melee as the round begins, so Ash can only charge again
+    r = _started(ASH, BOW, dice=[20, 1], rules=UnitRules(withdraw="round start"))
+    r, _ = next_round(withdraw(attack(r, "Ash", "Bow", "charge", dice=[1])[0], "Bow")[0])
+    assert r.get("Bow").engaged == () and r.acted == ("Bow",) and legal_actions(r, "Ash") == ("charge", "pass")
+    assert UnitRules().withdraw == "own turn"
+
+
+def test_a_unit_that_withdraws_then_breaks_runs_on_its_next_turn():
+    for reading, round2, round3 in (("own turn", ("routing", ("Ash",), ()), None), ("round start", ("routing", ("Ash",), ("Bow",)), "fleeing")):
+        s = _started(ASH, BOW, dice=[20, 1], rules=UnitRules(withdraw=reading))
+        s, _ = attack(s, "Ash", "Bow", "charge", dice=[20] + [6] * 6)  # a critical: 6 × 2d6 rolled 6 = 36: three counters
+        s, _ = withdraw(s, "Bow")
+        s, _ = morale_check(s, "Bow", dice=[1])
+        s, _ = next_round(s)
+        b = s.get("Bow")
+        assert (b.morale, b.engaged, s.acted) == round2, reading
+        if round3 is None:
+            s, _ = pass_turn(s, "Ash")
+            assert legal_actions(s, "Bow") == ("move away",)
+            s, _ = move_away(s, "Bow")
+            assert s.get("Bow").morale == "fleeing" and s.get("Bow").engaged == ()  # gone from melee in round 2
+        else:
+            s, _ = next_round(pass_turn(s, "Ash")[0])
+            assert s.get("Bow").morale == round3  # a round later
+
+
+def test_a_fleeing_unit_may_rally_each_round_of_its_flight():
+    from besm_nb.besm_d20.unit_rounds import FLIGHT_ROUNDS
+    text = section(seed_text(SEED), "If a Morale check is failed", "Unit Types")
+    assert "must pass a Morale check at DC 20 in order to rally" in text and "once" not in text.split("Characters are")[0]
+    assert FLIGHT_ROUNDS == 3 and UnitRules().rally == "once"
+    spare = Unit("Spare", "B", 4, 10)
+    gone_at = {}
+    for reading in ("once", "each round"):
+        s = _started(ASH, BOW, spare, dice=[20, 2, 1], rules=UnitRules(rally=reading))
+        s, _ = attack(s, "Ash", "Bow", "charge", dice=[20] + [6] * 6)
+        s = _everyone_holds(s)
+        s, _ = morale_check(s, "Bow", dice=[1])
+        s, _ = next_round(s); s = _everyone_holds(s)  # round 2: the forced withdrawal
+        s, _ = next_round(s)  # round 3: it moves away on its turn and flees
+        rnd = 3
+        while s.get("Bow").morale != "fled":
+            s, _ = pass_turn(s, "Ash")
+            if s.get("Bow").morale == "routing": s, _ = move_away(s, "Bow")
+            assert legal_actions(s, "Bow") == ("rally", "pass")
+            s, _ = rally(s, "Bow", dice=[5])
+            s, _ = next_round(pass_turn(s, "Spare")[0]); rnd += 1
+            assert rnd < 10
+        gone_at[reading] = rnd
+    assert gone_at == {"once": 4, "each round": 6}  # it left the field as round 4, or round 6, began
+
+
+def test_three_times_its_size_is_judged_as_the_hit_lands():
+    text = section(seed_text(SEED), "TABLE A-13", "The following modifiers")
+    assert "hit by enemy of three times or greater Unit S" in text
+    picket, horde = Unit("Picket", "A", 4, 10), Unit("Horde", "B", 9, 10, ranged_attack=(5,), ranged_damage="1d6", range_increment=100)
+    due = {}
+    for reading in ("when hit", "after losses"):
+        s = _started(picket, horde, dice=[1, 20], rules=UnitRules(outsized=reading))
+        s, _ = attack(s, "Horde", "Picket", "ranged", dice=[10, 2, 2] + [1] * 8)  # 10 damage: one counter of the four
+        s, _ = pass_turn(s, "Picket")
+        due[reading] = s.morale_due("Picket")
+    assert due == {"when hit": (), "after losses": (("hit by an enemy unit of three times its Unit Size or more", 15),)}
+
+
+def test_table_a12_between_the_rows_and_the_armies_sizes():
+    assert [outmatching(n, 10, between="nearest row") for n in (40, 15, 4, 25)] == [3, 1, -2, 2]
+    assert [outmatching(n, 10) for n in (40, 15, 4, 25)] == [2, 0, -1, 1]
+    text = section(seed_text(SEED), "The morale modifier is handled differently", "TABLE A-12")
+    assert "the size of every single unit on the field" in text
+    ogres, goblins = Unit("Ogres", "A", 5, 60, per_counter=40), Unit("Goblin band", "B", 10, 10)
+    sizes = {}
+    for size in ("counters", "creatures"):
+        s = _started(ogres, goblins, dice=[20, 1], rules=UnitRules(army_size=size))
+        s, _ = condition(s, "Ogres", "fear", 1)
+        s2, log = morale_check(s, "Ogres", dice=[15])
+        sizes[size] = (s.army_size("A"), s.army_size("B"), log[1].value, s2.get("Ogres").morale)
+    assert sizes == {"counters": (4, 10, "-1", "shaken"), "creatures": (160, 100, "+0", "steady")}  # fear, DC 15: 15 − 1, or 15
+
+
+def test_the_other_switches_change_the_numbers():
+    # defence rolls off: the charge lands on all but a natural 1, no defence die is asked for
+    s = _started(NISHIHAMA, GOBLINS, dice=[12, 15], rules=UnitRules(defence=False))
+    o = attack_outlook(s, NISHIHAMA.name, GOBLINS.name, "charge", in_range=8)
+    assert (o.outcomes[0]["hit"], o.outcomes[0]["defended"], o.outcomes[0]["critical"]) == (Fraction(18, 20), 0, Fraction(1, 20))
+    assert o.mean == Fraction(18, 20) * 44 + Fraction(1, 20) * 80
+    s2, _ = attack(s, NISHIHAMA.name, GOBLINS.name, "charge", in_range=8, dice=[14, 7, 5, 9, 4, 11, 6, 8, 10])
+    assert (s2.get(GOBLINS.name).counters, s2.get(GOBLINS.name).carry) == (6, 4)
+    # rounding and the bounds through an area effect
+    guard = Unit("Guard", "B", 7, 33, reflex=2)
+    got = {}
+    for rounding in ("nearest", "down", "up"):
+        g = _started(NISHIHAMA, guard, dice=[20, 1], rules=UnitRules(rounding=rounding))
+        g, log = save_effect(g, "Guard", 13, "reflex", "5d6", dice=[20])  # 50% of 7
+        got[rounding] = log[1].value, g.get("Guard").hit_points
+    assert got == {"nearest": ("4 fail, 3 save", 7 * 33 - 110), "down": ("3 fail, 4 save", 7 * 33 - 100), "up": ("4 fail, 3 save", 7 * 33 - 110)}
+    line = Unit("Line", "B", 9, 33, reflex=2)
+    hp = [save_effect(_started(NISHIHAMA, line, dice=[20, 1], rules=UnitRules(limits=lim)), "Line", 30, "reflex", "5d6", dice=[20])[0]
+          .get("Line").hit_points for lim in ("percentage", "counters")]
+    assert hp == [9 * 33 - 180, 9 * 33 - 170]  # 95% of 9: all nine, or eight and one saves
+    assert [counters_failing(9, 5, "nearest", lim) for lim in ("percentage", "counters")] == [0, 1]
+    # a fear DC of 12
+    f = _started(NISHIHAMA, GOBLINS, dice=[12, 15], rules=UnitRules(fear_dc=12))
+    f, _ = condition(f, GOBLINS.name, "fear", 2)
+    assert f.morale_due(GOBLINS.name) == (("a fear effect", 12),)
+    assert morale_check(f, GOBLINS.name, dice=[13])[0].get(GOBLINS.name).morale == "steady"  # 13 − 1 (mercenary), 8 counters a side: 12
+    assert morale_check(replace(f, rules=UnitRules()), GOBLINS.name, dice=[13])[0].get(GOBLINS.name).morale == "shaken"  # against 15
+
+
+def test_a_condition_can_come_from_a_mass_save():
+    text = section(seed_text(SEED), "Spells that produce effects other than damage", "Fear effects")
+    assert "sleep or stinking cloud" in text
+    dwarves = Unit("Dwarf warriors", "B", 10, 33, reflex=2, will=1)
+    s = _started(NISHIHAMA, dwarves, dice=[20, 1])
+    s2, log = condition(s, "Dwarf warriors", "helpless", dc=15, save="will")  # (15 − 1 − 1) × 5 = 65% of 10: 6.5 → 7
+    assert (s2.get("Dwarf warriors").counters, log[0].value) == (3, "65% → 65%: 7 of 10 counters fail (nearest)")
+    assert condition(replace(s, rules=UnitRules(rounding="down")), "Dwarf warriors", "helpless", dc=15, save="will")[0].get("Dwarf warriors").counters == 4
+    assert condition(s, "Dwarf warriors", "hindered", dc=15, save="will", area=4)[0].get("Dwarf warriors").hindered == 3  # 2.6 → 3
+    c = Combat(start_combat([NISHIHAMA, dwarves]))
+    c.do(UnitAction("initiative"), [20, 1]); c.do(UnitAction("condition", target="Dwarf warriors", effect="helpless", dc=15, save="will"))
+    assert combat_from_dict(json.loads(json.dumps(c.to_dict()))).state == c.state
+    with pytest.raises(InputError) as e: condition(s, "Dwarf warriors", "helpless", 3, dc=15)
+    assert e.value.param == "counters"
+
+
+def test_a_second_version_unit_save_loads_as_it_was_played():
+    from besm_nb.besm_d20.unit_rounds import UNIT_VERSION
+    c = Combat(start_combat([ASH, BOW]))
+    c.do(UnitAction("initiative"), [20, 1]); c.do(UnitAction("attack", unit="Ash", target="Bow", option="charge"), [1])
+    c.do(UnitAction("withdraw", unit="Bow")); c.do(UnitAction("round"))
+    assert c.state.get("Bow").engaged == ("Ash",)  # version 3: still in melee
+    old = json.loads(json.dumps(c.to_dict())); old["version"] = 2
+    for k in ("withdraw", "rally", "outsized", "between", "army_size", "limits"): del old["rules"][k]
+    old["claims"]["morale"] = ["steady", "steady"]
+    back = combat_from_dict(old)
+    assert UNIT_VERSION == 3 and back.start.rules.withdraw == "round start" and back.start.rules.army_size == "creatures"
+    assert back.state.get("Bow").engaged == () and back.state.acted == ("Bow",)  # as version 2 played it
+    with pytest.raises(ValueError, match="has fields this tracker does not save: withdraw"):
+        combat_from_dict({**old, "rules": {**old["rules"], "withdraw": "own turn"}})
+
+
+def test_the_sample_roster_names_no_leader_and_no_ranged_attack():
+    text = section(seed_text(SEED), "Warriors of Nishihama", "RACE, CLASS, LEVEL")
+    assert "Leader" not in text and "Cha 14" in text and "longbow" in text and "Unit Type:\tInfantry" in text
+    assert "Any unit armed with a ranged weapon" in seed_text(SEED)
+    assert NISHIHAMA.leader_cha == 0 and not NISHIHAMA.shoots and NISHIHAMA.unit_type == "infantry"
+    assert allowed_unit_types(8, "medium", ranged=NISHIHAMA.shoots) == ("infantry",)
+    root = Path(__file__).resolve().parents[2]
+    page = json.loads((root / "nbs" / "besm_d20" / "52_units.ipynb").read_text())["cells"]
+    prose = " ".join("".join(c["source"]) for c in page if c["cell_type"] == "markdown")
+    assert "Reading used here (the sample's longbow)" in prose and "Reading used here (the sample's leader)" in prose
+    assert "Reading used here (whose Constitution), switch `con`" in prose
+    assert [cavalry_counter_hp(2, 4, mount_con=17, con=c)[0] for c in ("higher", "riders")] == [62, 50]
+
+
+def test_the_exact_odds_bound_on_the_page_is_the_codes():
+    from besm_nb.besm_d20.unit_attacks import MAX_SIMULATED, MIN_SIMULATED, ODDS_BITS
+    root = Path(__file__).resolve().parents[2]
+    page = json.loads((root / "nbs" / "besm_d20" / "55_unit_attacks.ipynb").read_text())["cells"]
+    prose = " ".join("".join(c["source"]) for c in page if c["cell_type"] == "markdown")
+    assert f"**{ODDS_BITS:,} bits**" in prose and f"{MIN_SIMULATED:,} to {MAX_SIMULATED:,} simulated attacks" in prose
+    assert "400,000 bits" not in prose and "4,000 attacks" not in prose

@@ -90,6 +90,30 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
     assert page.errors == [], page.errors
 
 
+def test_the_size_and_encounter_switches_through_the_page(page, dashboards_url):
+    "The band counts the larger army by default; both armies when switched; an hour-long turn brings two encounter rolls."
+    fresh(page, dashboards_url)
+    page.locator(".besm-readings-help", has_text="Size band counts").wait_for(timeout=30_000)
+    page.locator(".besm-readings-help", has_text="Encounter rolls").wait_for(timeout=30_000)
+    minutes = page.get_by_label("Turn (minutes)"); minutes.fill("60"); minutes.press("Tab")
+    page.locator("button.besm-start").click()
+    page.locator(".besm-battle-status", has_text="(5,000 soldiers)").wait_for(timeout=30_000)
+    typed(page, "11 12 10 7"); page.locator("button.besm-play-turn").click()
+    text_is(page, ".besm-as-A", "5,100")
+    typed(page, "9 2 1 1 2 2 2 5"); page.locator("button.besm-encounter").click()
+    page.locator(".besm-fights", has_text="d20 9 → 11 (11 to 19)").wait_for(timeout=30_000)
+    expect(page.locator("button.besm-encounter")).to_be_enabled(timeout=10_000)  # the turn's second half-hour
+    typed(page, "3 3 1 4 8"); page.locator("button.besm-encounter").click()
+    page.locator(".besm-fights", has_text="d20 3 → 5 (1 to 9)").wait_for(timeout=30_000)
+    expect(page.locator("button.besm-encounter")).to_be_disabled(timeout=10_000)
+    page.locator("button.besm-new").click()
+    page.locator(".besm-battle-status", has_text="Set up both armies").wait_for(timeout=30_000)
+    page.locator(".besm-battle-size select").select_option(label="both armies together")
+    page.locator("button.besm-start").click()
+    page.locator(".besm-battle-status", has_text="(8,600 soldiers)").wait_for(timeout=30_000)
+    assert page.errors == [], page.errors
+
+
 def test_the_tracker_keeps_everything(page, dashboards_url):
     "The checks every tracker shares: reload, undo across a turn and redo, Download/Upload, a corrupt upload, save names."
     war = engine()

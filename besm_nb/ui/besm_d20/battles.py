@@ -61,11 +61,14 @@ DEFAULT_TROOPS = {
 DEFAULT_ARMIES = {"A": ("Samurai", General("Kenshin", 14, 8, 2, 5)), "B": ("Raiders", General("Toghrul", 12, 6))}
 READINGS_HELP = "<small>" + "<br>".join([  # one line for each of the table's readings, beside its switch
     "<b>AS exactly 3 or 4 times</b>: Table A-6's rows overlap there (exactly twice is +2 and five times +4 either way).",
+    "<b>Size band counts</b>: the soldiers of the larger army, or of both armies together (two armies of 6,000: × 1 or × 10).",
+    "<b>Exactly 10,000 soldiers</b>: losses × 1 (the range the tables are written for), or × 10 (the next band also starts there).",
     "<b>Over 100,000 soldiers</b>: every AS loss × 100, as the bands' pattern goes, or × 10 as printed.",
     "<b>An army at AS 0</b>: is broken at once, or fights on until its AQ gives out.",
     "<b>Two fights' bonuses</b>: the better Player Success Bonus counts, or both are added.",
     "<b>Re-rolled encounter</b>: the second result's own roll-again may bring a third fight, and so on (at most 10).",
     "<b>The turn an army breaks</b>: the characters still roll for that half-hour, or the battle ends with the checks.",
+    "<b>Encounter rolls</b>: one for each half-hour of battle (two in a 60-minute turn, one every third 10-minute turn), or one each turn.",
 ]) + "</small>"
 LABELS = {"name": "File name", "count": "Soldiers", "level": "Level or HD", "kind": "Fights", "mount_hd": "Mount HD",
           "big_mecha": "Own A Big Mecha", "intelligence": "Intelligence", "military_science": "Military Science ranks",
@@ -171,13 +174,19 @@ class BattleTracker(Tracker):
         self.characters = F(W.Dropdown, "Characters fight for", "A", "17em", options=[("army A", "A"), ("army B", "B"), ("no one", "")])
         self.party_size = F(W.IntText, "Characters", 3, "10em")
         self.party_level = F(W.IntText, "Their average Level", 4, "14em")
-        self.participants = F(W.IntText, "Soldiers in the battle (0: all)", 0, "19em")
+        self.participants = F(W.IntText, "Soldiers in the battle (0: count them)", 0, "21em")
         self.turn_minutes = F(W.IntText, "Turn (minutes)", 30, "12em")
         self.exact_multiple = F(W.Dropdown, "AS exactly 3 or 4 times", "higher band", "21em",
                                 options=[("+3 and +4 (higher row)", "higher band"), ("+2 and +3 (lower row)", "lower band")])
         self.largest = F(W.Dropdown, "Over 100,000 soldiers", "x100", "21em", options=[("losses × 100", "x100"), ("× 10 (as printed)", "x10")])
         self.zero = F(W.Dropdown, "An army at AS 0", "breaks", "21em", options=[("breaks", "breaks"), ("fights on", "fights on")])
         self.psb = F(W.Dropdown, "Two fights' bonuses", "best", "21em", options=[("the better one", "best"), ("both added", "sum")])
+        self.battle_size = F(W.Dropdown, "Size band counts", "larger army", "21em", cls="besm-battle-size",
+                             options=[("the larger army", "larger army"), ("both armies together", "both armies")])
+        self.at_10000 = F(W.Dropdown, "Exactly 10,000 soldiers", "as printed", "21em", cls="besm-at-10000",
+                          options=[("losses × 1 (the tables' range)", "as printed"), ("losses × 10", "x10")])
+        self.encounters = F(W.Dropdown, "Encounter rolls", "each half-hour", "21em", cls="besm-encounters",
+                            options=[("every half-hour", "each half-hour"), ("once a turn", "each turn")])
         self.chain = W.Checkbox(True, description="a re-rolled encounter can call for another", indent=False, layout=W.Layout(width="auto"))
         self.final = W.Checkbox(True, description="the characters roll for the turn an army breaks", indent=False,
                                 layout=W.Layout(width="auto"))
@@ -219,7 +228,8 @@ class BattleTracker(Tracker):
         a, b = self.forms["A"], self.forms["B"]
         setup = [html_text(NARROW_CSS), a.box(self), b.box(self),
                  html_text("<b>Battle settings</b>"), self.row(self.characters, self.party_size, self.party_level),
-                 self.row(self.participants, self.turn_minutes), self.row(self.exact_multiple, self.largest),
+                 self.row(self.participants, self.turn_minutes), self.row(self.battle_size, self.at_10000),
+                 self.row(self.exact_multiple, self.largest), self.row(self.encounters),
                  self.row(self.zero, self.psb), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button)]
         declared = W.VBox([self.turn_odds, self.dice_controls(), self.row(self.turn_button, self.encounter_button, cls="besm-play-message"), self.last])
         declared.add_class("besm-declared")
@@ -264,6 +274,7 @@ class BattleTracker(Tracker):
         self.participants.value, self.turn_minutes.value = s.participants, r.turn_minutes
         self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value, self.final.value = (
             r.exact_multiple, r.largest, r.zero_strength, r.psb, r.chain, r.final_encounter)
+        self.battle_size.value, self.at_10000.value, self.encounters.value = r.battle_size, r.at_10000, r.encounters
 
     def refresh(self) -> None:
         self._once(self._refresh)
@@ -363,8 +374,10 @@ class BattleTracker(Tracker):
             if not self.troops[s]: raise ValueError(f"Start battle: army {s} has no troops yet")
             try: armies.append(army_from_troops(fm.name.value, fm.general_record(), self.troops[s]))
             except InputError as err: raise fm.told(err, "Army") from None
-        rules = BattleRules(self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value,
-                            self.turn_minutes.value, self.final.value)
+        rules = BattleRules(exact_multiple=self.exact_multiple.value, largest=self.largest.value, zero_strength=self.zero.value,
+                            psb=self.psb.value, chain=self.chain.value, turn_minutes=self.turn_minutes.value,
+                            final_encounter=self.final.value, battle_size=self.battle_size.value, at_10000=self.at_10000.value,
+                            encounters=self.encounters.value)
         state = start_battle(*armies, rules, self.participants.value, self.characters.value, self.party_size.value, self.party_level.value)
         self.battle = Battle(state)
         self.log_lines = [f"<b>Battle</b>: {escape(armies[0].name)} (AS {armies[0].strength:,}, AQ {armies[0].quality}) against "

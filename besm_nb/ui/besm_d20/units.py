@@ -28,7 +28,17 @@ from ..tracker import Tracker
 
 GOBLINS = Unit("Goblin raiders", "B", 10, 10, initiative=1, attack=(1,), damage="1d6", ac=1, armour=2, standing="mercenary")
 ACTION_LABELS = {"charge": "Charge", "attack": "Attack (melee)", "ranged": "Ranged attack", "withdraw": "Withdraw",
-                 "coup": "Coup de grace", "rally": "Rally (DC 20)", "pass": "Pass (hold, or keep fleeing)"}
+                 "coup": "Coup de grace", "rally": "Rally (DC 20)", "move away": "Move away (out of melee)",
+                 "stay": "Stay in the fight (no withdrawal)", "pass": "Pass (hold, or keep fleeing)"}
+READINGS_HELP = "<small>" + "<br>".join([  # one line for each reading the tracker's newer switches set
+    "<b>Withdrawing unit leaves melee</b>: on its own turn next round (moving away, or staying to fight), or as that round starts.",
+    "<b>A fleeing unit rallies</b>: one try, in the round it flees; or a try each round of a three-round flight off the field.",
+    "<b>A-13's three times</b>: the enemy's size against the unit's as the hit lands, or against what is left at the round's end.",
+    "<b>A-12 between rows</b>: the largest row the ratio reaches (4 times: +2), or the nearest row (4 times: +3).",
+    "<b>Armies for morale</b>: each side's units compared by their counters (Unit Size), or by their creatures.",
+    "<b>The 5% and 95%</b>: bound the percentage that fails a mass save, or the number of counters as well (9 counters at 5%: none, or one).",
+    "<b>Cavalry Con</b>: the higher Hit Dice's own Constitution (the example), or the riders' on rider and mount together.",
+]) + "</small>"
 END_TURN = "End turn"  # a character's: what it did is told in Magic and characters
 UNIT_LABELS = {"name": "Unit", "side": "Side", "counters": "Unit Size", "counter_hp": "Counter HP", "per_counter": "Creatures per counter",
                "unit_type": "Type", "initiative": "Initiative", "attack": "Attack bonuses", "damage": "Damage", "ac": "AC", "armour": "Armour",
@@ -52,8 +62,8 @@ def hit_dice_value(typed: str,  # what was typed in a Hit Dice box
     return int(value) if value.denominator == 1 else value
 
 # %% auto #0
-__all__ = ['GOBLINS', 'ACTION_LABELS', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'hit_dice_value', 'unit_play',
-           'UnitTracker']
+__all__ = ['GOBLINS', 'ACTION_LABELS', 'READINGS_HELP', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'hit_dice_value',
+           'unit_play', 'UnitTracker']
 
 # %% ../../../nbs/besm_d20/54_units_ui.ipynb #a54b1a7e
 from typing import Sequence
@@ -154,8 +164,11 @@ class UnitTracker(Tracker):
         self.c_mounted = W.Checkbox(False, description="cavalry", indent=False, layout=W.Layout(width="auto"))
         self.c_mount = F(W.Text, "Mount HD", "4", "10em", cls="besm-mount-hd"); self.c_mount_con = F(W.IntText, "Mount Con", 10, "11em")
         self.c_reading = F(W.Dropdown, "Cavalry", "rule", "21em", options=[("half the lower HD (rule)", "rule"), ("lower HD in full (72)", "example")])
+        self.c_con_reading = F(W.Dropdown, "Cavalry Con", "higher", "24em", cls="besm-cavalry-con",
+                               options=[("the higher HD's own (62)", "higher"), ("the riders', on both", "riders")])
         self.c_out = html_text(cls="besm-counter-hp")
-        for w in (self.c_hd, self.c_con, self.c_tiny, self.c_tiny_con, self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading, self.u_per):
+        for w in (self.c_hd, self.c_con, self.c_tiny, self.c_tiny_con, self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading,
+                  self.c_con_reading, self.u_per):
             w.observe(lambda _: getattr(self, "_busy", False) or self._show(self._counter_hp, self.c_out), names="value")
         self.use_button = self.button("Use", self.use_counter_hp, "besm-use-hp")
         # readings
@@ -167,6 +180,19 @@ class UnitTracker(Tracker):
         self.r_crit = F(W.Dropdown, "A critical", "dice", "24em", options=[("doubles the dice", "dice"), ("rolls the damage twice", "twice")])
         self.r_charge_ac = F(W.Dropdown, "A charger's AC −2", "turn", "24em", options=[("until its next turn", "turn"), ("to the round's end", "round")])
         self.r_fear = F(W.IntText, "Fear DC", 15, "9em")
+        self.r_withdraw = F(W.Dropdown, "Withdrawing unit leaves melee", "own turn", "30em", cls="besm-r-withdraw",
+                            options=[("on its own turn", "own turn"), ("as the next round starts", "round start")])
+        self.r_rally = F(W.Dropdown, "A fleeing unit rallies", "once", "27em", cls="besm-r-rally",
+                         options=[("one try", "once"), ("a try each round (3)", "each round")])
+        self.r_outsized = F(W.Dropdown, "A-13's three times", "when hit", "26em", cls="besm-r-outsized",
+                            options=[("as the hit lands", "when hit"), ("after the round's losses", "after losses")])
+        self.r_between = F(W.Dropdown, "A-12 between rows", "largest reached", "26em", cls="besm-r-between",
+                           options=[("largest row reached", "largest reached"), ("nearest row", "nearest row")])
+        self.r_army_size = F(W.Dropdown, "Armies for morale", "counters", "22em", cls="besm-r-army-size",
+                             options=[("by counters", "counters"), ("by creatures", "creatures")])
+        self.r_limits = F(W.Dropdown, "The 5% and 95%", "percentage", "24em", cls="besm-r-limits",
+                          options=[("on the percentage", "percentage"), ("on the counters too", "counters")])
+        self.readings_help = html_text(READINGS_HELP, cls="besm-readings-help")
         self.start_button = self.button("Start battle", self.start, "besm-start", "primary")
         self.init_button = self.button("Roll Initiative", self.initiative, "besm-initiative")
         # the battle
@@ -217,9 +243,11 @@ class UnitTracker(Tracker):
                  self.row(self.ch_name, self.ch_side, self.ch_init), self.row(self.add_character_button),
                  self.row(self.remove_pick, self.remove_button),
                  html_text("<b>Counter hit points</b>"), self.row(self.c_hd, self.c_con, self.c_tiny, self.c_tiny_con),
-                 self.row(self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading), self.c_out, self.row(self.use_button),
+                 self.row(self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading, self.c_con_reading), self.c_out, self.row(self.use_button),
                  html_text("<b>Readings</b>"), self.row(self.r_defence, self.r_rounding, self.r_third, self.r_size),
-                 self.row(self.r_helpless, self.r_crit, self.r_charge_ac, self.r_fear), self.row(self.start_button)]
+                 self.row(self.r_helpless, self.r_crit, self.r_charge_ac, self.r_fear),
+                 self.row(self.r_withdraw, self.r_rally, self.r_outsized), self.row(self.r_between, self.r_army_size, self.r_limits),
+                 self.readings_help, self.row(self.start_button)]
         declared = W.VBox([self.outlook, self.dice_controls(), self.row(self.init_button, self.act_button, self.round_button, cls="besm-act-message"), self.last])
         declared.add_class("besm-declared")
         action = [self.turn_note, self.row(self.action, self.target),
@@ -237,8 +265,10 @@ class UnitTracker(Tracker):
 
     # -- the kit's four ----------------------------------------------------------------------------
     def rules(self) -> UnitRules:
-        return UnitRules(self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_helpless.value, self.r_crit.value,
-                         self.r_fear.value, self.r_size.value, self.r_charge_ac.value)
+        return UnitRules(defence=self.r_defence.value, rounding=self.r_rounding.value, third=self.r_third.value, helpless=self.r_helpless.value,
+                         crit=self.r_crit.value, fear_dc=self.r_fear.value, size=self.r_size.value, charge_ac=self.r_charge_ac.value,
+                         withdraw=self.r_withdraw.value, rally=self.r_rally.value, outsized=self.r_outsized.value, between=self.r_between.value,
+                         army_size=self.r_army_size.value, limits=self.r_limits.value)
 
     def state(self) -> dict:
         return {"rosters": [unit_to_dict(u) for u in self.rosters], "characters": [character_to_dict(c) for c in self.characters],
@@ -261,6 +291,8 @@ class UnitTracker(Tracker):
             r = combat.start.rules
             self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_size.value = r.defence, r.rounding, r.third, r.size
             self.r_helpless.value, self.r_crit.value, self.r_charge_ac.value, self.r_fear.value = r.helpless, r.crit, r.charge_ac, r.fear_dc
+            self.r_withdraw.value, self.r_rally.value, self.r_outsized.value = r.withdraw, r.rally, r.outsized
+            self.r_between.value, self.r_army_size.value, self.r_limits.value = r.between, r.army_size, r.limits
 
     def refresh(self) -> None:
         self._once(self._refresh)
@@ -367,7 +399,8 @@ class UnitTracker(Tracker):
         try:
             if self.c_mounted.value:
                 hp, steps = cavalry_counter_hp(hd, hit_dice_value(self.c_mount.value, "Mount HD"), self.u_per.value, self.c_con.value,
-                                               self.c_mount_con.value, self.c_tiny.value, self.c_reading.value, self.c_tiny_con.value)
+                                               self.c_mount_con.value, self.c_tiny.value, self.c_reading.value, self.c_tiny_con.value,
+                                               self.c_con_reading.value)
             else:
                 hp, steps = counter_hp(hd, self.u_per.value, self.c_con.value, self.c_tiny.value, self.c_tiny_con.value)
         except InputError as err: raise ValueError(message_text(err, labels)) from None
