@@ -273,10 +273,12 @@ def _raw_html(html: str) -> nbformat.NotebookNode:
 
 
 def snapshot(nb: nbformat.NotebookNode, module: str | None, live: dict[str, str], page: str = "",
-             live_ids: set[str] = frozenset(), python: dict | None = None) -> int:
+             live_ids: set[str] = frozenset(), python: dict | None = None, trackers: dict[str, str] | None = None) -> int:
     """Mark each calculator on the page as a snapshot naming its dashboard, and disable its inputs; a stateless
-    calculator (its model in `live_ids`) is also made live in the reader's browser (`python`: see `live_python`). Returns how many."""
+    calculator (its model in `live_ids`) is also made live in the reader's browser (`python`: see `live_python`), and so
+    is a tracker (its model in `trackers`: see `live_tracker`). Returns how many."""
     cells, found, spec = [], 0, []
+    trackers, made = dict(trackers or {}), set()
     for i, c in enumerate(nb.cells):
         views = [o["data"][WIDGET_VIEW]["model_id"] for o in c.get("outputs", []) if WIDGET_VIEW in o.get("data", {})]
         if c.cell_type == "code" and views:
@@ -289,6 +291,10 @@ def snapshot(nb: nbformat.NotebookNode, module: str | None, live: dict[str, str]
                     f'<p class="besm-live-text">A snapshot until Python starts in your browser (a recent browser, the site served '
                     f'over http): then this calculator computes here, live. It is also live on the {board} (<code>make run</code>).</p></div>'))
                 spec.append({"n": len(spec), "model": views[0], "setup": _imports(nb.cells[:i]), "code": c.source})
+            elif python and len(views) == 1 and trackers.get(views[0]) not in (None, *made):
+                made.add(trackers[views[0]])  # one live tracker of a kind per page: a second shows the same game
+                cells.append(live_tracker(len(spec), where))
+                spec.append({"n": len(spec), "model": views[0], "tracker": trackers[views[0]]})
             else:
                 board = f"the **{where}** dashboard" if where else "the dashboards"
                 cells.append(nbformat.v4.new_markdown_cell(
@@ -334,6 +340,35 @@ def clean_widget_state(nb: nbformat.NotebookNode) -> int:
     return dropped
 
 
+def live_tracker(n: int, where: str | None) -> nbformat.NotebookNode:
+    "The note above a tracker that goes live in the reader's browser, its saves kept on the device (see live.js)."
+    board = f"<strong>{where}</strong> dashboard" if where else "dashboards"
+    return _raw_html(
+        f'<div class="admonition note besm-live-note" data-cell="{n}" data-kind="tracker"><p class="admonition-title">Note</p>'
+        f'<p class="besm-live-text">A snapshot of an example until Python starts in your browser (a recent browser, the site '
+        f'served over http or https): then this tracker runs here, live, with your own game, saved on this device. It is also '
+        f'live on the {board} (<code>make run</code>).</p></div>')
+
+
+def prune_widgets(nb: nbformat.NotebookNode) -> int:
+    """Keep in a page's saved widget state only what its outputs show (the widgets shown, and the models they refer to,
+    e.g. layouts): the widgets a chapter's proof cells made and never showed only weigh the page down. Returns how many went."""
+    saved = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    state = saved.get("state", {})
+    todo = [o["data"][WIDGET_VIEW]["model_id"] for c in nb.cells for o in c.get("outputs", []) if WIDGET_VIEW in o.get("data", {})]
+    keep: set[str] = set()
+    while todo:
+        m = todo.pop()
+        if m in keep or m not in state: continue
+        keep.add(m)
+        todo += re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(state[m]))
+    for m, model in state.items():  # a link between widgets shown (jslink) is shown too
+        refs = re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(model))
+        if model.get("model_name", "").endswith("LinkModel") and refs and set(refs) <= keep: keep.add(m)
+    if state: saved["state"] = {m: model for m, model in state.items() if m in keep}
+    return len(state) - len(keep)
+
+
 def api_page(order: list[str]) -> nbformat.NotebookNode:
     "The API: every public name of every module, with its one-line description, by module in site order."
     import importlib
@@ -369,20 +404,22 @@ def default_exp(fname: str) -> str | None:
     return None
 
 
-def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> set[str]:
+def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> tuple[set[str], dict[str, str]]:
     """Run the notebook; nbdev has dropped the exported cells, so their module is imported first, hidden. Returns the
-    model ids of the widgets that are stateless calculators (which the site makes live), asked of the kernel at the end."""
+    model ids of the widgets that the site makes live, asked of the kernel at the end: the stateless calculators, and
+    the trackers (model id -> the tracker's 'module:Class')."""
     from nbclient import NotebookClient
     pre = "from nbdev.showdoc import show_doc\n"
     if module:
         pre += f"import besm_nb.{module.removesuffix('.__init__')} as _m\nglobals().update({{k: v for k, v in vars(_m).items() if not k.startswith('__')}})\n"
     nb.cells.insert(0, nbformat.v4.new_code_cell(pre, metadata={"tags": ["remove-cell"]}))
-    nb.cells.append(nbformat.v4.new_code_cell("import json as _json\nfrom besm_nb.ui.live import live_ids as _live_ids\n"
-                                              "print(_json.dumps(_live_ids()))"))
+    nb.cells.append(nbformat.v4.new_code_cell("import json as _json\nfrom besm_nb.ui.live import live_ids as _live_ids, tracker_ids as _trackers\n"
+                                              "print(_json.dumps([_live_ids(), _trackers()]))"))
     NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
                    resources={"metadata": {"path": str(where)}}).execute()
     asked = nb.cells.pop()
-    return set(json.loads("".join(o.get("text", "") for o in asked.outputs if o.get("name") == "stdout")))
+    calculators, trackers = json.loads("".join(o.get("text", "") for o in asked.outputs if o.get("name") == "stdout"))
+    return set(calculators), trackers
 
 
 def front_matter(nb: nbformat.NotebookNode) -> dict:
@@ -403,6 +440,64 @@ def toctrees(sections: list[tuple[str | None, list[str]]], pages: dict[str, str]
         head = f":caption: {caption}\n" if caption else ""
         out.append(f"```{{toctree}}\n:hidden:\n:maxdepth: 1\n{head}\n" + "\n".join(entries) + "\n```")
     return "\n\n".join(out)
+
+
+# -- the site kept for offline use: a service worker, a web app manifest and icons -------------------------------------
+THEME = "#1565c0"
+# not kept offline: the notebooks' sources, Sphinx's own files, source maps, a second copy of the widget manager, and the
+# widget fonts other than woff2 (every browser with a service worker reads woff2) or copied beside each folder's pages
+OFFLINE_SKIP = re.compile(r"^(?:_sources/|\.doctrees/|\.buildinfo$|objects\.inv$|sw\.js$|.*\.(?:ipynb|map)$|_static/widgets/libembed-amd\.js$"
+                          r"|.+/@jupyter-widgets/|@jupyter-widgets/html-manager/|(?:@jupyter-widgets|_static/widgets)/[^/]+\.(?:woff|ttf|eot|svg)$)")
+
+
+def icon_png(size: int) -> bytes:
+    "The site's icon, drawn here from nothing outside: a white die showing five on the site's blue, as a PNG of `size` pixels."
+    import struct
+    import zlib
+    blue, white = bytes((21, 101, 192)), bytes((255, 255, 255))
+    lo, hi, corner, pip = 0.16 * size, 0.84 * size, 0.12 * size, 0.075 * size
+    pips = [(a * size, b * size) for a, b in ((0.33, 0.33), (0.67, 0.33), (0.5, 0.5), (0.33, 0.67), (0.67, 0.67))]
+    rows = []
+    for y in range(size):
+        row, py = bytearray(b"\0"), y + 0.5
+        for x in range(size):
+            px = x + 0.5
+            dx, dy = max(lo + corner - px, 0, px - hi + corner), max(lo + corner - py, 0, py - hi + corner)
+            die = lo <= px <= hi and lo <= py <= hi and dx * dx + dy * dy <= corner * corner
+            row += white if die and all((px - cx) ** 2 + (py - cy) ** 2 > pip * pip for cx, cy in pips) else blue
+        rows.append(bytes(row))
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+
+
+def offline(out: Path) -> dict:
+    """Make the built site keep itself for offline use: a web app manifest and icons, a script on every page that
+    registers the service worker (docs/live/sw.js, at the site's root) with the list of the files it keeps and a
+    version made from what they hold. Returns the version and what is kept (files, bytes)."""
+    static = out / "_static"
+    shutil.copy(DOCS / "live" / "offline.js", static / "besm-offline.js")
+    for size in (192, 512): (static / f"icon-{size}.png").write_bytes(icon_png(size))
+    (out / "manifest.webmanifest").write_text(json.dumps({
+        "name": "besm_nb: anime tabletop RPG combat rules and calculators", "short_name": "besm_nb",
+        "description": "The rules, their exact odds, the calculators and the trackers, in the browser, with or without a network.",
+        "start_url": "./index.html", "scope": "./", "display": "standalone", "background_color": "#ffffff", "theme_color": THEME,
+        "icons": [{"src": f"_static/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"} for n in (192, 512)]}, indent=1))
+    for page in out.rglob("*.html"):
+        up = "../" * (len(page.relative_to(out).parts) - 1)
+        head = (f'<link rel="manifest" href="{up}manifest.webmanifest"><meta name="theme-color" content="{THEME}">'
+                f'<link rel="apple-touch-icon" href="{up}_static/icon-192.png"><script src="{up}_static/besm-offline.js" defer></script>')
+        html = page.read_text(encoding="utf-8")
+        if "besm-offline.js" not in html: page.write_text(html.replace("</head>", head + "</head>", 1), encoding="utf-8")
+    files = {}
+    for f in sorted(p for p in out.rglob("*") if p.is_file()):
+        path = f.relative_to(out).as_posix()
+        if not OFFLINE_SKIP.match(path): files[path] = hashlib.sha256(f.read_bytes()).hexdigest()[:16]
+    version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:12]
+    sw = (DOCS / "live" / "sw.js").read_text().replace("'__VERSION__'", json.dumps(version)).replace("__FILES__", json.dumps(files, indent=0))
+    (out / "sw.js").write_text(sw)
+    return {"version": version, "files": len(files), "bytes": sum((out / p).stat().st_size for p in files)}
 
 
 def main() -> int:
@@ -429,11 +524,12 @@ def main() -> int:
         if terms:  # search ranks an index entry far above a word in the text
             nb.cells.insert(1, nbformat.v4.new_markdown_cell("\n\n".join(f"```{{index}} !single: {t}\n```" for t in terms)))
         module = default_exp(fname)
-        live_ids = execute(nb, (ROOT / "nbs" / fname).parent, module)
+        live_ids, trackers = execute(nb, (ROOT / "nbs" / fname).parent, module)
         clean_outputs(nb, pages[fname])
         clean_widget_state(nb)
+        prune_widgets(nb)
         fold(nb)
-        snapshot(nb, module, live, pages[fname], live_ids, python)
+        snapshot(nb, module, live, pages[fname], live_ids, python, trackers)
         built[pages[fname]] = nb
         print(f"docs: {fname} -> {pages[fname]}.html ({time.time() - t0:.1f} s)", flush=True)
     built["api"] = api_page(order)
@@ -463,6 +559,8 @@ def main() -> int:
     r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(SRC), str(out)])
     shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copies, beside the output
     if r.returncode == 0:
+        kept = offline(out)
+        print(f"docs: kept for offline use: {kept['files']} files, {kept['bytes'] / 1e6:.1f} MB (version {kept['version']})")
         print(f"docs: built {out}/index.html in {time.time() - t0:.1f} s")
     return r.returncode
 

@@ -26,7 +26,11 @@
   request), each with the machine's load average, the resident memory of the server with its kernels and of one kernel;
 * the rules site's live calculators (the built _site/ on a static server on 127.0.0.1, every other request blocked):
   page load to first calculator interactive with an empty cache (<= 4 s) and a warm one (<= 1.5 s), an input change
-  to updated odds (<= 150 ms median), the bytes a first visit downloads, with the machine's load and the browser's CPU.
+  to updated odds (<= 150 ms median), the bytes a first visit downloads, with the machine's load and the browser's CPU;
+* the site's trackers: page load to tracker live with an empty cache (<= 4 s) and a warm one (<= 1.5 s), an action to
+  its new state on screen, saved on the device (<= 150 ms median), the bytes of a first visit before the tracker is
+  live and with the whole site kept for offline use (as sent, and as a gzip or brotli host would send them), and the
+  storage each tracker's autosave takes after a ten-round fight.
 """
 import statistics
 import subprocess
@@ -581,12 +585,209 @@ def dice_notation():
     report("bounds('100d1000!'), too large for odds (first call)", median_ms(lambda: dice.bounds("100d1000!"), 1, setup=dice._bounds.cache_clear), "ms", 2000)
 
 
+# -- the trackers on the site: live in the reader's browser, saved on the device, kept for offline use -----------------
+def ten_rounds(folder: Path) -> dict:
+    "Each tracker played for ten rounds (or to its end) with its autosave in `folder`/<kind>: (rounds played, steps to undo)."
+    import ipywidgets  # noqa: F401  (the trackers' widgets)
+    from besm_nb.ui.anime_d20.damage import WoundsTracker
+    from besm_nb.ui.besm_d20.battles import BattleTracker
+    from besm_nb.ui.besm_d20.chase import ChaseTracker
+    from besm_nb.ui.besm_d20.classless import ClasslessPanel
+    from besm_nb.ui.besm_d20.damage_saves import DamageSaveTracker
+    from besm_nb.ui.besm_d20.fate_points import FateLedgerPanel
+    from besm_nb.ui.besm_d20.units import UnitTracker
+    from besm_nb.ui.encounters.exertion import StaminaTracker
+    from besm_nb.ui.tristat.round import Tracker as FightTracker
+
+    def fight(t):  # four fighters; each round: initiative, then each acts on the next one standing
+        for name, acv, dcv, power in [("Aiko", 8, 6, 40), ("Ben", 7, 5, 30), ("Chiyo", 6, 5, 30), ("Daigo", 7, 6, 35)]:
+            t.f_name.value, t.f_acv.value, t.f_dcv.value, t.f_power.value, t.f_health.value = name, acv, dcv, power, 200
+            t.add_button.click()
+        for _ in range(10):
+            t.roll_init_button.click()
+            for _ in range(8):
+                standing = [n for n, c in t.fight.now()[0].items() if n != t.who.value and c.health > 0]
+                if not (t.who.options and standing): break
+                t.targets.value = (standing[0],)
+                t.resolve_button.click()
+            t.next_button.click()
+        return 10
+
+    def chase(t):
+        t.lead_in.value = "20"; t.start_button.click()
+        for r in range(10):
+            if t.chase.over: return r
+            t.pred.pick.value, t.prey.pick.value = "Gun It", "Pull Ahead"
+            t.resolve_button.click()
+        return 10
+
+    def battle(t):
+        t.start_button.click()
+        for r in range(10):
+            if t.battle.state.over: return r
+            t.turn_button.click()
+        return 10
+
+    def units(t):
+        t.start_button.click(); t.init_button.click()
+        for r in range(10):
+            for _ in range(6):
+                if t.combat.state.over: return r
+                if t.owing.options: t.morale_button.click(); continue
+                acts = [v for _, v in t.action.options]
+                if not acts: break
+                t.action.value = "attack" if "attack" in acts else "charge" if "charge" in acts else acts[0]
+                t.act_button.click()
+            t.round_button.click()
+            if t.owing.options: t.morale_button.click(); t.round_button.click()
+            t.init_button.click()
+        return 10
+
+    def stamina(t):
+        for name in ("Garth", "Ezra", "Mira"): t.f_name.value = name; t.b_add.click()
+        for _ in range(10):
+            for name in ("Garth", "Ezra", "Mira"): t.who.value = name; t.b_act.click()
+            t.b_end.click()
+        return 10
+
+    def each(*buttons):
+        def play(t):
+            for _ in range(10):
+                for b in buttons: getattr(t, b).click()
+            return 10
+        return play
+
+    def saves_record(t):
+        t.bonus.value = -2  # light hits: ten rounds without the target falling
+        return each("roll_button", "round_button")(t)
+
+    wounds = lambda t: each("damage", "heal")(type("W", (), {"damage": t.buttons["Damage"], "heal": t.buttons["Heal"]}))
+    plays = {"Tri-Stat fight (4 fighters)": (FightTracker, fight), "BESM d20 chase": (ChaseTracker, chase),
+             "wounds": (WoundsTracker, wounds), "damage-save record": (DamageSaveTracker, saves_record),
+             "Fate Point ledger": (FateLedgerPanel, each("spend_button", "gain_button")),
+             "classless ledger": (ClasslessPanel, each("buy_button", "session_button")),
+             "narrative battle (default armies)": (BattleTracker, battle), "unit combat (default rosters)": (UnitTracker, units),
+             "Encounters Stamina (3 characters)": (StaminaTracker, stamina)}
+    try:
+        from besm_nb.ui.special.car_chase import CarChaseTracker
+        def car(t):
+            for _ in range(10): t.b_end.click()
+            return 10
+        plays["car chase (turns only)"] = (CarChaseTracker, car)
+    except ImportError: pass
+    out = {}
+    for name, (cls, play) in plays.items():
+        where = folder / cls.kind
+        where.mkdir(parents=True)
+        try:
+            t = cls(saves=where)
+            rounds = play(t)
+        except Exception as e:  # a tracker whose controls changed: said, and the others still measured
+            print(f"storage: {name}: not measured ({type(e).__name__}: {e})")
+            continue
+        out[name] = (rounds, len(t._undo), sum(f.stat().st_size for f in where.iterdir()))
+    return out
+
+
+SITE_TRACKERS = {  # a tracker page -> one action: the button pressed, alternately with a second one
+    "anime_d20/damage_ui.html": ("besm-damage", "besm-heal"),
+    "tristat/round_ui.html": None,  # loading only: its actions need a fight set up first
+}
+
+
+def site_trackers(cold_runs=5, warm_runs=7, actions=21):
+    "Tracker pages on the site: page -> tracker live (empty cache, warm), action -> new state, first visit bytes, storage."
+    import functools, gzip, http.server, os, tempfile, threading
+    from tests import conftest
+    from playwright.sync_api import sync_playwright
+    site = Path(__file__).resolve().parents[1] / "_site"
+    if not (site / "sw.js").exists():
+        print("site: not built (make docs): tracker figures skipped")
+        return
+    served = {"bytes": 0, "files": []}
+
+    class Counting(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args): pass
+        def copyfile(self, source, outputfile):
+            served["bytes"] += os.fstat(source.fileno()).st_size
+            served["files"].append(self.path.split("?")[0])
+            super().copyfile(source, outputfile)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Counting, directory=str(site)))
+    server.handle_error = lambda *a: None
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    wait = "window.besmLive && window.besmLive.state !== 'loading'"
+
+    def brotli(data: bytes) -> int:  # Node's brotli at the quality a host precompresses with (11)
+        js = ("const z=require('zlib');const b=[];process.stdin.on('data',d=>b.push(d)).on('end',()=>process.stdout.write("
+              "String(z.brotliCompressSync(Buffer.concat(b),{params:{[z.constants.BROTLI_PARAM_QUALITY]:11}}).length)))")
+        return int(subprocess.run(["node", "-e", js], input=data, capture_output=True, check=True).stdout)
+
+    def sizes(paths) -> tuple[int, int, int]:
+        raw = gz = br = 0
+        for p in dict.fromkeys(paths):
+            f = site / p.lstrip("/")
+            if f.is_dir(): f = f / "index.html"
+            if not f.is_file(): continue
+            data = f.read_bytes()
+            raw, gz, br = raw + len(data), gz + len(gzip.compress(data, 6)), br + brotli(data)
+        return raw, gz, br
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=[*conftest.CHROMIUM_ARGS,
+                                                                                        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
+        for page, buttons in SITE_TRACKERS.items():
+            url = f"{base}/{page}"
+            cold, warm, loads, before_live = [], [], [], None
+            for i in range(cold_runs):  # a fresh profile each time: an empty cache, empty storage
+                ctx = browser.new_context(); pg = ctx.new_page()
+                served.update(bytes=0, files=[])
+                pg.goto(url); pg.wait_for_function(wait, timeout=180_000)
+                state = pg.evaluate("window.besmLive")
+                assert state["state"] == "live", state["errors"]
+                cold.append(state["times"]["all"] / 1000); loads.append(os.getloadavg()[0])
+                if i == 0:  # what the page needed before it was live; then all a first visit keeps for offline use
+                    before_live = (served["bytes"], sizes(served["files"]))
+                    pg.wait_for_function("window.besmOffline && window.besmOffline.state === 'ready'", timeout=600_000)
+                    visit = (served["bytes"], sizes(served["files"]))
+                if i < cold_runs - 1: ctx.close()
+            for _ in range(warm_runs):  # the same profile: the site kept, the Python inflated, the game in storage
+                pg.goto(url); pg.wait_for_function(wait, timeout=180_000)
+                warm.append(pg.evaluate("window.besmLive.times.all") / 1000); loads.append(os.getloadavg()[0])
+            print(f"{'site (' + page + '): machine load average while measured':<58} {statistics.median(loads):8.1f}     (2 cores)")
+            report(f"site: {page}: tracker live, empty cache (median)", statistics.median(cold), "s", 4)
+            report(f"site: {page}: tracker live, warm cache (median)", statistics.median(warm), "s", 1.5)
+            raw, (r, g, b) = before_live
+            print(f"{'site: first visit, before the tracker is live':<58} {raw / 1e6:8.1f} MB   (a compressing host: gzip {g / 1e6:.1f} MB, brotli {b / 1e6:.1f} MB)")
+            raw, (r, g, b) = visit
+            print(f"{'site: first visit, with the whole site kept offline':<58} {raw / 1e6:8.1f} MB   (gzip {g / 1e6:.1f} MB, brotli {b / 1e6:.1f} MB)")
+            if buttons:  # an action -> the tracker's new state on screen (saved in storage before the next one is taken)
+                times = []
+                for k in range(actions):
+                    times.append(pg.evaluate("""button => new Promise(done => {
+                        const note = document.querySelector('.besm-live .besm-history'), was = note.innerText, t = performance.now();
+                        const seen = new MutationObserver(() => { if (note.innerText !== was) { seen.disconnect(); done(performance.now() - t); } });
+                        seen.observe(note, {childList: true, subtree: true, characterData: true});
+                        document.querySelector(`.besm-live button.${button}`).click();
+                    })""", buttons[k % 2]))
+                    pg.wait_for_timeout(100)
+                report(f"site: {page}: action -> new state, saved (median)", statistics.median(times[1:]), "ms", 150)
+            ctx.close()
+        browser.close()
+    server.shutdown()
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (rounds, steps, size) in ten_rounds(Path(tmp)).items():
+            print(f"{'storage: ' + name + f', {rounds} rounds':<58} {size / 1e3:8.1f} kB   ({steps} steps to undo)")
+
+
 if __name__ == "__main__":
     if "--crowd" in sys.argv:  # only the pages-at-once figures
         crowds_only()
         sys.exit()
     if "--site" in sys.argv:  # only the live site's figures
         for page in SITE_CHANGES: site_live(page=page)
+        site_trackers()
         sys.exit()
     core()
     dice_notation()
@@ -595,3 +796,4 @@ if __name__ == "__main__":
     if "--no-browser" not in sys.argv:
         dashboards()
         for page in SITE_CHANGES: site_live(page=page)
+        site_trackers()

@@ -1,8 +1,7 @@
 // The page's Python, in a worker so that the page stays responsive while Python starts and computes (see live.js).
 // It restores the Python the site build saved right after importing the calculators (inflated meanwhile by a second
 // worker running this same file), runs the page's calculator cells, and passes widget messages to and from the page.
-let bridge = null;
-const early = [];  // the page's widget messages that come before Python is ready
+let bridge = null, py = null;
 const mark = (name) => postMessage({ type: 'mark', name, t: performance.timeOrigin + performance.now() });
 
 async function fetchOk(url) {
@@ -34,25 +33,47 @@ async function inflate(url) {
     }
   }
   const length = new DataView(stored.buffer, stored.byteOffset).getUint32(0, true);
-  const { size, runs } = JSON.parse(new TextDecoder().decode(stored.subarray(4, 4 + length)));
+  const { size, base, runs, module } = JSON.parse(new TextDecoder().decode(stored.subarray(4, 4 + length)));
   const memory = new Uint8Array(size);
   let at = 4 + length;
   for (const [start, n] of runs) { memory.set(stored.subarray(at, at + n), start); at += n; }
-  return { memory, keep };
+  return { memory, base, module, keep };  // `module`: the parts the WebAssembly module's own data fills (see sizeMemory)
 }
 
 function sizeMemory(snapshot) {
   // Pyodide puts the saved memory back into the memory its WebAssembly module starts with, and that is smaller than
   // the memory of a Python that has imported every calculator: grow it to the saved size as soon as the module is
-  // instantiated, before Pyodide fills it (modules that bring no memory of their own are untouched).
+  // instantiated, before Pyodide fills it (modules that bring no memory of their own are untouched). At that moment
+  // the memory holds the module's own data, untouched: the parts of the snapshot that were left out because they are
+  // the same (see snapshot.mjs) are copied from it.
   const grow = async (result) => {
-    const memory = (result.instance ?? result).exports?.memory, bytes = (await snapshot).length;
-    if (memory instanceof WebAssembly.Memory && memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    const memory = (result.instance ?? result).exports?.memory, saved = await snapshot, bytes = saved.memory.length;
+    if (!(memory instanceof WebAssembly.Memory)) return result;
+    if (memory.buffer.byteLength < bytes) memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / 65536));
+    const fresh = new Uint8Array(memory.buffer);
+    for (const [start, n] of saved.module ?? []) saved.memory.set(fresh.subarray(start - saved.base, start - saved.base + n), start);
+    saved.filled = true;
     return result;
   };
   const streaming = WebAssembly.instantiateStreaming, plain = WebAssembly.instantiate;
   if (streaming) WebAssembly.instantiateStreaming = (...args) => streaming(...args).then(grow);
   WebAssembly.instantiate = (...args) => plain(...args).then(grow);
+}
+
+function later(python, base) {
+  // What Python needs only to import something the saved Python had not: the standard library and the wheels. Fetched
+  // once the runtime and the saved memory are in (their downloads come first), put in place once the page's
+  // calculators and trackers are made (`place`); the page's messages wait for that.
+  const files = [[new URL(`${python.pyodide}python_stdlib.zip`, base), `/lib/python${python.lock.python.split('.').slice(0, 2).join('')}.zip`],
+                 ...python.wheels.map(([name, url]) => [new URL(url, base), `${python.wheel_dir}/${name}`])];
+  const fetched = Promise.all(files.map(([url]) => fetchOk(url).then((r) => r.arrayBuffer())));
+  fetched.catch(() => {});
+  return async (FS) => {
+    const bufs = await fetched;
+    FS.mkdirTree(python.wheel_dir);
+    files.forEach(([, path], i) => FS.writeFile(path, new Uint8Array(bufs[i])));
+    mark('later');
+  };
 }
 
 function compileEarly(url) {
@@ -75,54 +96,194 @@ function compileEarly(url) {
   };
 }
 
-function receive({ id, text, k }) {
-  try { bridge.receive(id, text); } catch (e) { postMessage({ type: 'error', error: String(e) }); }
+// -- trackers' saves, kept in the browser's storage ------------------------------------------------------------------
+// The saves folder is Pyodide's IDBFS: files in memory, stored in IndexedDB when told (FS.syncfs). Every tab of the
+// site holds its own copy in memory, so each message from the page is handled under one lock for the whole site: the
+// folder is read back from storage (what other tabs stored), Python handles the message, what changed is stored, and
+// the other tabs are told. Storing always follows a read-back inside the same lock, so no tab writes an old folder
+// over newer files. If storage is refused or full, play goes on in memory and the page says so.
+const SAVES = '/saves';
+const saves = { FS: null, device: false, unsaved: false, seen: '', state: 'none', why: '' };
+const others = typeof BroadcastChannel === 'function' ? new BroadcastChannel('besm-saves') : null;
+const me = `${Date.now()}-${Math.random()}`;
+let queue = Promise.resolve();
+
+function serial(job) {  // one job at a time, in order: the page's messages, and news from other tabs
+  const run = queue.then(job).catch((e) => postMessage({ type: 'error', error: String(e?.stack ?? e) }));
+  queue = run;
+  return run;
+}
+
+function locked(job) {  // one tab at a time reads, changes and stores the saves (a Web Lock, where the browser has them)
+  if (!saves.device || !self.navigator?.locks) return job();
+  return navigator.locks.request('besm-saves', job);
+}
+
+function syncfs(populate) {
+  return new Promise((resolve, reject) => saves.FS.syncfs(populate, (err) => (err ? reject(err) : resolve())));
+}
+
+function fingerprint(dir = SAVES) {  // what the folder holds, in short: names, sizes, times (no file is read)
+  const FS = saves.FS, out = [];
+  for (const name of FS.readdir(dir)) {
+    if (name === '.' || name === '..') continue;
+    const path = `${dir}/${name}`, st = FS.stat(path);
+    out.push(FS.isDir(st.mode) ? fingerprint(path) : `${path}:${st.size}:${+st.mtime}:${st.ino}`);
+  }
+  return out.join('|');
+}
+
+function tell(state, why = '') {  // the page's line about the saves
+  if (saves.state === state && saves.why === why) return;
+  Object.assign(saves, { state, why });
+  postMessage({ type: 'storage', state, why });
+}
+
+const reason = (e) => String(e?.message || e?.name || e).split('\n')[0].slice(0, 160);
+
+async function mountSaves(FS) {
+  saves.FS = FS;
+  FS.mkdirTree(SAVES);
+  try {
+    if (!self.indexedDB) throw new Error('this browser offers no storage here');
+    FS.mount(FS.filesystems.IDBFS, {}, SAVES);
+    saves.device = true;
+    await syncfs(true);
+    saves.seen = fingerprint();
+    tell('device');
+  } catch (e) {
+    if (saves.device) { try { FS.unmount(SAVES); } catch { /* not mounted */ } }
+    saves.device = false;
+    FS.mkdirTree(SAVES);
+    tell('memory', reason(e));
+  }
+}
+
+async function readBack() {  // before Python reads the folder: what other tabs stored
+  if (!saves.device || saves.unsaved) return;  // changes not yet stored are the newest: never overwritten
+  try {
+    await syncfs(true);
+    saves.seen = fingerprint();
+  } catch (e) { tell('full', reason(e)); }
+}
+
+async function store() {  // after Python has written: keep it, and tell the other tabs
+  if (!saves.device) return;
+  const now = fingerprint();
+  if (now === saves.seen && !saves.unsaved) return;
+  try {
+    await syncfs(false);
+    Object.assign(saves, { seen: now, unsaved: false });
+    tell('device');
+    others?.postMessage({ from: me });
+  } catch (e) {
+    saves.unsaved = true;  // kept in memory; stored with the next change, if storage takes it then
+    tell('full', reason(e));
+  }
+}
+
+function withSaves(work) {  // Python's part of a job, between reading the saves back and storing them
+  if (!saves.FS) return work();
+  return locked(async () => {
+    await readBack();
+    const out = work();
+    await store();
+    return out;
+  });
+}
+
+if (others) {
+  others.onmessage = ({ data }) => {
+    if (data?.from === me || !bridge || !saves.device) return;
+    serial(() => withSaves(() => bridge.catch_up()));  // another tab acted: show the same here
+  };
+}
+
+function receive({ id, text, k, buffers }) {
+  try { bridge.receive(id, text, py.toPy(buffers ?? [])); } catch (e) { postMessage({ type: 'error', error: String(e) }); }
   postMessage({ type: 'idle', k });
 }
+
+// An empty zip file: the standard library Pyodide installs at start. The saved Python has imported what the page needs;
+// the real library follows once the page is live (see `later`).
+const NO_STDLIB = 'data:application/zip;base64,UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==';
+let extras = null;  // the standard library and the wheels, in place
+let made = null;  // settles once the page's calculators and trackers are first made: then the page's messages are handled
+const settled = new Promise((resolve, reject) => { made = { resolve, reject }; });
+settled.catch(() => {});  // a failed start is told to the page once, by `start`
 
 async function start({ python, module, cells, port }) {
   mark('worker');
   const base = new URL(python.base);
+  let place = null;
   const snapshot = new Promise((resolve, reject) => {  // inflated by a second worker, while this one loads the runtime
-    port.onmessage = ({ data }) => { mark('snapshot'); port.close(); data.error ? reject(new Error(data.error)) : resolve(new Uint8Array(data)); };
+    port.onmessage = ({ data }) => {
+      mark('snapshot');
+      port.close();
+      if (data.error) reject(new Error(data.error));
+      else resolve({ memory: new Uint8Array(data.memory), base: data.base, module: data.module });
+    };
   });
   sizeMemory(snapshot);
   compileEarly(new URL(python.pyodide + 'pyodide.asm.wasm', base));
-  const wheels = python.wheels.map(([, url]) => fetchOk(new URL(url, base)).then((r) => r.arrayBuffer()));
   import(new URL(python.pyodide + 'pyodide.asm.mjs', base)).catch(() => {});  // the runtime's script, fetched and parsed meanwhile (Pyodide imports the same URL)
   const { loadPyodide } = await import(new URL(python.pyodide + 'pyodide.mjs', base));
   mark('runtime');
   const pyodide = await loadPyodide({
     indexURL: new URL(python.pyodide, base).href,
-    _loadSnapshot: snapshot,
+    _loadSnapshot: snapshot.then((s) => s.memory),
+    stdLibURL: NO_STDLIB,
     lockFileContents: JSON.stringify({ info: python.lock, packages: {} }),  // no package index: everything is here
-    fsInit: async (FS) => {  // the wheels, where the saved Python imported them from (for anything it imports later)
+    fsInit: async () => {
       mark('wasm');
-      const bufs = await Promise.all(wheels);
-      FS.mkdirTree(python.wheel_dir);
-      python.wheels.forEach(([name], i) => FS.writeFile(`${python.wheel_dir}/${name}`, new Uint8Array(bufs[i])));
+      place = later(python, base);
+      if ((await snapshot).module?.length && !(await snapshot).filled) throw new Error('the saved Python could not be laid out in this browser');
     },
   });
   mark('restored');
+  py = pyodide;
   bridge = pyodide.pyimport('besm_nb.ui.live');
   bridge.connect((type, id, text) => postMessage({ type, id, text }));
   mark('python');
-  for (const m of early.splice(0)) receive(m);
-  for (const cell of cells) {
-    let model = null, error = null;
-    try { model = bridge.build(module ?? null, cell.setup, cell.code) ?? null; }
-    catch (e) { error = String(e).trim().split('\n').pop(); postMessage({ type: 'error', error: String(e) }); }
-    postMessage({ type: 'built', n: cell.n, model, error });
+  if (cells.some((c) => c.tracker)) {  // a tracker saves as on its dashboard, into a folder kept in browser storage
+    await mountSaves(pyodide.FS);
+    bridge.use_saves(SAVES);
+    mark('saves');
+  }
+  const make = (cell) => (cell.tracker ? bridge.build_tracker(cell.tracker) : bridge.build(module ?? null, cell.setup, cell.code)) ?? null;
+  const failed = [];
+  await serial(() => withSaves(() => {
+    for (const cell of cells) {
+      try { postMessage({ type: 'built', n: cell.n, model: make(cell) }); }
+      catch (e) { failed.push([cell, e]); }
+    }
+  }));
+  extras = place(pyodide.FS);
+  made.resolve();
+  await extras;
+  if (failed.length) {  // made again with the whole standard library in place: it may import what the saved Python had not
+    await serial(() => withSaves(() => {
+      for (const [cell] of failed) {
+        let model = null, error = null;
+        try { model = make(cell); }
+        catch (e) { error = String(e).trim().split('\n').pop(); postMessage({ type: 'error', error: String(e) }); }
+        postMessage({ type: 'built', n: cell.n, model, error });
+      }
+    }));
   }
   postMessage({ type: 'done' });
 }
 
 onmessage = ({ data }) => {
   if (data.type === 'inflate') {  // this worker's other role: the second worker, inflating the saved memory
-    inflate(new URL(data.url)).then(({ memory, keep }) => {
-      data.port.postMessage(memory.buffer, [memory.buffer]);
+    inflate(new URL(data.url)).then(({ memory, base, module, keep }) => {
+      data.port.postMessage({ memory: memory.buffer, base, module }, [memory.buffer]);
       return keep?.();
     }, (e) => data.port.postMessage({ error: String(e) })).catch(() => {}).finally(() => close());
-  } else if (data.type === 'start') start(data).catch((e) => postMessage({ type: 'failed', error: String(e) }));
-  else if (data.type === 'msg') (bridge ? receive(data) : early.push(data));
+  } else if (data.type === 'start') {
+    start(data).catch((e) => {
+      made.reject(e);
+      postMessage({ type: 'failed', error: String(e) });
+    });
+  } else if (data.type === 'msg') serial(() => settled.then(() => extras).then(() => withSaves(() => receive(data))));
 };

@@ -3,13 +3,25 @@
 // manager, the one that drew their snapshots, and carries the widgets' messages between the two. Nothing leaves the
 // browser. Whatever fails, the snapshot stays, and its note says so.
 const STATIC = new URL('./', import.meta.url);
-const live = window.besmLive = { state: 'loading', times: {}, errors: [], shown: 0 };
+const live = window.besmLive = { state: 'loading', times: {}, errors: [], shown: 0, storage: null };
 const mark = (name, t = performance.now()) => { live.times[name] ??= Math.round(t); };
 mark('script');
 
 const SAY = {
   loading: '<strong>Calculator loading…</strong> Python is starting in your browser; until it runs, this is a snapshot with its inputs disabled.',
   live: '<strong>Live:</strong> computed in your browser, exactly; nothing you type leaves this page.',
+};
+const SAY_TRACKER = {
+  loading: '<strong>Tracker loading…</strong> Python is starting in your browser; until it runs, this is a snapshot of an example, its inputs disabled.',
+  live: '<strong>Live:</strong> your own game, run in your browser and saved on this device after every action; a reload or a later '
+    + 'visit carries on, and other tabs on it show the same. Nothing leaves this device.',
+};
+const STORAGE = {  // the line under a live tracker's note: where its saves go
+  device: () => 'Saved in this browser’s storage for this site (Download save keeps a copy anywhere).',
+  memory: (why) => `⚠ Not saved on this device: the browser refuses storage here (${why}; a private window?). `
+    + 'Play goes on in this page only: Download save keeps it.',
+  full: (why) => `⚠ Not saved on this device just now: storage is full or refused (${why}). `
+    + 'Play goes on in this page; Download save keeps it, and the next action tries again.',
 };
 
 function say(state, why = '', cell = null) {  // the note above each calculator (all, or one cell's)
@@ -18,9 +30,24 @@ function say(state, why = '', cell = null) {  // the note above each calculator 
     if (el.dataset.state === 'live' && state !== 'live') continue;
     const p = el.querySelector('.besm-live-text') ?? el;
     el.dataset.snapshot ??= p.innerHTML;
-    p.innerHTML = SAY[state] ?? `${el.dataset.snapshot} <small>(${why})</small>`;
+    p.innerHTML = (el.dataset.kind === 'tracker' ? SAY_TRACKER : SAY)[state] ?? `${el.dataset.snapshot} <small>(${why})</small>`;
     el.dataset.state = state;
   }
+}
+
+function sayStorage(state, why) {  // one line beside each live tracker's controls
+  live.storage = { state, why };
+  for (const el of document.querySelectorAll('.besm-live-note[data-kind="tracker"]')) {
+    let line = el.querySelector('.besm-storage');
+    if (!line) {
+      line = document.createElement('p');
+      line.className = 'besm-storage';
+      el.append(line);
+    }
+    line.textContent = STORAGE[state]?.(why) ?? '';
+    line.dataset.state = state;
+  }
+  if (state === 'device') navigator.storage?.persist?.().catch(() => {});  // ask the browser to keep it, not evict it
 }
 
 const parsed = new Promise((resolve) => {  // the page's text and snapshots are all there
@@ -52,10 +79,11 @@ class PageComm {  // one widget's line to Python, in the shape the widget manage
   }
   open() { return ''; }
   close() { return ''; }
-  send(data, callbacks) {
+  send(data, callbacks, metadata, buffers = []) {  // buffers: a file uploaded, as binary parts
     const k = this.pending.next++;
     this.pending.calls.set(k, callbacks);
-    this.worker.postMessage({ type: 'msg', id: this.comm_id, text: JSON.stringify(data), k });
+    const parts = buffers.map((b) => new Uint8Array(b.buffer ? b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) : b.slice(0)));
+    this.worker.postMessage({ type: 'msg', id: this.comm_id, text: JSON.stringify(data), k, buffers: parts }, parts.map((p) => p.buffer));
     return `${this.comm_id}-${k}`;
   }
   on_msg(cb) { this.handler = cb; for (const m of this.early.splice(0)) cb(m); }  // updates sent before the model existed
@@ -110,6 +138,8 @@ async function start(spec) {
       const callbacks = pending.calls.get(m.k);
       pending.calls.delete(m.k);
       callbacks?.iopub?.status?.({ content: { execution_state: 'idle' } });
+    } else if (m.type === 'storage') {
+      sayStorage(m.state, m.why);
     } else if (m.type === 'mark') {
       mark(m.name, m.t - performance.timeOrigin);
     } else if (m.type === 'built') {

@@ -22,19 +22,56 @@ const pyodide = await loadPyodide({
 pyodide.runPython(`import sys; sys.path[1:1] = ${JSON.stringify(wheels.map((w) => `${wheelDir}/${basename(w)}`))}`);
 pyodide.runPython('import besm_nb.ui.live as live; live.prepare()');
 const memory = pyodide.makeMemorySnapshot();
-// a third of the memory is zeros, in a few long runs: only the rest is stored (less to inflate in the page), after a
-// header saying where it goes: [header length (4 bytes, little-endian)][header JSON {size, runs: [[start, length]…]}][runs' bytes]
-const PAGE = 4096, runs = [];
-const zero = (i) => memory.subarray(i, Math.min(i + PAGE, memory.length)).every((b) => b === 0);
-for (let i = 0; i < memory.length; i += PAGE) {
-  if (zero(i)) continue;
-  const last = runs.at(-1);
-  if (last && last[0] + last[1] === i) last[1] = Math.min(i + PAGE, memory.length) - last[0];
-  else runs.push([i, Math.min(i + PAGE, memory.length) - i]);
+// Stored: only what the page cannot have otherwise. A third of the memory is zeros, in a few long runs; and most of the
+// WebAssembly module's own data (what its memory holds when instantiated) is unchanged, and the page downloads the
+// module anyway: those pages are copied from the page's fresh instance (live-worker.js). The rest is stored, gzipped,
+// after a header saying where each part goes:
+// [header length (4 bytes, little-endian)][header JSON {size, base, runs: [[start, length]…], module: [[start, length]…]}][runs' bytes]
+// (positions in the snapshot; `base`: where the memory starts in it, after Pyodide's own header)
+const PAGE = 4096, runs = [], module = [];
+const base = new Uint32Array(memory.buffer, memory.byteOffset, 2)[1];
+const initial = moduleData(readFileSync(`${pyodideDir}/pyodide.asm.wasm`));
+const add = (list, start, end) => {
+  const last = list.at(-1);
+  if (last && last[0] + last[1] === start) last[1] = end - last[0];
+  else list.push([start, end - start]);
+};
+add(runs, 0, base);
+for (let i = base; i < memory.length; i += PAGE) {
+  const end = Math.min(i + PAGE, memory.length), page = memory.subarray(i, end);
+  if (page.every((b) => b === 0)) continue;
+  const from = initial.subarray(i - base, end - base);
+  if (from.length === page.length && from.every((b, k) => b === page[k])) add(module, i, end);
+  else add(runs, i, end);
 }
-const header = Buffer.from(JSON.stringify({ size: memory.length, runs }));
+const header = Buffer.from(JSON.stringify({ size: memory.length, base, runs, module }));
 const length = Buffer.alloc(4);
 length.writeUInt32LE(header.length);
 const gz = gzipSync(Buffer.concat([length, header, ...runs.map(([s, n]) => memory.subarray(s, s + n))]), { level: 9 });
 writeFileSync(out, gz);
-console.log(JSON.stringify({ bytes: memory.length, stored: runs.reduce((n, [, k]) => n + k, 0), gzipped: gz.length, seconds: (Date.now() - t0) / 1000 }));
+console.log(JSON.stringify({ bytes: memory.length, stored: runs.reduce((n, [, k]) => n + k, 0),
+                             module: module.reduce((n, [, k]) => n + k, 0), gzipped: gz.length, seconds: (Date.now() - t0) / 1000 }));
+
+function moduleData(wasm) {  // the memory a module starts with: its active data segments, each at its constant address
+  const image = new Uint8Array(memory.length);
+  let i = 8;
+  const leb = () => { let r = 0, s = 0, x; do { x = wasm[i++]; r += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80); return r; };
+  while (i < wasm.length) {
+    const id = wasm[i++], size = leb(), next = i + size;
+    if (id === 11) {
+      for (let n = leb(); n > 0; n--) {
+        const flag = leb();
+        if (flag === 1) { i += leb(); continue; }  // a passive segment: not in the memory at the start
+        if (flag === 2) leb();
+        if (wasm[i++] !== 0x41) throw new Error('snapshot: a data segment at an address that is not a constant');
+        const at = leb();
+        if (wasm[i++] !== 0x0b) throw new Error('snapshot: a data segment at an address that is not a constant');
+        const n2 = leb();
+        image.set(wasm.subarray(i, i + n2), at);
+        i += n2;
+      }
+    }
+    i = next;
+  }
+  return image;
+}

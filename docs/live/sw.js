@@ -1,0 +1,77 @@
+// The site kept for offline use (a service worker, at the site's root). After one visit over http(s) every page, the
+// Python runtime and the saved Python of this version are in one cache, and the pages are answered from it, with or
+// without a network. A new version of the site comes with a new copy of this file: it fills its own cache (taking the
+// files that did not change from the old one), then deletes the old. Nothing here is sent anywhere.
+const VERSION = '__VERSION__';
+const FILES = __FILES__;  // each file kept, by path from the site's root -> a hash of what it holds
+const PREFIX = 'besm-site-';
+const CACHE = PREFIX + VERSION;
+const LIST = 'besm-files.json';  // the list above, kept in the cache: the next version sees which files it may copy
+const scope = new URL(self.registration.scope);
+const OFFLINE = '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+  + '<title>Not kept offline</title><p>This page is not kept for offline use: open it again with a network.</p>';
+
+const at = (path) => new URL(path, scope).href;
+
+function keyOf(url) {  // the file a request is for: a folder's index page, one copy of the widget fonts, no query
+  let path = url.pathname.slice(scope.pathname.length);
+  if (path === '' || path.endsWith('/')) path += 'index.html';
+  path = path.replace(/^(?:.*\/)?@jupyter-widgets\/(?:html-manager\/dist\/)?([^/]+)$/, '@jupyter-widgets/$1');
+  return at(decodeURIComponent(path));
+}
+
+async function before() {  // the newest older version kept: its cache and its list of files
+  for (const name of (await caches.keys()).filter((n) => n.startsWith(PREFIX) && n !== CACHE).reverse()) {
+    const cache = await caches.open(name), list = await cache.match(at(LIST));
+    if (list) return { cache, files: await list.json() };
+  }
+  return null;
+}
+
+async function fill() {
+  const cache = await caches.open(CACHE), old = await before(), todo = Object.entries(FILES);
+  let next = 0;
+  const lane = async () => {
+    while (next < todo.length) {
+      const [path, hash] = todo[next++], url = at(path);
+      if (await cache.match(url)) continue;  // kept by an install that stopped half way
+      const same = old && old.files[path] === hash && await old.cache.match(url);
+      if (same) { await cache.put(url, same); continue; }
+      const r = await fetch(url, { cache: 'no-cache' });  // never an older copy from the browser's HTTP cache
+      if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+      await cache.put(url, r);
+    }
+  };
+  await Promise.all([lane(), lane(), lane(), lane()]);
+  await cache.put(at(LIST), new Response(JSON.stringify(FILES), { headers: { 'Content-Type': 'application/json' } }));
+}
+
+self.addEventListener('install', (e) => e.waitUntil(fill().then(() => self.skipWaiting())));
+
+self.addEventListener('activate', (e) => e.waitUntil((async () => {
+  for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+  await self.clients.claim();
+  for (const client of await self.clients.matchAll()) client.postMessage({ type: 'besm-offline', version: VERSION });
+})()));
+
+async function answer(request, url) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(keyOf(url));
+  if (hit) return hit;
+  try {
+    return await fetch(request);
+  } catch (e) {
+    if (request.mode === 'navigate') return new Response(OFFLINE, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    throw e;
+  }
+}
+
+self.addEventListener('fetch', (e) => {
+  const url = new URL(e.request.url);
+  if (e.request.method !== 'GET' || url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return;
+  e.respondWith(answer(e.request, url));
+});
+
+self.addEventListener('message', (e) => {  // a page asks which version it is answered from
+  if (e.data === 'besm-version') e.source?.postMessage({ type: 'besm-offline', version: VERSION });
+});
