@@ -72,6 +72,7 @@ def test_wounds_at_the_table(browser, dashboards_url):
         # the next hit: the first screen holds her bar, its odds and Damage
         amount(t, 7)
         expect(t.locator(".besm-odds-panel")).to_contain_text("If a hit of 7 lands: 13 / 40 HP", timeout=30_000)
+        print("1366x900 boxes:", first_screen(a, PARTS | {"set-up": ".besm-setup", "action": ".besm-action-pane", "play": ".besm-play"}))
         print("1366x900:", check_first_screen(a, PARTS))
         boxes = first_screen(a, PARTS)
         assert boxes["order of play"]["right"] <= boxes["odds"]["left"], "her bar stands beside the next hit"

@@ -329,8 +329,8 @@ class ChaseTracker(Tracker):
         for s, m in ((self.pred, self.chase.state.predator), (self.prey, self.chase.state.prey)): s.boost_now.value = m.booster
 
     def _clear_round(self) -> None:
-        "The round's one-off inputs back to none: typed dice, hits, Drive mods, operator actions, Herd's or Lure's option."
-        self.typed.value = ""
+        "The round's one-off inputs back to none: typed dice, hits, Drive mods, operator actions, Herd's or Lure's option, the obstacle's DC change."
+        self.typed.value, self.obstacle_adjust.value = "", 0
         for s in (self.pred, self.prey): s.hits.value, s.mod.value, s.operator.value, s.special.value = "", 0, False, False
 
     def rules(self) -> ChaseRules:
@@ -389,7 +389,7 @@ class ChaseTracker(Tracker):
                     if type(d.get(k)) is bool: w.value = d[k]
                 if type(d.get("mod")) is int: s.mod.value = d["mod"]
                 if isinstance(d.get("hits"), str): s.hits.value = d["hits"][:200]
-            if type(data.get("adjust")) is int: self.obstacle_adjust.value = data["adjust"]
+            if type(data.get("adjust")) is int and abs(data["adjust"]) <= OBSTACLE_ADJUST: self.obstacle_adjust.value = data["adjust"]
         self._once(put)
         self._choose()
 
