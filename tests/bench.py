@@ -426,11 +426,14 @@ def dashboards(loads=11, changes=21, sessions=20, refill=10):
             browser.close()
 
 
+PLAYERS = "/besm/players?tracker=besm_nb.ui.tristat.round.Tracker"  # the players' view the tracker links to: no kernel of its own
+
+
 def crowds(browser, url, proc, sessions=20):
     "Pages opened at once: a table (a GM's tracker and seven players' views), then `sessions` sessions of the checks page."
     from tests.dashboards.crowd import crowd
     time.sleep(60)  # closed pages' kernels are shut down and the pools refilled: the table arrives at a ready server
-    table = ["/voila/render/tristat_combat.ipynb"] + ["/voila/render/tristat_combat.ipynb?view=players"] * 7
+    table = ["/voila/render/tristat_combat.ipynb"] + [PLAYERS] * 7
     for name, n, paths, target in (("a table: a GM's tracker and 7 players' views", 8, table, 6),
                                    (f"{sessions} sessions of the checks page", sessions, "/voila/render/dice_and_checks.ipynb", 27)):
         c = crowd(browser, url, proc.pid, sessions=n, path=paths)

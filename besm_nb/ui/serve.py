@@ -128,15 +128,18 @@ def user_saves_folder(env: dict | None = None,  # the environment to read (defau
 
 # %% ../../nbs/core/04_serve.ipynb #bc345a3f
 def _app_class():
-    "Voila, with `/` redirected to the home page."
+    "Voila, with `/` redirected to the home page, and the trackers' light players' page (no kernel per page) at `/besm/players`."
     from jupyter_server.utils import url_path_join
     from tornado.web import RedirectHandler
     from voila.app import Voila
 
     class DashboardsApp(Voila):
         def init_handlers(self):
+            from besm_nb.ui.tracker import PLAYERS_ENV, players_handlers
             home = url_path_join(self.server_url, "voila/render", HOME)
-            return [(self.server_url, RedirectHandler, {"url": home, "permanent": False})] + super().init_handlers()
+            players = os.environ[PLAYERS_ENV] = url_path_join(self.server_url, "besm/players")  # the kernels link to it
+            return ([(self.server_url, RedirectHandler, {"url": home, "permanent": False})] + players_handlers(players)
+                    + super().init_handlers())
     return DashboardsApp
 
 
@@ -159,7 +162,7 @@ def main(argv: list[str] | None = None,  # command-line arguments (default: sys.
          prog: str = "besm-dashboards",  # the command's name, in its help and messages
         ) -> None:
     "Serve the dashboards with Voila, home page at `/`: those installed with the package, or the folder named."
-    from besm_nb.ui.tracker import SAVES_ENV  # the tracker kit reads it in every kernel
+    from besm_nb.ui.tracker import PLAYERS_ENV, SAVES_ENV  # the tracker kit reads them in every kernel
     parser = argparse.ArgumentParser(prog=prog, description="Serve the besm_nb dashboards with Voila.",
                                      epilog=f"Tracker saves go to the folder {SAVES_ENV} names; without it, to {user_saves_folder()} "
                                             "for the installed dashboards, or to 'saves' inside a folder named here.")
@@ -176,6 +179,7 @@ def main(argv: list[str] | None = None,  # command-line arguments (default: sys.
     saves = Path(os.environ.get(SAVES_ENV) or (folder / "saves" if args.folder else user_saves_folder())).resolve()
     saves.mkdir(parents=True, exist_ok=True)
     os.environ[SAVES_ENV] = str(saves)  # the kernels inherit it: every tracker saves there
+    os.environ[PLAYERS_ENV] = "/besm/players"  # where the players' page is (the app says again once it knows its base address)
     print(f"{prog}: serving the dashboards in {folder}\n{prog}: tracker saves go to {saves} (set {SAVES_ENV} for another folder)",
           file=sys.stderr, flush=True)
     data = Path(tempfile.mkdtemp(prefix="besm_nb-voila-"))  # this server's own: another checkout's server writes its own

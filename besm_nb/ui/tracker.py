@@ -29,8 +29,9 @@ from .calc import ERROR_STYLE, Panel, html_text
 
 # %% auto #0
 __all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVES_ENV', 'FOLLOW_SECONDS', 'FOLLOW_ENV',
-           'BEHIND', 'save_name', 'saves_of', 'Bar', 'Side', 'Play', 'order_html', 'saves_folder', 'page_view',
-           'follow', 'NeedDice', 'Thrown', 'Tracker', 'PlayersView', 'tracker_page']
+           'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of', 'Bar', 'Side', 'Play', 'order_html',
+           'saves_folder', 'page_view', 'follow', 'NeedDice', 'Thrown', 'Tracker', 'PlayersView', 'tracker_page',
+           'tracker_class', 'players_data', 'players_page', 'players_handlers']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
@@ -420,8 +421,10 @@ class Tracker(Panel):
                 html_text("<h4>Log, newest first</h4>"), log, self.file_controls()]
 
     def players_link_html(self) -> str:
-        "The link to this tracker's players' view (the same page, `?view=players`), opening in a new tab."
-        return ('<a class="besm-players-href" href="?view=players" target="_blank" rel="noopener" '
+        "The link to this tracker's players' view, opening in a new tab: the dashboards server's light page (no kernel of its own), else the same page with `?view=players`."
+        base = os.environ.get(PLAYERS_ENV, "")
+        href = f"{base}?tracker={type(self).__module__}.{type(self).__qualname__}" if base else "?view=players"
+        return (f'<a class="besm-players-href" href="{escape(href)}" target="_blank" rel="noopener" '
                 'title="A read-only page for the players\' phones or a screen on the table: it follows this one live">'
                 "Players' view ↗</a>")
 
@@ -747,3 +750,80 @@ def tracker_page(tracker: type[Tracker],  # the GM's tracker
     if not calculators: return tracker()
     from besm_nb.ui.calc import tabs  # made when first opened: the page opens as fast as the tracker
     return tabs({title or tracker.noun.capitalize(): tracker} | calculators)
+
+# %% ../../nbs/core/06_tracker.ipynb #a1b2c3dc
+PLAYERS_ENV = "BESM_NB_PLAYERS_PAGE"  # the dashboards server's light players' page, as its kernels see it (unset: `?view=players`)
+_TRACKER_NAME = re.compile(r"besm_nb\.ui(\.[a-z_][a-z0-9_]*)+\.[A-Za-z_][A-Za-z0-9_]*")
+
+
+def tracker_class(name: str,  # "module.Class", e.g. "besm_nb.ui.tristat.round.Tracker"
+                 ) -> type[Tracker]:
+    "The tracker class a players' page names: only a `Tracker` in the package's interface is ever imported."
+    import importlib
+    if not isinstance(name, str) or not _TRACKER_NAME.fullmatch(name): raise ValueError(f"tracker: no tracker is called {name!r}")
+    module, _, cls = name.rpartition(".")
+    try: found = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError): raise ValueError(f"tracker: no tracker is called {name!r}") from None
+    if not (isinstance(found, type) and issubclass(found, Tracker)): raise ValueError(f"tracker: {name!r} is not a tracker")
+    return found
+
+
+def players_data(tracker: type[Tracker],  # the tracker followed
+                 saves: Path | None = None,  # the saves folder (default: `saves_folder()`)
+                 results: int = 4,  # how many of the latest results to show
+                ) -> dict:
+    "What a players' page shows now, as HTML: {'stamp', 'order', 'latest'} (the order of play and the latest results, foes as the GM chooses)."
+    file = _Autosave(saves or saves_folder(), tracker.kind, tracker.version)
+    stamp = file.stamp()
+    data = file.read()
+    play = tracker.play_of(data["state"]) if data is not None else None
+    if play is None: return {"stamp": str(stamp), "order": f"<i>No {escape(tracker.noun)} yet: the GM's page starts it.</i>", "latest": ""}
+    latest = "".join(f"<div style='line-height:1.4;margin-bottom:0.4em;font-size:15px'>{r}</div>" for r in list(play.results)[:results])
+    return {"stamp": str(stamp), "order": order_html(play, players=True), "latest": latest or "<i>Nothing yet.</i>"}
+
+
+PLAYERS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title><style>body {{ font-family: system-ui, sans-serif; margin: 12px; max-width: 720px; color: #111; }}
+h3 {{ margin: 0.2em 0; }} h4 {{ margin: 0.8em 0 0.2em; }}</style></head><body><div class="besm-players">
+<h3>{title}</h3><small>Read-only: it follows the GM's screen as it changes.</small>
+<div class="besm-players-order">{order}</div><h4>Latest</h4><div class="besm-players-results">{latest}</div></div>
+<script>
+let stamp = {stamp};
+async function look() {{
+  try {{
+    const r = await fetch(location.pathname + "/data" + location.search, {{cache: "no-store"}});
+    if (r.ok) {{ const d = await r.json();
+      if (d.stamp !== stamp) {{ stamp = d.stamp; document.querySelector(".besm-players-order").innerHTML = d.order;
+                                document.querySelector(".besm-players-results").innerHTML = d.latest; }} }}
+  }} catch (e) {{}}
+  setTimeout(look, {every});
+}}
+setTimeout(look, {every});
+</script></body></html>"""
+
+
+def players_page(tracker: type[Tracker],  # the tracker followed
+                 saves: Path | None = None,  # the saves folder (default: `saves_folder()`)
+                ) -> str:
+    "The light players' page: the order of play and the latest results as they are now, and a script that asks for news about once a second."
+    d = players_data(tracker, saves)
+    return PLAYERS_PAGE.format(title=escape(f"The {tracker.noun}, for the players"), order=d["order"], latest=d["latest"],
+                               stamp=json.dumps(d["stamp"]), every=int(float(os.environ.get(FOLLOW_ENV) or FOLLOW_SECONDS) * 1000))
+
+
+def players_handlers(path: str,  # where the page is served, e.g. "/besm/players"
+                    ) -> list[tuple]:
+    "Tornado handlers for the light players' page and its data (the dashboards server adds them): no kernel per page."
+    from tornado.web import HTTPError, RequestHandler
+
+    class Page(RequestHandler):
+        def get(self, data: str = ""):
+            try: tracker = tracker_class(self.get_argument("tracker", ""))
+            except ValueError: raise HTTPError(404) from None
+            self.set_header("Cache-Control", "no-store")
+            try:
+                if data: self.finish(players_data(tracker))
+                else: self.finish(players_page(tracker))
+            except ValueError: raise HTTPError(409) from None  # the autosave cannot be read: the GM's page says why
+    return [(path + r"(/data)?", Page)]
+

@@ -118,3 +118,38 @@ def check_first_screen(page, parts: dict[str, str] = PLAY_PARTS, height: int = 9
 def current(page, root: str = ".besm-order") -> str | None:
     "The side whose turn it is, as the order of play (or the players' view) marks it."
     return page.evaluate("r => document.querySelector(`${r} .besm-current`)?.dataset.name ?? null", root)
+
+
+# -- numbers at arm's length: shared checks for any dashboard, at any width -------------------------------------------------
+CHART_CHECK = """() => {
+  const bad = [], small = [];
+  for (const chart of document.querySelectorAll('.besm-chart')) {
+    if (!chart.getClientRects().length) continue;
+    const c = chart.getBoundingClientRect();
+    const labels = [...chart.querySelectorAll('span')].filter(s => s.childElementCount === 0 && s.innerText.trim());
+    const boxes = labels.map(s => [s, s.getBoundingClientRect()]);
+    for (const [s, r] of boxes) {
+      if (parseFloat(getComputedStyle(s).fontSize) < 12) small.push(s.innerText);
+      if (r.left < c.left - 16 || r.right > c.right + 16) bad.push('outside: ' + s.innerText);
+      if (s.scrollWidth > s.clientWidth + 1 && getComputedStyle(s).overflow === 'hidden') bad.push('clipped: ' + s.innerText);
+    }
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ra] = boxes[i], [b, rb] = boxes[j];
+      if (ra.left < rb.right - 1 && rb.left < ra.right - 1 && ra.top < rb.bottom - 1 && rb.top < ra.bottom - 1)
+        bad.push(`overlap: ${a.innerText} / ${b.innerText}`);
+    }
+  }
+  return {charts: document.querySelectorAll('.besm-chart').length, bad: bad.slice(0, 6), small: small.slice(0, 6)};
+}"""
+WIDE_CHECK = """() => [...document.querySelectorAll('.widget-html-content table')]
+  .filter(t => t.getClientRects().length && t.scrollWidth > t.clientWidth + 1)
+  .map(t => ({first: t.rows[0]?.cells[0]?.innerText ?? '', cue: getComputedStyle(t).backgroundAttachment}))"""
+
+
+def check_readable(page) -> dict:
+    "Every chart's labels at least 12 px, none overlapping or clipped; every table wider than its box shows the shadow saying more scrolls in."
+    charts = page.evaluate(CHART_CHECK)
+    assert charts["bad"] == [] and charts["small"] == [], charts
+    wide = page.evaluate(WIDE_CHECK)
+    assert all(t["cue"] == "local, local, scroll, scroll" for t in wide), wide
+    return {"charts": charts["charts"], "wide tables": len(wide)}

@@ -1,5 +1,6 @@
 """The chase tracker in a real browser: a scripted chase played through the page, checked against the engine."""
 import random
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -7,7 +8,7 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.chase import Chase, ChaseRules, Mecha, legal_manoeuvres, start_chase
 from besm_nb.besm_d20.chase_odds import round_odds
 from besm_nb.dice import fmt_odds
-from tests.dashboards.kit import check_tracker_kit
+from tests.dashboards.kit import check_first_screen, check_readable, check_tracker_kit, first_screen
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -107,3 +108,97 @@ def test_chase_tracker_keeps_everything(page, dashboards_url):
     check_tracker_kit(page, dashboards_url + URL, ".besm-tracker", step, lambda t: play(t, 2),
                       lambda t: t.locator(".besm-chase-head").first.inner_text(), "besm-chase")
     expect(page.locator(".besm-chase-head").first).to_contain_text(f"lead {chase.state.lead}", timeout=30_000)
+
+
+def chase_round(page, t, rnd, dice="14 9 6"):
+    "Both manoeuvres (Gun It, Pull Ahead), the table's dice typed, Resolve round: the next round is shown."
+    t.locator(".besm-predator-manoeuvre select").select_option("Gun It")
+    t.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+    box = t.locator(".besm-typed input")
+    box.fill(dice); box.press("Tab")
+    t.locator("button.besm-resolve").click()
+    expect(t.locator(".besm-order .besm-round-now")).to_have_text(str(rnd + 1), timeout=30_000)
+
+
+def test_chase_at_the_table(browser, dashboards_url):
+    """In play at 1366 x 900 the order of play, the odds and Resolve round are on the first screen (on a phone, in that
+    order); typed dice are asked for one roll at a time; the round's choices survive a reload; a second screen and the
+    players' view follow within 2 s, the other side's numbers as the GM chooses."""
+    ctx_a, ctx_b, ctx_p = (browser.new_context(viewport={"width": 1366, "height": 900}), browser.new_context(),
+                           browser.new_context(viewport={"width": 400, "height": 800}))
+    errors = []
+    try:
+        a, b, p = ctx_a.new_page(), ctx_b.new_page(), ctx_p.new_page()
+        a.on("pageerror", lambda e: errors.append(str(e)))
+        t = fresh(a, dashboards_url)
+        t.get_by_label("Players drive").select_option(label="the prey")
+        t.get_by_label("The other side").select_option(label="foes' numbers hidden (names and who is out only)")
+        a.locator(".besm-lead-in input").fill("12")
+        a.locator("button.besm-start").click()
+        expect(a.locator(".besm-order .besm-round-now")).to_have_text("1", timeout=30_000)
+        assert a.locator(".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content").evaluate_all(
+            "els => els.every(e => !e.getClientRects().length)"), "the set-up should fold away once the chase starts"
+        # typed dice, one roll at a time: the line says which roll comes next before the button is pressed
+        t.locator(".besm-predator-manoeuvre select").select_option("Gun It")
+        t.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+        expect(t.locator(".besm-dice-need")).to_contain_text("1d20 for the predator's Drive check", timeout=30_000)
+        box = t.locator(".besm-typed input")
+        box.fill("14"); box.press("Tab")
+        expect(t.locator(".besm-dice-need")).to_contain_text("Next dice: type 1d20 for the prey's Drive check", timeout=30_000)
+        t.locator("button.besm-resolve").click()
+        expect(t.locator(".besm-resolve-message")).to_contain_text("Type 1d20 for the prey's Drive check", timeout=30_000)
+        chase_round(a, t, 1)
+        expect(t.locator(".besm-log")).to_contain_text("(dice 14 9 6, typed)")
+        # round 2: the first screen holds the order of play, the odds and the button
+        t.locator(".besm-predator-manoeuvre select").select_option("Gun It")
+        t.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+        expect(a.locator(".besm-round-odds")).to_contain_text("Odds before rolling", timeout=30_000)
+        print("1366x900:", check_first_screen(a))
+        boxes = first_screen(a)
+        assert boxes["order of play"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the round panel"
+        assert [s for s in a.locator(".besm-order .besm-side").evaluate_all("els => els.map(e => e.dataset.name)")] == ["Interceptor", "Courier"]
+        a.screenshot(path="/work/wt/shots/table/chase-1366.png")
+        # the round's choices, half made, survive a reload
+        mod = t.locator(".besm-predator-mod input")
+        mod.fill("2"); mod.press("Tab")
+        expect(a.locator(".besm-round-odds")).to_contain_text("Odds before rolling", timeout=30_000)
+        a.wait_for_timeout(500)
+        a.reload(timeout=120_000)
+        t = a.locator(".besm-tracker")
+        t.locator(".besm-history-message", has_text="Resumed").wait_for(timeout=120_000)
+        expect(t.locator(".besm-predator-manoeuvre select")).to_have_value("Gun It", timeout=30_000)
+        expect(t.locator(".besm-predator-mod input")).to_have_value("2")
+        # a second screen and the players' view, following the first
+        b.goto(dashboards_url + URL, timeout=180_000)
+        tb = b.locator(".besm-tracker"); tb.wait_for(timeout=120_000)
+        expect(b.locator(".besm-order .besm-round-now")).to_have_text("2", timeout=60_000)
+        href = a.locator(".besm-players-href").get_attribute("href")
+        assert href.startswith("/besm/players?tracker="), href  # the server's light page: no kernel of its own
+        p.goto(dashboards_url + href, timeout=180_000)
+        expect(p.locator(".besm-players .besm-round-now")).to_have_text("2", timeout=120_000)
+        assert p.locator(".besm-tracker").count() == 0  # read-only
+        assert "/ 40" not in p.locator(".besm-players-order").inner_text()  # the predator's Hit Points are the GM's
+        expect(p.locator(".besm-players-order")).to_contain_text("35 / 35")
+        box = t.locator(".besm-typed input")
+        box.fill("14 9 6"); box.press("Tab")
+        t.locator("button.besm-resolve").click()
+        t0 = time.time()
+        expect(b.locator(".besm-order .besm-round-now")).to_have_text("3", timeout=10_000)
+        seen_b = time.time() - t0
+        expect(p.locator(".besm-players .besm-round-now")).to_have_text("3", timeout=10_000)
+        seen_p = time.time() - t0
+        print(f"seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
+        assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
+        expect(p.locator(".besm-players-results")).to_contain_text("Round 2: Gun It v Pull Ahead")
+        p.screenshot(path="/work/wt/shots/table/chase-players-400.png")
+        a.set_viewport_size({"width": 400, "height": 800})
+        a.wait_for_timeout(500)
+        boxes = first_screen(a)
+        print("400x800:", {k: (round(v["top"]), round(v["bottom"])) for k, v in boxes.items()})
+        assert boxes["order of play"]["bottom"] <= boxes["odds"]["top"] <= boxes["Resolve"]["top"]
+        assert a.evaluate("document.documentElement.scrollWidth") <= 400
+        print("400x800 numbers:", check_readable(a))  # chart labels >= 12 px, none overlapping; wide tables show their cue
+        a.screenshot(path="/work/wt/shots/table/chase-400.png", full_page=False)
+        assert errors == [], errors
+    finally:
+        for c in (ctx_a, ctx_b, ctx_p): c.close()

@@ -4,6 +4,7 @@ import time
 import pytest
 
 from tests.conftest import serve_dashboards
+from tests.bench import PLAYERS
 from tests.dashboards.crowd import crowd
 
 pytestmark = pytest.mark.browser
@@ -22,7 +23,7 @@ def test_twenty_sessions_at_once(browser, dashboards_server):
 def test_a_table_at_once(browser, dashboards_server):
     "A GM's tracker and seven players' views opened together: every page shows, with no error (their times are in make bench)."
     url, proc = dashboards_server
-    table = ["/voila/render/tristat_combat.ipynb"] + ["/voila/render/tristat_combat.ipynb?view=players"] * 7
+    table = ["/voila/render/tristat_combat.ipynb"] + [PLAYERS] * 7  # the players' view the tracker links to
     result = crowd(browser, url, proc.pid, sessions=8, path=table, timeout_s=300)
     assert result.errors == [] and len(result.loads) == 8, result.errors
     print(f"8 pages (load {result.load:.1f}): p50 {result.p50:.1f} s, p95 {result.p95:.1f} s, one kernel {result.kernel_mb:.0f} MB")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import serve_dashboards
-from tests.dashboards.kit import PLAY_PARTS, check_first_screen, first_screen
+from tests.dashboards.kit import CHART_CHECK, PLAY_PARTS, check_first_screen, first_screen
 from tests.dashboards.test_home_dice_tristat import TRISTAT, add_fighters, fill, fresh_fight, tick_target
 
 pytestmark = pytest.mark.browser
@@ -207,26 +207,7 @@ def test_calculator_answer_on_the_first_screen(browser, dashboards_url, name, ta
         ctx.close()
 
 
-CHART_CHECK = """() => {
-  const bad = [], small = [];
-  for (const chart of document.querySelectorAll('.besm-chart')) {
-    if (!chart.getClientRects().length) continue;
-    const c = chart.getBoundingClientRect();
-    const labels = [...chart.querySelectorAll('span')].filter(s => s.childElementCount === 0 && s.innerText.trim());
-    const boxes = labels.map(s => [s, s.getBoundingClientRect()]);
-    for (const [s, r] of boxes) {
-      if (parseFloat(getComputedStyle(s).fontSize) < 12) small.push(s.innerText);
-      if (r.left < c.left - 16 || r.right > c.right + 16) bad.push('outside: ' + s.innerText);
-      if (s.scrollWidth > s.clientWidth + 1 && getComputedStyle(s).overflow === 'hidden') bad.push('clipped: ' + s.innerText);
-    }
-    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-      const [a, ra] = boxes[i], [b, rb] = boxes[j];
-      if (ra.left < rb.right - 1 && rb.left < ra.right - 1 && ra.top < rb.bottom - 1 && rb.top < ra.bottom - 1)
-        bad.push(`overlap: ${a.innerText} / ${b.innerText}`);
-    }
-  }
-  return {charts: document.querySelectorAll('.besm-chart').length, bad: bad.slice(0, 6), small: small.slice(0, 6)};
-}"""
+
 
 
 @pytest.mark.parametrize("name, tab, entry", [("dice_and_checks", None, ("expr", "20d6")), ("tristat_combat", "Defences", None),

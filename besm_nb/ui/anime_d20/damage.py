@@ -15,10 +15,11 @@ from ...checks import D20_BONUS_RANGE, Step
 from ...anime_d20.damage import (ARMOUR_RANGE, HP_RANGE, MAX_CRASH_MPH, MAX_FALL_FEET, Wounds, crash_damage, d20_check_any_dc,
                                 fall_acrobatics_dc, fall_damage, fall_odds, impact_odds, shock_odds, wounds_heal, wounds_hit,
                                 wounds_second_wind, wounds_start, wounds_status)
-from ...dice import fmt_odds, require_int, roll
+from ...dice import fmt_odds, pct, require_int, roll
 from ...render import Result
 from ..calc import Calculator, bool_field, choice_field, html_text, int_field
-from ..tracker import Tracker
+from ...store import fields, flag, text
+from ..tracker import Bar, Play, Side, Tracker
 
 BEYOND_200_CHOICES = [("+3d6 once: 23d6 (literal)", "once"), ("20d6 at most", "cap"), ("+1d6 per 10 ft", "per_10ft")]
 BELOW_CHOICES = [("no damage", "none"), ("1d6", "first_row")]
@@ -115,14 +116,40 @@ def _record(data: object) -> Wounds:
     return Wounds(max_hp, hp, last, crits, sw, data["change"])
 
 
+_NO_TABLE = {"name": "The character", "gritty": False, "trigger": "more", "shock_rolled": False}
+_TRIGGERS = ("more", "equal")
+
+
+def _table(value: object) -> dict:
+    "The record's name, readings, and whether the last hit's shock save is rolled: checked."
+    d = fields(value, "table", tuple(_NO_TABLE))
+    return {"name": text(d["name"], "table.name", max_len=60), "gritty": flag(d["gritty"], "table.gritty"),
+            "trigger": text(d["trigger"], "table.trigger", _TRIGGERS), "shock_rolled": flag(d["shock_rolled"], "table.shock_rolled")}
+
+
+def _play(w: Wounds, log: list[str], table: dict) -> Play:
+    "The order of play of one record: her Hit Points as a bar, the penalty and Shock Value, her state and any save owed."
+    s = wounds_status(w, table["gritty"], table["trigger"])
+    conditions = [c for c in ({"ok": "", "unconscious": "unconscious", "dead": "mortal wound: dying"}[s.state],
+                              f"shock: Fortitude DC {s.shock.dc}" + (" (rolled)" if table["shock_rolled"] else " owed") if s.shock else "",
+                              "second wind taken" if w.second_wind_hp is not None else "",
+                              f"{w.critical_injuries} critical injur{'y' if w.critical_injuries == 1 else 'ies'}" if w.critical_injuries else "") if c]
+    side = Side(table["name"], [Bar("Hit Points", w.hp, w.max_hp)], [("wound penalty", f"{s.penalty:+d}"), ("Shock Value", s.shock_value)],
+                conditions, current=bool(log))
+    turn = "Damage, healing or second wind" if log else "Set full Hit Points and press Start"
+    return Play([side], turn, None, [escape(l) for l in reversed(log[-6:])])
+
+
 class WoundsTracker(Tracker):
-    "A Hit Point tracker: damage, healing and second wind, with state, wound penalty and shock save always shown; undo, autosave, saves."
+    "A Hit Point tracker laid out for play: her bar beside the next hit's odds and the buttons; the shock save rolled or typed; undo, autosave, several screens, a players' view, saves."
     kind, noun = "anime-d20-wounds", "record"
 
     def __init__(self,
                  max_hp: int = 40,  # full Hit Points to start with
                  saves: str | Path | None = "",  # the saves folder ("": the dashboards' own); None: no files
+                 seed: int | None = None,  # the first seed shown for the shock save
                 ):
+        W = widgets
         self.fields = {f.name: f for f in (
             int_field("max_hp", "Full Hit Points", max_hp, *HP_RANGE), int_field("hp", "Current Hit Points at start", max_hp, -10 * HP_RANGE[1], HP_RANGE[1]),
             int_field("amount", "Damage or healing", 10, 0, 1_000_000), int_field("armour", "Armour / force field", 0, *ARMOUR_RANGE),
@@ -130,26 +157,41 @@ class WoundsTracker(Tracker):
             int_field("fortitude", "Fortitude save bonus", 2, *D20_BONUS_RANGE),
             bool_field("gritty", "Gritty: death at −10 Hit Points", False),
             choice_field("trigger", "Shock when damage", [("exceeds the Shock Value", "more"), ("reaches the Shock Value", "equal")], "more"))}
-        rows = [f.row() for f in self.fields.values()]  # makes each field's error place
-        self.labels = {f.name: f.title for f in self.fields.values()} | {"damage": self.fields["amount"].title, "name": "File name"}
+        rows = {f.name: f.row() for f in self.fields.values()}  # makes each field's error place
+        self.labels = {f.name: f.title for f in self.fields.values()} | {"damage": self.fields["amount"].title, "name": "File name",
+                                                                          "totals": "Typed dice"}
         self.field_errors = {f.name: f.error for f in self.fields.values()} | {a: self.fields[f].error for a, f in _ALIASES.items()}
         self.message = html_text(cls="besm-error")
         self.start_tracker(saves)
+        self.start_dice(seed)
+        self.table_view = dict(_NO_TABLE)
+        self.who = W.Text(_NO_TABLE["name"], description="Name", layout=W.Layout(width="20em", max_width="100%"))
+        self.who.add_class("besm-wounds-name")
         self.status = html_text(cls="besm-output")
+        self.odds = html_text(cls="besm-odds-panel")
         self.log_view = html_text(cls="besm-log")
         self.buttons = {name: self.button(name, act, f"besm-{name.lower().replace(' ', '-')}", style)
                         for name, act, style in (("Start", self.start, "primary"), ("Damage", self.damage, "danger"),
-                                                 ("Heal", self.heal, "success"), ("Second wind", self.second_wind, ""))}
+                                                 ("Heal", self.heal, "success"), ("Second wind", self.second_wind, ""),
+                                                 ("Roll shock save", self.shock_save, "warning"))}
         self.wounds: Wounds = wounds_start(max_hp)
         self.changes: list[str] = []
-        super().__init__([html_text("<h3>Wounds tracker (Anime d20)</h3>"), *rows[:2], self.row(self.buttons["Start"]), *rows[2:5],
-                          self.row(*(self.buttons[n] for n in ("Damage", "Heal", "Second wind"))), *rows[5:],
-                          self.message, self.status, self.history_controls(), html_text("<b>Changes, newest first</b>"),
-                          self.log_view, self.file_controls()])
+        setup = [self.row(self.who), rows["max_hp"], rows["hp"], self.row(self.buttons["Start"]), rows["fortitude"],
+                 html_text("<b>Readings</b>: where the book can be read two ways"), rows["gritty"], rows["trigger"]]
+        action = [rows["amount"], rows["armour"], rows["breaks_skin"], self.odds,
+                  self.row(*(self.buttons[n] for n in ("Damage", "Heal", "Second wind"))),
+                  self.dice_controls(), self.row(self.buttons["Roll shock save"]), self.message, self.status]
+        super().__init__(self.play_layout(setup, action, self.log_view, (), "Set-up: name, Hit Points, Fortitude, readings"))
         self.add_class("besm-calculator")
-        for name in ("fortitude", "gritty", "trigger"):
-            self.fields[name].widget.observe(lambda _: self._guard(self.refresh, quiet=True), names="value")
+        for name in ("amount", "armour", "breaks_skin", "fortitude"):
+            self.fields[name].widget.observe(lambda _: self._busy_or(self.declaration_changed), names="value")
+        for name in ("gritty", "trigger"):
+            self.fields[name].widget.observe(lambda _: self._busy_or(lambda: self.act(self.set_readings)), names="value")
+        self.who.observe(lambda _: self._busy_or(lambda: self.act(self.set_readings)), names="value")
         self.resume()
+
+    def _busy_or(self, fn) -> None:
+        if not getattr(self, "_busy", False): fn()
 
     def _value(self, name: str):
         "A field's current value."
@@ -158,6 +200,7 @@ class WoundsTracker(Tracker):
     def _did(self, w: Wounds) -> None:
         self.wounds = w
         self.changes.append(f"{w.change} → {w.hp} HP")
+        self.table_view["shock_rolled"] = False
 
     def start(self) -> None:
         "Start a new record from the full and current Hit Points fields."
@@ -165,7 +208,7 @@ class WoundsTracker(Tracker):
 
     def damage(self) -> None:
         "Take a hit of the amount shown, less armour."
-        self._did(wounds_hit(self.wounds, self._value("amount"), self._value("armour"), self._value("breaks_skin"), self._value("trigger")))
+        self._did(wounds_hit(self.wounds, self._value("amount"), self._value("armour"), self._value("breaks_skin"), self.table_view["trigger"]))
 
     def heal(self) -> None:
         "Heal the amount shown."
@@ -175,46 +218,135 @@ class WoundsTracker(Tracker):
         "Record a successful second-wind save."
         self._did(wounds_second_wind(self.wounds))
 
-    # -- the kit's four -------------------------------------------------------------------------------
+    def set_readings(self) -> None:
+        "The name and the readings, kept with the record (the players' view reads them)."
+        name = self.who.value.strip()
+        if not name or len(name) > 60: raise ValueError("Name: write a name of 1 to 60 characters")
+        self.table_view.update(name=name, gritty=self._value("gritty"), trigger=self._value("trigger"))
+
+    def _shock_attempt(self):
+        "The shock save the last hit calls for, with its die: (natural, failed by), or None when none is owed."
+        s = wounds_status(self.wounds, self.table_view["gritty"], self.table_view["trigger"])
+        if s.shock is None or self.table_view["shock_rolled"]: return None
+        bonus, dc = require_int(self._value("fortitude"), "fortitude", *D20_BONUS_RANGE), s.shock.dc
+        return lambda feed: (lambda n: (n, d20_check_any_dc(bonus, dc, n)[1]))(feed("1d20", f"{self.table_view['name']}'s Fortitude save against shock"))
+
+    def shock_save(self) -> None:
+        "Roll (or take the typed) Fortitude save against the last hit's shock: how many rounds she is incapacitated."
+        attempt = self._shock_attempt()
+        if attempt is None: raise ValueError("Roll shock save: the last hit calls for no shock save (or it is rolled already)")
+        thrown = self.throw(attempt)
+        natural, failed_by = thrown.result
+        bonus, dc = self._value("fortitude"), wounds_status(self.wounds, self.table_view["gritty"], self.table_view["trigger"]).shock.dc
+        self.changes.append(f"shock save: d20 {natural} {bonus:+d} = {natural + bonus} vs DC {dc}: "
+                            + ("saved" if not failed_by else f"fails by {failed_by}, incapacitated {failed_by} round(s)")
+                            + f" {thrown.note([natural])}")
+        self.table_view["shock_rolled"] = True
+
+    def dice_for(self):
+        "The shock save, when one is owed."
+        try: return self._shock_attempt()
+        except ValueError: return None
+
+    # -- the kit's parts ------------------------------------------------------------------------------
     def state(self) -> dict:
         w = self.wounds
-        return {"wounds": {k: getattr(w, k) for k in _RECORD}, "log": list(self.changes)}
+        return {"wounds": {k: getattr(w, k) for k in _RECORD}, "log": list(self.changes), "table": dict(self.table_view)}
 
     def blank(self) -> dict:
         w = wounds_start(self._value("max_hp")) if isinstance(self._value("max_hp"), int) and HP_RANGE[0] <= self._value("max_hp") <= HP_RANGE[1] else wounds_start(40)
-        return {"wounds": {k: getattr(w, k) for k in _RECORD}, "log": []}
+        return {"wounds": {k: getattr(w, k) for k in _RECORD}, "log": [], "table": dict(self.table_view, shock_rolled=False)}
 
-    def restore(self, data: dict) -> None:
-        if not isinstance(data, dict) or set(data) != {"wounds", "log"}: raise ValueError("a wounds record has 'wounds' and 'log'")
+    @staticmethod
+    def _read(data: dict) -> tuple[Wounds, list[str], dict]:
+        if not isinstance(data, dict) or set(data) not in ({"wounds", "log"}, {"wounds", "log", "table"}):
+            raise ValueError("a wounds record has 'wounds', 'log' and 'table'")
         w = _record(data["wounds"])
         log = data["log"]
         if not isinstance(log, list) or len(log) > 100_000 or not all(isinstance(l, str) and len(l) <= 200 for l in log):
             raise ValueError("log: must be a list of short lines")
-        self.wounds, self.changes = w, list(log)
+        return w, list(log), _table(data.get("table", _NO_TABLE))
+
+    def restore(self, data: dict) -> None:
+        self.wounds, self.changes, self.table_view = self._read(data)
+        def show():
+            self.who.value = self.table_view["name"]
+            self.fields["gritty"].widget.value, self.fields["trigger"].widget.value = self.table_view["gritty"], self.table_view["trigger"]
+        self._once(show)
+
+    def draft(self) -> dict:
+        "The next change, half made: the amount, armour, whether it breaks the skin, the Fortitude bonus."
+        return {k: self._value(k) for k in ("amount", "armour", "breaks_skin", "fortitude")}
+
+    def restore_draft(self, data: dict) -> None:
+        def put():
+            for k in ("amount", "armour", "fortitude"):
+                if type(data.get(k)) is int: self.fields[k].widget.value = data[k]
+            if type(data.get("breaks_skin")) is bool: self.fields["breaks_skin"].widget.value = data["breaks_skin"]
+        self._once(put)
+        self._preview()
+
+    def playing(self) -> bool:
+        "Play has begun once the record is started."
+        return bool(self.changes)
+
+    def play(self) -> Play:
+        return _play(self.wounds, self.changes, self.table_view)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        w, log, table = cls._read(state)
+        return _play(w, log, table)
+
+    def declaration_changed(self) -> None:
+        self._preview()
+        super().declaration_changed()
 
     def result(self) -> Result:
         "The current reading of the record."
         w = self.wounds
-        s = wounds_status(w, self._value("gritty"), self._value("trigger"))
+        s = wounds_status(w, self.table_view["gritty"], self.table_view["trigger"])
         state = {"ok": "conscious", "unconscious": "UNCONSCIOUS", "dead": "MORTAL WOUND (dying)"}[s.state]
         head = f"{w.hp} / {w.max_hp} HP: {state}; wound penalty {s.penalty:+d}"
         odds, note = {}, f"Shock Value {s.shock_value}."
         if s.shock:
             head += f"; SHOCK: Fortitude DC {s.shock.dc}"
-            odds = {("saved" if k == 0 else f"{k} round(s)"): p for k, p in shock_odds(w.last_damage, w.max_hp, self._value("fortitude"), self._value("trigger")).items()}
+            odds = {("saved" if k == 0 else f"{k} round(s)"): p for k, p in shock_odds(w.last_damage, w.max_hp, self._value("fortitude"), self.table_view["trigger"]).items()}
             note += f" Fortitude {self._value('fortitude'):+d} vs DC {s.shock.dc}: chance of each incapacitation."
         if w.second_wind_hp is not None: note += f" Second wind taken at {w.second_wind_hp} HP."
         return Result(head, s.working, odds, "incapacitated", note=note, highlight=["saved"])
+
+    def _preview(self) -> None:
+        "The odds of the next hit as declared: what it leaves, and the chance she shrugs off the shock it would call for."
+        try:
+            t = self.table_view
+            after = wounds_hit(self.wounds, self._value("amount"), self._value("armour"), self._value("breaks_skin"), t["trigger"])
+            s = wounds_status(after, t["gritty"], t["trigger"])
+            line = (f"<b>If a hit of {self._value('amount')} lands</b>: {after.hp} / {after.max_hp} HP, "
+                    f"{ {'ok': 'conscious', 'unconscious': 'unconscious', 'dead': 'a mortal wound'}[s.state]}, wound penalty {s.penalty:+d}")
+            if s.shock:
+                odds = shock_odds(after.last_damage, after.max_hp, self._value("fortitude"), t["trigger"])
+                hurt = [k for k in odds if k]
+                line += (f"; shock, Fortitude DC {s.shock.dc} (Fortitude {self._value('fortitude'):+d}): saved {pct(odds.get(0, Fraction(0)))}"
+                         + (f", incapacitated {pct(1 - odds.get(0, Fraction(0)))} ({min(hurt)} to {max(hurt)} rounds: each round by which "
+                            "the save fails)" if hurt else "") + ", exact")
+            else: line += f"; no shock (it needs more than {s.shock_value})" if t["trigger"] == "more" else f"; no shock (it needs {s.shock_value} or more)"
+            self.odds.value = f"<div class='besm-next-hit' style='line-height:1.5'>{line}.</div>"
+        except ValueError:
+            self.odds.value = ""  # the field's own message says what is wrong
 
     def refresh(self) -> None:
         "Redraw the reading and the log of changes, newest first."
         self.status.value = self.result().to_html()
         self.log_view.value = "<br>".join(f"<code>{escape(c)}</code>" for c in reversed(self.changes[-200:])) or "<i>No changes yet.</i>"
+        self.buttons["Roll shock save"].disabled = self.dice_for() is None
+        self._preview()
 
 
 def wounds_tracker(max_hp: int = 40,  # full Hit Points to start with
                    saves: str | Path | None = "",  # the saves folder ("": the dashboards' own); None: no files
+                   seed: int | None = None,  # the first seed shown for the shock save
                   ) -> WoundsTracker:
-    "Tracker: one character's Hit Points with state, Table 12-9 penalty and shock save; undo, autosave and saves."
-    return WoundsTracker(max_hp, saves)
+    "Tracker: one character's Hit Points with state, Table 12-9 penalty and shock save; undo, autosave, several screens, a players' view, saves."
+    return WoundsTracker(max_hp, saves, seed)
 

@@ -13,14 +13,14 @@ import ipywidgets as widgets
 
 from ...besm_d20.chase import (ARMOUR_READINGS, CRASH_SPEED_STEP, CUT_OFF_READINGS, LURE_DC_READINGS, OBSTACLE_ADJUST, OPEN_COLLISION_READINGS,
                            ROUND_SPEED_READINGS, crash_dc, obstacle, LEAD_RANGE, SIDES, TERRAIN_BONUS_READINGS, SPEED_TIES, SUCCESS_READINGS, TERRAINS,
-                           Chase, ChaseDice, ChaseRules, Mecha, Plan, MANOEUVRES, chase_from_dict, chase_to_dict, narrate, shift_options,
-                           start_chase, who_started, CHASE_KIND, CHASE_VERSION)
+                           Chase, ChaseDice, ChaseRules, Mecha, Plan, MANOEUVRES, chase_from_dict, chase_to_dict, narrate, resolve_chase_round,
+                           shift_options, start_chase, who_started, CHASE_KIND, CHASE_VERSION)
 from ...besm_d20.chase_odds import POLICIES, capture_odds, round_odds
 from ...dice import InputError, fmt_odds, pct
 from ...render import bar_chart, odds_table
-from ...store import items, text
+from ...store import fields, items, text
 from ..calc import html_text
-from ..tracker import Tracker
+from ..tracker import FOE_VIEWS, Bar, Play, Side, Tracker
 
 # %% auto #0
 __all__ = ['FRACTION_DIGITS', 'MAX_CAPTURE_ROUNDS', 'lead_track', 'ChaseTracker']
@@ -105,6 +105,7 @@ class _Side:
         self.pick = W.Dropdown(description=side.capitalize()); self.pick.add_class(f"besm-{side}-manoeuvre")
         self.shift = W.Dropdown(options=[("no shift", "")], description="Shift to")
         self.mod = W.IntText(0, description="Drive mod")
+        self.mod.add_class(f"besm-{side}-mod")
         self.operator = W.Checkbox(False, description="operator acts (−4 next)", indent=False, layout=W.Layout(width="auto"))
         self.hits = W.Text("", description="Hits taken", placeholder="e.g. 12 35")
         self.special = W.Checkbox(False, description="", indent=False, layout=W.Layout(width="auto"))
@@ -179,6 +180,41 @@ def _log_lines(value: object, where: str) -> list[str]:
     return [text(l, f"{where}[{i}]", max_len=100_000) for i, l in enumerate(items(value, where, 100_000))]
 
 
+_PLAYERS_LABELS = {"": "neither: both shown in full", "predator": "the predator", "prey": "the prey"}
+_NO_TABLE = {"players": "", "show_foes": "bars"}  # whose side the players are on, and how their view shows the other
+
+
+def _table(value: object) -> dict:
+    "The players' view settings kept with the chase, checked."
+    d = fields(value, "table", ("players", "show_foes"))
+    return {"players": text(d["players"], "table.players", tuple(_PLAYERS_LABELS)),
+            "show_foes": text(d["show_foes"], "table.show_foes", tuple(FOE_VIEWS))}
+
+
+def _out(s, who: str, m: Mecha) -> str:
+    "Why a side is out of the chase once it is over, or ''."
+    if s.outcome in ("caught", "escaped"): return s.outcome if who == "prey" else ""
+    if m.condition in ("Disabled", "Destroyed"): return m.condition.lower()
+    return "crashed" if s.outcome == "crash" and f"{m.name} crashed" in s.reason else ""
+
+
+def _play(chase: Chase | None, table: dict) -> Play:
+    "The order of play of a chase: the predator and the prey with their Hit Points, Manoeuvre, speed and next round's Drive mod; the round's summaries."
+    if chase is None: return Play((), "No chase yet: set up both sides and press Start chase", None, (), table["show_foes"])
+    s = chase.state
+    sides = []
+    for who, m, pen in (("predator", s.predator, s.penalty[0]), ("prey", s.prey, s.penalty[1])):
+        counts = [("Manoeuvre", f"{m.manoeuvre_now:+d}"), ("max speed", m.max_speed), ("Drive mod next round", f"{pen:+d}")]
+        if m.armour: counts.append(("Armour", m.armour))
+        conditions = [m.condition] if m.condition != "Okay" else []
+        sides.append(Side(m.name, [Bar("Hit Points", m.hp - m.damage, m.hp)], counts, conditions + (["Booster on"] if m.booster else []),
+                          who if who == "predator" else f"prey, lead {s.lead}", not s.over, False, _out(s, who, m),
+                          bool(table["players"]) and who != table["players"]))
+    turn = (f"Over: {s.reason}" if s.over else
+            f"Lead {s.lead} {_lengths(s.lead)[len(str(s.lead)) + 1:]} · {s.speed} {s.rules.unit} · {s.terrain} terrain: both choose a manoeuvre")
+    return Play(sides, turn, s.round, [escape(h) for h in reversed(list(s.history)[-6:])], table["show_foes"])
+
+
 class ChaseTracker(Tracker):
     "A chase tracker: set-up, legal manoeuvres, odds before rolling, resolve with seeded or typed dice, track, log; undo across rounds, autosave, saves."
     kind, version, noun = CHASE_KIND, CHASE_VERSION, "chase"
@@ -194,7 +230,11 @@ class ChaseTracker(Tracker):
         self.message = html_text(cls="besm-message")
         self.start_tracker(saves, autosave)
         self.chase: Chase | None = None
+        self.table_view = dict(_NO_TABLE)
         self._seeds = random.Random()
+        self.start_dice(seed)
+        self.seed, self.typed = self.dice_seed, self.dice_typed  # the names the chase tracker had before the shared dice box
+        self.dice_typed.add_class("besm-typed")
         self.log_lines: list[str] = []
         self.pred = _Side("predator", "Interceptor", 6, 2, 200, 40)
         self.prey = _Side("prey", "Courier", 5, 3, 180, 35)
@@ -217,10 +257,7 @@ class ChaseTracker(Tracker):
         self.house_p = W.IntText(0, description="A-1 '?' cell: pred."); self.house_q = W.IntText(0, description="A-1 '?' cell: prey")
         self.obstacles = W.Checkbox(True, description="roll for obstacles", indent=False, layout=W.Layout(width="auto"))
         self.length = W.IntText(10, description="Length ft")
-        self.seed = W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="Seed")
-        self.seed.add_class("besm-seed")
         self.start_button = self.button("Start chase", self.start, "besm-start", "primary")
-        self.typed = W.Text(description="Typed dice", placeholder="totals in order, e.g. 14 9"); self.typed.add_class("besm-typed")
         self.resolve_button = self.button("Resolve round", self.resolve, "besm-resolve", "danger")
         self.status = html_text(cls="besm-chase-status")
         self.odds = html_text(cls="besm-odds-panel")
@@ -231,15 +268,21 @@ class ChaseTracker(Tracker):
         self.rounds = W.IntText(20, description=f"Rounds (1 to {MAX_CAPTURE_ROUNDS})"); self.rounds.add_class("besm-rounds")
         self.analyse_button = self.button("Capture odds", self.analyse, "besm-analyse")
         self.capture = html_text(cls="besm-capture")
+        self.players_side = _sized(W.Dropdown(options=_labelled(_PLAYERS_LABELS, _PLAYERS_LABELS), value="", description="Players drive"),
+                                   "9em", "23em")
+        self.show_foes = _sized(W.Dropdown(options=[(v, k) for k, v in FOE_VIEWS.items()], value="bars", description="The other side"),
+                                "9em", "36em")
+        self.players_side.add_class("besm-players-side"); self.show_foes.add_class("besm-show-foes")
+        for w in (self.players_side, self.show_foes):
+            w.observe(lambda _: getattr(self, "_busy", False) or self.act(self.set_table, self.table_message), names="value")
         for w in (self.terrain, self.started, self.only_open, self.success, self.speed_tie, self.length, self.terrain_bonus,
-                  self.cut_off, self.init_p, self.init_q, self.lead_in, self.seed):
+                  self.cut_off, self.init_p, self.init_q, self.lead_in):
             _sized(w)
         for w in (self.success, self.speed_tie, self.terrain_bonus, self.cut_off, self.open_collisions, self.round_speed,
                   self.armour_reading, self.lure_dc): _sized(w, "9em", "36em")
         _sized(self.obstacle_adjust, "12em", "18em")
         for w in (self.house_p, self.house_q): _sized(w, "11em", "19em")
         for w in (self.terrain, self.started, self.only_open): _sized(w, "9em", "23em")
-        _sized(self.typed, "9em", "25em"); _sized(self.seed, "9em", "16em")
         _sized(self.pol_p, "5em", "24em"); _sized(self.pol_q, "5em", "24em"); _sized(self.rounds, "9em", "15em")
         a1_note = html_text("<span style='font-size:85%;line-height:1.4'>A-1 '?' cell: the Drive check modifier each side "
                             "takes when the Table A-1 cell of the chosen pair is lost in the source (printed '?').</span>")
@@ -248,30 +291,34 @@ class ChaseTracker(Tracker):
         for s in (self.pred, self.prey):
             for w in (s.pick, s.shift, s.special, s.mod, s.operator):
                 w.observe(lambda _: self._choose(), names="value")
+            for w in (s.hits, s.boost_now):
+                w.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
         self.obstacle_adjust.observe(lambda _: self._choose(), names="value")
-        super().__init__([
-            html_text("<h3>Set up</h3>"), W.HBox([self.pred.form(), self.prey.form()]),
-            W.HBox([self.terrain, self.started, self.only_open]), W.HBox([self.init_p, self.init_q]),
-            html_text("<h4>Readings</h4>"),
-            W.HBox([self.success, self.speed_tie]), W.HBox([self.terrain_bonus, self.cut_off]),
-            W.HBox([self.open_collisions, self.round_speed]), W.HBox([self.armour_reading, self.lure_dc]), W.HBox([self.length, self.obstacles]),
-            W.HBox([self.house_p, self.house_q]), a1_note,
-            self.row(self.lead_in, self.start_button, cls="besm-start-message"),
-            html_text("<h3>The chase</h3>"), self.status, self.message,
-            html_text("<h3>This round</h3>"), round_box, self.odds,
-            self.row(self.typed, self.seed, self.resolve_button, cls="besm-resolve-message"), self.history_controls(),
-            html_text("<h3>Log, newest first</h3>"), self.log_view,
-            html_text("<h3>Capture odds from here</h3>"), self.row(self.pol_p, self.pol_q, self.rounds, self.analyse_button, cls="besm-capture-message"),
-            self.capture, self.file_controls()])
+        table = self.row(self.players_side, self.show_foes, cls="besm-table-message")
+        self.table_message = self._row_messages[-1]
+        setup = [W.HBox([self.pred.form(), self.prey.form()]),
+                 W.HBox([self.terrain, self.started, self.only_open]), W.HBox([self.init_p, self.init_q]),
+                 html_text("<b>Readings</b>: where the book can be read two ways, or is silent"),
+                 W.HBox([self.success, self.speed_tie]), W.HBox([self.terrain_bonus, self.cut_off]),
+                 W.HBox([self.open_collisions, self.round_speed]), W.HBox([self.armour_reading, self.lure_dc]), W.HBox([self.length, self.obstacles]),
+                 W.HBox([self.house_p, self.house_q]), a1_note,
+                 html_text("<b>Players' view</b>: a read-only page for the players' phones or a screen on the table, following this one "
+                           "live (the link is at the top); the GM chooses how much of the other side it shows"), table,
+                 self.row(self.lead_in, self.start_button, cls="besm-start-message")]
+        action = [self.status, round_box, self.odds, self.dice_controls(), self.row(self.resolve_button, cls="besm-resolve-message"),
+                  self.message]
+        more = [html_text("<b>Capture odds from here</b>"),
+                self.row(self.pol_p, self.pol_q, self.rounds, self.analyse_button, cls="besm-capture-message"), self.capture]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the two sides, terrain, readings, players' view"))
         self.add_class("besm-tracker")
         self.resume()
 
     # -- plumbing -------------------------------------------------------------------------------------
-    def _next_seed(self) -> None: self.seed.value = self._seeds.randrange(1, 1_000_000)
-
     def _choose(self) -> None:
-        "A round's choice changed: offer what it allows now and show its odds, or say beside the choices what is wrong."
-        if not getattr(self, "_busy", False): self._guard(self.refresh_round, quiet=True, where=self.round_message)
+        "A round's choice changed: offer what it allows now and show its odds, or say beside the choices what is wrong; keep the declaration."
+        if getattr(self, "_busy", False): return
+        self._guard(self.refresh_round, quiet=True, where=self.round_message)
+        self.declaration_changed()
 
     def _refused(self, quiet: bool) -> None:
         if quiet: self.odds.value = ""  # no odds for inputs that were refused
@@ -282,9 +329,9 @@ class ChaseTracker(Tracker):
         for s, m in ((self.pred, self.chase.state.predator), (self.prey, self.chase.state.prey)): s.boost_now.value = m.booster
 
     def _clear_round(self) -> None:
-        "The round's one-off inputs back to none: typed dice, hits, operator actions, Herd's or Lure's option."
-        self.typed.value = ""
-        for s in (self.pred, self.prey): s.hits.value, s.operator.value, s.special.value = "", False, False
+        "The round's one-off inputs back to none: typed dice, hits, Drive mods, operator actions, Herd's or Lure's option, the obstacle's DC change."
+        self.typed.value, self.obstacle_adjust.value = "", 0
+        for s in (self.pred, self.prey): s.hits.value, s.mod.value, s.operator.value, s.special.value = "", 0, False, False
 
     def rules(self) -> ChaseRules:
         try:
@@ -295,26 +342,96 @@ class ChaseTracker(Tracker):
                               armour=self.armour_reading.value, lure_dc=self.lure_dc.value)
         except InputError as err: raise _renamed(err, _RULES_LABELS) from None
 
-    # -- the kit's four -------------------------------------------------------------------------------
+    # -- the kit's parts -------------------------------------------------------------------------------
     def state(self) -> dict:
-        return {"chase": chase_to_dict(self.chase) if self.chase is not None else None, "log": list(self.log_lines)}
+        return {"chase": chase_to_dict(self.chase) if self.chase is not None else None, "log": list(self.log_lines),
+                "table": dict(self.table_view)}
 
     def blank(self) -> dict:
-        return {"chase": None, "log": []}
+        return {"chase": None, "log": [], "table": dict(self.table_view)}  # a new chase keeps the players' view as it is
+
+    @staticmethod
+    def _read(data: dict) -> tuple[Chase | None, list[str], dict]:
+        "A saved chase tracker, checked: the chase (replayed), its log, the players' view settings."
+        if isinstance(data, dict) and "start" in data:  # a save from before the tracker kit: the chase itself, with its log
+            return chase_from_dict(data), _log_lines(data.get("log", []), "log"), dict(_NO_TABLE)
+        if not isinstance(data, dict) or set(data) not in ({"chase", "log"}, {"chase", "log", "table"}):
+            raise ValueError("a saved chase tracker holds 'chase', 'log' and 'table'")
+        chase = chase_from_dict(data["chase"]) if data["chase"] is not None else None  # raises before anything changes
+        return chase, _log_lines(data["log"], "log"), _table(data.get("table", _NO_TABLE))
 
     def restore(self, data: dict) -> None:
-        if isinstance(data, dict) and "start" in data:  # a save from before the tracker kit: the chase itself, with its log
-            chase, log = chase_from_dict(data), _log_lines(data.get("log", []), "log")
-        else:
-            if not isinstance(data, dict) or set(data) != {"chase", "log"}:
-                raise ValueError("a saved chase tracker holds 'chase' and 'log'")
-            chase = chase_from_dict(data["chase"]) if data["chase"] is not None else None  # raises before anything changes
-            log = _log_lines(data["log"], "log")
-        self.chase, self.log_lines = chase, log
+        chase, log, table = self._read(data)
+        self.chase, self.log_lines, self.table_view = chase, log, table
+        def show(): self.players_side.value, self.show_foes.value = table["players"], table["show_foes"]
+        self._once(show)
         self.capture.value = ""
         if chase is not None: self._show_setup(chase)
         self._once(self._clear_round)
         self._boosters()
+
+    def draft(self) -> dict:
+        "This round's declaration on screen: each side's manoeuvre and its options, and the obstacle's DC change."
+        side = lambda s: {"pick": s.pick.value, "shift": s.shift.value, "special": s.special.value, "mod": s.mod.value,
+                          "operator": s.operator.value, "hits": s.hits.value, "boost": s.boost_now.value}
+        return {"predator": side(self.pred), "prey": side(self.prey), "adjust": self.obstacle_adjust.value}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept declaration back, as far as the chase still allows it."
+        def put():
+            for s in (self.pred, self.prey):
+                d = data.get(s.side)
+                if not isinstance(d, dict): continue
+                if d.get("pick") in s.pick.options: s.pick.value = d["pick"]
+                self._refresh_round()
+                if d.get("shift") in [o[1] for o in s.shift.options]: s.shift.value = d["shift"]
+                for w, k in ((s.special, "special"), (s.operator, "operator"), (s.boost_now, "boost")):
+                    if type(d.get(k)) is bool: w.value = d[k]
+                if type(d.get("mod")) is int: s.mod.value = d["mod"]
+                if isinstance(d.get("hits"), str): s.hits.value = d["hits"][:200]
+            if type(data.get("adjust")) is int and abs(data["adjust"]) <= OBSTACLE_ADJUST: self.obstacle_adjust.value = data["adjust"]
+        self._once(put)
+        self._choose()
+
+    def playing(self) -> bool:
+        "Play has begun once the chase has started."
+        return self.chase is not None
+
+    def play(self) -> Play:
+        return _play(self.chase, self.table_view)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The order of play of a saved chase, as the players see it."
+        chase, _, table = cls._read(state)
+        return _play(chase, table)
+
+    def dice_for(self):
+        "What the main button would do now, with its dice: roll the lead (Start chase), or play the round declared."
+        c = self.chase
+        try:
+            if c is None: return None if self.lead_in.value.strip() else self._start_attempt()
+            if c.over: return None
+            plans, adjust, state = (self.pred.plan(), self.prey.plan()), self.obstacle_adjust.value, c.state
+        except ValueError: return None
+        return lambda feed: (resolve_chase_round(state, *plans, feed, adjust), tuple(feed.used))
+
+    def _start_args(self) -> tuple[tuple, ChaseRules, str]:
+        "The set-up as the engine takes it: (predator, prey, terrain, who started), the readings, who alone is in the open."
+        started = self.started.value
+        if started == "initiative":
+            started = who_started(self.init_p.value, self.init_q.value)
+            if started is None: raise ValueError("Pred. Init, Prey Init: a tie, so nobody started the chase yet; both roll Initiative again")
+        return (self.pred.mecha(), self.prey.mecha(), self.terrain.value, started), self.rules(), self.only_open.value
+
+    def _start_attempt(self):
+        "Starting the chase with its lead rolled: the chase from the set-up, the dice it used, who started."
+        args, rules, only_open = self._start_args()
+        return lambda feed: (start_chase(*args, None, feed, rules, only_open), tuple(feed.used), args[3])
+
+    def set_table(self) -> None:
+        "Whose side the players are on, and how their view shows the other side."
+        self.table_view = {"players": self.players_side.value, "show_foes": self.show_foes.value}
 
     def _show_setup(self, chase: Chase) -> None:
         "Put the chase's own set-up back in the form."
@@ -336,53 +453,47 @@ class ChaseTracker(Tracker):
         if typed:
             try: lead = int(typed)
             except ValueError: raise ValueError("Lead: a whole number from 0 to 30, or blank to roll it") from None
-        seed = self.seed.value
-        started = self.started.value
-        if started == "initiative":
-            started = who_started(self.init_p.value, self.init_q.value)
-            if started is None: raise ValueError("Pred. Init, Prey Init: a tie, so nobody started the chase yet; both roll Initiative again")
-        state = start_chase(self.pred.mecha(), self.prey.mecha(), self.terrain.value, started, lead,
-                            random.Random(seed), self.rules(), self.only_open.value)
+        if lead is not None:
+            (pm, qm, terrain, started), rules, only_open = self._start_args()
+            state = start_chase(pm, qm, terrain, started, lead, None, rules, only_open)
+        if lead is None:
+            thrown = self._throw(self._start_attempt())
+            state, used, started = thrown.result
+            how = f"rolled {'2d6+3' if started == 'predator' else '2d6+8'} {thrown.note(used)}, the {started} started"
+        else:
+            how = "typed"
         replaced = self.chase is not None
         self.chase = Chase(state)
         self._boosters()
-        how = "typed" if typed else f"rolled {'2d6+3' if started == 'predator' else '2d6+8'} (seed {seed}), the {started} started"
         self.log_lines = [f"<b>Start</b>: {escape(state.terrain)} terrain, speed {state.speed} {state.rules.unit}, lead {state.lead} ({how})."]
         self.capture.value = ""
-        if not typed: self._next_seed()
         self._say("The chase is on: choose both manoeuvres." + (" (Undo brings back the chase before.)" if replaced else ""),
                   self.start_button._besm_message)
 
+    def _throw(self, attempt):
+        "The kit's dice box, with the engine's messages told in the screen's words."
+        try: return self.throw(attempt)
+        except InputError as err:
+            if err.param == "obstacle_adjust": raise _renamed(err, self.labels) from None
+            if err.param == "totals": raise ValueError(f"Typed dice: {str(err).split(': ', 1)[1]}") from None
+            raise
+
     def resolve(self) -> None:
-        "Play the round with the dice typed (in order), then the seeded RNG."
+        "Play the round with the dice typed (in order; when they run out, the next roll needed is named), or rolled here with the seed shown."
         if self.chase is None: raise ValueError("Resolve round: start the chase first")
         if self.chase.over:
             raise ValueError(f"Resolve round: the chase is over ({self.chase.state.reason}); Undo the last round, or press Start chase for a new one")
-        typed = _ints(self.typed.value, "Typed dice")
-        seed = self.seed.value
-        feed = ChaseDice(totals=typed) if typed else ChaseDice(random.Random(seed))  # typed dice alone: running out names the roll needed
-        n = self.chase.state.round
+        n, state, adjust = self.chase.state.round, self.chase.state, self.obstacle_adjust.value
         plans = self.pred.plan(), self.prey.plan()
-        try: log = self.chase.act(*plans, feed, self.obstacle_adjust.value)
-        except InputError as err:
-            if err.param == "obstacle_adjust": raise _renamed(err, self.labels) from None
-            if err.param != "totals": raise
-            hint = ("; type the missing totals too, or clear the box to roll the whole round with the seed"
-                    if "ran out" in str(err) else "")
-            raise ValueError(f"Typed dice: {str(err).split(': ', 1)[1]}{hint}") from None
-        used = self.chase.rounds[-1].dice
-        src = "typed" if typed else f"seed {seed}"
-        self.log_lines.append(f"<b>Round {n}</b> <i>(dice {' '.join(map(str, used)) or 'none'}, {src})</i>"
+        thrown = self._throw(lambda feed: (resolve_chase_round(state, *plans, feed, adjust), tuple(feed.used)))
+        (_, _), used = thrown.result
+        log = self.chase.act(*plans, list(used), adjust)  # the same round again from the dice it used: the engine is pure
+        self.log_lines.append(f"<b>Round {n}</b> <i>{thrown.note(used)}</i>"
                               "<pre style='margin:0 0 0.4em;white-space:pre-wrap;line-height:1.35'>" + escape(narrate(log)) + "</pre>")
-        if not typed: self._next_seed()
         self._once(self._clear_round)
         self._boosters()
         self.capture.value = ""
-        said = [f"The chase is over: {self.chase.state.reason}."] if self.chase.over else []
-        if len(typed) > len(used):
-            said.append(f"{len(typed) - len(used)} typed dice not needed this round were ignored: "
-                        + " ".join(map(str, typed[len(used):])) + ".")
-        if said: self._say(" ".join(said), self.resolve_button._besm_message)
+        if self.chase.over: self._say(f"The chase is over: {self.chase.state.reason}.", self.resolve_button._besm_message)
 
     def analyse(self) -> None:
         "The capture odds from the state now, with the two policies chosen: exact, every die counted."
@@ -410,18 +521,10 @@ class ChaseTracker(Tracker):
             self.status.value = "<i>No chase yet: set up both sides and press Start chase.</i>"
         else:
             s = c.state
-            rows = "".join(
-                f"<tr><td>{escape(m.name)}</td><td>{who}</td><td class='besm-hp' data-side='{who}'>{m.hp - m.damage} / {m.hp}</td>"
-                f"<td>{m.damage}</td><td class='besm-condition' data-side='{who}'>{m.condition}</td><td>{m.manoeuvre_now:+d}</td>"
-                f"<td>{m.max_speed}</td><td>{pen:+d}</td></tr>"
-                for who, m, pen in (("predator", s.predator, s.penalty[0]), ("prey", s.prey, s.penalty[1])))
             head = (f"<div class='besm-chase-head' style='line-height:1.6'><b>Round {s.round}</b> · lead <b class='besm-lead'>{s.lead}</b> {_lengths(s.lead)[len(str(s.lead)) + 1:]} · "
                     f"speed <b class='besm-speed'>{s.speed}</b> {escape(s.rules.unit)} · {escape(s.terrain)} terrain"
                     + (f" · <b class='besm-outcome'>over: {escape(s.reason)}</b>" if s.over else "") + "</div>")
-            self.status.value = (head + lead_track(s.lead, s.predator.name, s.prey.name, s.rules.length_ft, s.outcome)
-                                 + "<table class='besm-odds' style='border-collapse:separate;border-spacing:14px 2px;overflow-wrap:normal'><tr><th>name</th><th>side</th>"
-                                 "<th>Hit Points</th><th>damage</th><th>condition</th><th>Manoeuvre</th><th>max speed</th>"
-                                 f"<th>Drive mod next round</th></tr>{rows}</table>")
+            self.status.value = head + lead_track(s.lead, s.predator.name, s.prey.name, s.rules.length_ft, s.outcome)
         self.log_view.value = ("".join(f"<div style='line-height:1.4'>{l}</div>" for l in reversed(self.log_lines[-300:]))
                                or "<i>Nothing yet.</i>")
         playing = c is not None and not c.over
