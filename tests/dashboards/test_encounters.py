@@ -1,5 +1,9 @@
 """The Encounters dashboard in a real browser: the action planner driven through the page (also on a 400 px phone screen),
-its answers and seeded rolls the library's own; the range bands; the Stamina tracker played, reloaded and undone."""
+its answers and seeded rolls the library's own; the range bands; the Stamina tracker played, reloaded and undone, laid out
+for play (everyone's Stamina, what the push costs and the buttons on the first screen), on two screens and the players' view."""
+import re
+import time
+
 import pytest
 from playwright.sync_api import expect
 from tests.dashboards.kit import check_tracker_kit
@@ -11,6 +15,22 @@ from besm_nb.ui.encounters.planner import action_planner
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/encounters.ipynb"
+
+
+SIDE = '.besm-stamina-tracker .besm-order .besm-side[data-name="{}"]'
+
+
+def stamina_is(page, name, value):
+    "Her Stamina bar shows `value` (of her full Stamina)."
+    bar = page.locator(SIDE.format(name) + ' .besm-bar[data-label="Stamina"]')
+    expect(bar).to_have_text(re.compile(rf"(^|\D){value} / \d+"), timeout=30_000)
+
+
+def open_setup(t):
+    "Unfold the set-up (it folds away once play starts) to add characters or change the rules."
+    if not t.locator(".besm-exertion input").is_visible():
+        t.locator(".besm-setup").get_by_text("Set-up: characters and rules").first.click()
+        t.locator(".besm-exertion input").wait_for(timeout=30_000)
 
 
 TABS = {"Planner": ".besm-planner", "Ranges": ".besm-field-distance", "Charge": ".besm-field-die_expr", "Stamina": ".besm-stamina-tracker"}
@@ -139,24 +159,26 @@ def test_the_stamina_tracker_marks_a_minor_action(page, dashboards_url):
         t.locator(".besm-name input").fill(name)
         t.locator(".besm-max-stamina input").fill("20"); t.locator(".besm-stamina-now input").fill("10")
         t.locator("button.besm-add").click()
-        page.locator(f'.besm-fighter[data-name="{name}"]').wait_for(timeout=10_000)
+        page.locator(SIDE.format(name)).wait_for(timeout=10_000)
     t.locator(".besm-who select").select_option("Ann")
     t.locator("button.besm-minor").click()
-    expect(t.locator('.besm-fighter[data-name="Ann"]')).to_contain_text("a minor action only: no rest, no exertion", timeout=10_000)
+    expect(page.locator(SIDE.format("Ann"))).to_contain_text("a minor action only: no rest, no exertion", timeout=10_000)
     expect(t.locator("button.besm-minor")).to_be_disabled(timeout=10_000)
     expect(t.locator("button.besm-act")).to_be_enabled(timeout=10_000)
     t.locator("button.besm-end-round").click()
     page.wait_for_function("document.querySelector('.besm-round').dataset.round === '2'", timeout=10_000)
-    expect(t.locator('.besm-fighter[data-name="Ann"]')).to_have_attribute("data-stamina", "10", timeout=10_000)  # no rest, no exertion
-    expect(t.locator('.besm-fighter[data-name="Bo"]')).to_have_attribute("data-stamina", "12", timeout=10_000)  # did nothing: rests
+    stamina_is(page, "Ann", 10)  # no rest, no exertion
+    stamina_is(page, "Bo", 12)  # did nothing: rests
     assert page.errors == [], page.errors
 
 
 def fresh_fight(page, t):
     "Start from no characters and the default rules (an earlier test's fight is kept as a backup by New; its rules are not)."
-    if "No characters yet" not in t.locator(".besm-stamina-status").inner_text():
+    t.locator(".besm-order").wait_for(timeout=30_000)
+    if "Nobody in it yet" not in t.locator(".besm-order").inner_text():
         t.locator("button.besm-new").click()
-        page.wait_for_function("document.querySelector('.besm-stamina-status').innerText.includes('No characters yet')", timeout=10_000)
+        expect(t.locator(".besm-order")).to_contain_text("Nobody in it yet", timeout=10_000)
+    open_setup(t)
     if "exertion off · 0 Stamina per rest" not in t.locator(".besm-round").inner_text():
         t.locator(".besm-exertion input").uncheck()
         t.locator(".besm-recovery input").fill("0"); t.locator(".besm-recovery input").press("Tab")
@@ -173,38 +195,41 @@ def test_the_stamina_tracker_holds_the_door(page, dashboards_url):
     t.locator(".besm-name input").fill("Garth")
     t.locator(".besm-strength input").fill("5"); t.locator(".besm-max-stamina input").fill("40")
     t.locator("button.besm-add").click()
-    page.locator('.besm-fighter[data-name="Garth"]').wait_for(timeout=10_000)
+    page.locator(SIDE.format("Garth")).wait_for(timeout=10_000)
     expect(t.locator(".besm-points select option")).to_have_text(["1", "2", "3", "4", "5"], timeout=10_000)  # up to double
     t.locator(".besm-points select").select_option("5")
+    expect(t.locator(".besm-odds-panel")).to_contain_text("Push Strength 5 → 10", timeout=10_000)  # what it costs, before it is done
     t.locator("button.besm-push").click()
-    page.wait_for_function("document.querySelector('.besm-fighter').dataset.stamina === '35'", timeout=10_000)
-    expect(t.locator(".besm-stamina-status")).to_contain_text("Strength 10 (5 +5)", timeout=10_000)
+    stamina_is(page, "Garth", 35)
+    expect(page.locator(SIDE.format("Garth"))).to_contain_text("Strength 10 (5 +5)", timeout=10_000)
     t.locator("button.besm-end-round").click()
     for _ in range(3):
         page.wait_for_function("!document.querySelector('button.besm-repeat').disabled", timeout=10_000)
         t.locator("button.besm-repeat").click()
         t.locator("button.besm-end-round").click()
     page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
-    expect(page.locator(".besm-fighter")).to_have_attribute("data-stamina", "20", timeout=10_000)  # the example: 20 down
+    stamina_is(page, "Garth", 20)  # the example: 20 down
 
     # the exertion rule on: each round of holding the door costs 6 (5 pushed + 1 exertion), not 5
+    open_setup(t)
     t.locator(".besm-exertion input").check(); t.locator("button.besm-set-rules").click()
     page.wait_for_function("document.querySelector('.besm-round').innerText.includes('exertion on')", timeout=10_000)
     for left in ("14", "8", "2"):
         t.locator(".besm-points select").select_option("5")
         t.locator("button.besm-push").click()
         t.locator("button.besm-end-round").click()
-        page.wait_for_function(f"document.querySelector('.besm-fighter').dataset.stamina === '{left}'", timeout=10_000)
+        stamina_is(page, "Garth", left)
     expect(t.locator(".besm-points select option")).to_have_text(["1", "2"], timeout=10_000)  # no more than he has
     t.locator(".besm-points select").select_option("2")
     t.locator("button.besm-push").click()
     t.locator("button.besm-end-round").click()
-    page.wait_for_function("document.querySelector('.besm-stamina-status').innerText.includes('COLLAPSED')", timeout=10_000)
-    expect(page.locator(".besm-fighter")).to_have_attribute("data-stamina", "0", timeout=10_000)
+    expect(page.locator(SIDE.format("Garth"))).to_contain_text("COLLAPSED", timeout=10_000)
+    stamina_is(page, "Garth", 0)
     expect(t.locator("button.besm-act")).to_be_disabled(timeout=10_000)  # only what is legal
     expect(t.locator("button.besm-push")).to_be_disabled(timeout=10_000)
 
     # a refusal sits beside its button and names the field on screen
+    open_setup(t)
     t.locator(".besm-name input").fill("Garth")
     t.locator("button.besm-add").click()
     err = t.locator(".besm-add-message", has_text="Name: Garth is already in the record").first
@@ -220,10 +245,10 @@ def test_the_stamina_tracker_keeps_everything(page, dashboards_url):
         t.locator(".besm-name input").fill("Ann")
         t.locator(".besm-strength input").fill("4"); t.locator(".besm-max-stamina input").fill("30")
         t.locator("button.besm-add").click()
-        page.locator('.besm-fighter[data-name="Ann"]').wait_for(timeout=10_000)
+        page.locator(SIDE.format("Ann")).wait_for(timeout=10_000)
         t.locator(".besm-points select").select_option("3")
         t.locator("button.besm-push").click()
-        page.wait_for_function("document.querySelector('.besm-fighter').dataset.stamina === '27'", timeout=10_000)
+        stamina_is(page, "Ann", 27)
 
     def next_round(t):
         t.locator("button.besm-end-round").click()
@@ -234,7 +259,7 @@ def test_the_stamina_tracker_keeps_everything(page, dashboards_url):
         open_tab(pg, "Stamina")
 
     check_tracker_kit(page, dashboards_url + URL, ".besm-stamina-tracker", step, next_round,
-                      lambda t: t.locator(".besm-stamina-status").inner_text(), "encounters-stamina", open_tab=tab)
+                      lambda t: t.locator(".besm-order").inner_text(), "encounters-stamina", open_tab=tab)
 
 
 @pytest.fixture
@@ -260,3 +285,136 @@ def test_the_planner_works_on_a_400px_screen(phone, dashboards_url):
                                         .filter(e => e.offsetParent && e.getBoundingClientRect().right > 400).length""")
         assert wide == 0, tab
     assert phone.errors == [], phone.errors
+
+
+# -- the Stamina tracker laid out for play, on several screens ---------------------------------------------------------
+from tests.dashboards.test_tristat_table import slow_follow_server, where  # noqa: E402  (a server whose pages look only every 60 s)
+
+SHOTS = "/work/wt/shots/play2"
+
+
+def stamina_tab(page, url):
+    page.goto(url + URL, timeout=180_000)
+    page.locator(".besm-planner").wait_for(timeout=180_000)
+    open_tab(page, "Stamina")
+    t = page.locator(".besm-stamina-tracker")
+    t.locator(".besm-order").wait_for(timeout=60_000)
+    return t
+
+
+def into_round_two(page, t):
+    "Ann and Bo; Ann pushes Strength in round 1; round 2 begins and Bo is chosen: the tracker as it stands in play."
+    fresh_fight(page, t)
+    for name, strength, full in (("Ann", 4, 30), ("Bo", 5, 20)):
+        t.locator(".besm-name input").fill(name); t.locator(".besm-strength input").fill(str(strength))
+        t.locator(".besm-max-stamina input").fill(str(full)); t.locator(".besm-stamina-now input").fill("")
+        t.locator("button.besm-add").click()
+        page.locator(SIDE.format(name)).wait_for(timeout=30_000)
+    t.locator(".besm-who select").select_option("Ann")
+    t.locator(".besm-points select").select_option("3")
+    t.locator("button.besm-push").click()
+    stamina_is(page, "Ann", 27)
+    t.locator("button.besm-end-round").click()
+    page.wait_for_function("document.querySelector('.besm-stamina-tracker .besm-round').dataset.round === '2'", timeout=30_000)
+    t.locator(".besm-who select").select_option("Bo")
+    t.locator(".besm-points select").select_option("2")
+    expect(t.locator(".besm-odds-panel")).to_contain_text("Push Strength 5 → 7", timeout=30_000)
+
+
+def test_stamina_laid_out_for_play_and_a_declaration_kept_across_a_reload(browser, dashboards_url):
+    "Round 2 at 1366 x 900: everyone's Stamina, what the push costs and the buttons on the first screen, side by side; at 400 x 800 the same order; a half-made declaration survives a reload and the next character's starts clear."
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        t = stamina_tab(page, dashboards_url)
+        into_round_two(page, t)
+        assert t.locator(".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content").evaluate_all(
+            "els => els.every(e => !e.getClientRects().length)"), "the set-up should fold away once play starts"
+        expect(page.locator(SIDE.format("Bo"))).to_have_class(re.compile("besm-current"))  # the one the panel is about, marked
+        expect(t.locator(".besm-odds-panel")).to_contain_text("Kept up each round (2 a round): 10 rounds")
+        sel = {"order": ".besm-stamina-tracker .besm-order", "odds": ".besm-stamina-tracker .besm-odds-panel",
+               "push": ".besm-stamina-tracker button.besm-push", "end round": ".besm-stamina-tracker button.besm-end-round"}
+        boxes = {k: where(page, s) for k, s in sel.items()}
+        print("Stamina 1366x900:", {k: (round(b["top"]), round(b["bottom"]), round(b["left"])) for k, b in boxes.items()})
+        page.screenshot(path=f"{SHOTS}/stamina-1366.png")
+        for k, b in boxes.items(): assert b["bottom"] <= 900, f"{k} ends at {b['bottom']:.0f} px, below the first screen"
+        assert boxes["order"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the action panel"
+        page.set_viewport_size({"width": 400, "height": 800})
+        page.wait_for_timeout(500)
+        boxes = {k: where(page, s) for k, s in sel.items()}
+        print("Stamina 400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
+        page.screenshot(path=f"{SHOTS}/stamina-400.png")
+        assert boxes["order"]["bottom"] <= boxes["odds"]["top"] <= boxes["push"]["top"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 400
+        # half made (Bo, 2 pushed, an injury typed), then a reload: it comes back, and the record has not moved
+        t.locator(".besm-hurt-stamina input").fill("4"); t.locator(".besm-hurt-stamina input").press("Tab")
+        page.wait_for_timeout(800)  # the draft is written as it changes
+        page.reload(timeout=120_000)
+        page.locator(".besm-planner").wait_for(timeout=120_000)
+        open_tab(page, "Stamina")
+        t = page.locator(".besm-stamina-tracker")
+        t.locator(".besm-history-message", has_text="Resumed").wait_for(timeout=60_000)
+        expect(t.locator(".besm-who select")).to_have_value("Bo", timeout=30_000)
+        expect(t.locator(".besm-points select")).to_have_value("2")
+        expect(t.locator(".besm-hurt-stamina input")).to_have_value("4")
+        stamina_is(page, "Ann", 27)
+        # another character: her declaration starts clear
+        t.locator(".besm-who select").select_option("Ann")
+        expect(t.locator(".besm-hurt-stamina input")).to_have_value("1", timeout=30_000)
+        expect(t.locator(".besm-points select")).to_have_value("1")
+        assert errors == [], errors
+    finally:
+        ctx.close()
+
+
+def test_stamina_on_two_screens_and_the_players_view(browser, dashboards_url):
+    "A push on one screen shows on the other and on the players' view within 2 s."
+    ctx_a, ctx_b, ctx_p = browser.new_context(), browser.new_context(), browser.new_context(viewport={"width": 400, "height": 800})
+    try:
+        a, b, p = ctx_a.new_page(), ctx_b.new_page(), ctx_p.new_page()
+        ta = stamina_tab(a, dashboards_url)
+        into_round_two(a, ta)
+        tb = stamina_tab(b, dashboards_url)
+        stamina_is(b, "Ann", 27)
+        p.goto(dashboards_url + URL + "?view=players", timeout=180_000)
+        p.locator(".besm-players .besm-side").first.wait_for(timeout=120_000)
+        assert p.locator(".besm-players .besm-side").evaluate_all("els => els.map(e => e.dataset.name)") == ["Ann", "Bo"]
+        assert p.locator(".besm-tracker").count() == 0  # read-only
+        expect(p.locator('.besm-players .besm-side[data-name="Ann"] .besm-bar')).to_contain_text("27 / 30")
+        ta.locator("button.besm-push").click()  # Bo pushes 2
+        t0 = time.time()
+        b.wait_for_function("""() => /(^|\\D)18 \\/ 20/.test(document.querySelector('.besm-stamina-tracker .besm-order .besm-side[data-name="Bo"] .besm-bar')?.innerText)""",
+                            timeout=10_000)
+        seen_b = time.time() - t0
+        p.wait_for_function("""() => /(^|\\D)18 \\/ 20/.test(document.querySelector('.besm-players .besm-side[data-name="Bo"] .besm-bar')?.innerText)""",
+                            timeout=10_000)
+        seen_p = time.time() - t0
+        print(f"Stamina: seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
+        p.screenshot(path=f"{SHOTS}/stamina-players-400.png")
+        assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
+        expect(p.locator(".besm-players-results")).to_contain_text("Bo pushes")
+        expect(tb.locator(".besm-history-message")).to_contain_text("changed on another screen")
+    finally:
+        for c in (ctx_a, ctx_b, ctx_p): c.close()
+
+
+def test_stamina_from_a_screen_behind_is_refused_and_nothing_is_lost(browser, slow_follow_server):
+    url = slow_follow_server[0]
+    ctx_a, ctx_b = browser.new_context(), browser.new_context()
+    try:
+        a, b = ctx_a.new_page(), ctx_b.new_page()
+        ta = stamina_tab(a, url)
+        into_round_two(a, ta)
+        tb = stamina_tab(b, url)
+        stamina_is(b, "Ann", 27)
+        ta.locator("button.besm-push").click()  # Bo pushes 2 on screen A
+        stamina_is(a, "Bo", 18)
+        tb.locator("button.besm-end-round").click()  # screen B has not looked since: it still shows Bo at 20
+        expect(tb.locator(".besm-round-message")).to_contain_text("changed on another screen", timeout=30_000)
+        stamina_is(b, "Bo", 18)  # B now shows A's push: nothing lost, and B's End round was not applied
+        expect(tb.locator(".besm-round")).to_have_attribute("data-round", "2")
+        assert "Round 2 ends" not in tb.locator(".besm-log").inner_text()
+    finally:
+        for c in (ctx_a, ctx_b): c.close()

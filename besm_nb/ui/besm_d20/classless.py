@@ -12,11 +12,11 @@ from pathlib import Path
 import ipywidgets as widgets
 
 from ...besm_d20.classless import (ABILITIES, BUILD_KIND, BUILD_VERSION, BUY_KINDS, ECL_READINGS, HIT_DIE_COST, MIN_CP, SAVES,
-                                        SKILL_TIERS, ClasslessBuild, ecl)
+                                        SKILL_TIERS, Buy, ClasslessBuild, ecl, price)
 from ...dice import InputError
-from ..calc import html_text
+from ..calc import ERROR_STYLE, html_text, message_text
 from .damage_saves import _input, _row, _sized, _tick
-from ..tracker import Tracker
+from ..tracker import Bar, Play, Side, Tracker
 
 PICKS = {"ability": list(ABILITIES), "save": list(SAVES), "hit die": [f"{d} ({float(c):g} CP)" for d, c in HIT_DIE_COST.items()],
          "skills": [f"{float(cp):g} CP: {sp} + Int" for cp, sp in SKILL_TIERS.items()]}
@@ -30,8 +30,21 @@ READINGS_NOTE = ("<div style='line-height:1.4'><i>ECL reading</i>: whether 40 CP
 def _cp(x: Fraction) -> str: return f"{float(x):g}"
 
 
+DECLARATION = {"kind_pick": "ability", "what": "", "count": 1, "cost": "", "int_mod": 0}  # a new purchase starts so
+
+
+def _build_play(b: ClasslessBuild) -> Play:
+    "The build as the order of play shows it: the points left as a bar, spent, gained and the ECL, the latest entries."
+    left = int(b.left) if b.left.denominator == 1 else float(b.left)  # a half point shows as .5
+    side = Side(b.name, [Bar("CP left", left, max(1, b.start + b.gained))], [("ECL", b.ecl), ("spent", _cp(b.spent)), ("gained", b.gained)],
+                ["an NPC"] if b.npc else [], f"started with {b.start} CP (ECL {ecl(b.start, b.ecl_reading, npc=b.npc)})", current=True)
+    n = len(b.lines)
+    return Play([side], f"{b.name}: ECL {b.ecl}, {_cp(b.left)} CP left", None,
+                [f"{n - i}. {escape(l)}" for i, l in enumerate(reversed(b.lines[-6:]))])
+
+
 class ClasslessPanel(Tracker):
-    "A classless character's point-buy ledger: purchases, sessions, spent, left, ECL; the tracker kit's undo and saves."
+    "A classless character's point-buy ledger laid out for play: points left and ECL beside the purchase, with its cost and Buy; sessions; set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
     kind, version, noun = BUILD_KIND, BUILD_VERSION, "build"
     labels = {"kind": "Buy", "name": "File name", "count": "How many", "cost": "Cost (CP)", "int_mod": "Int modifier", "start": "Start CP",
               "extra": "Role-playing bonus", "ecl_reading": "ECL reading", "earned_reading": "Earned CP", "npc": "GM's NPC"}
@@ -51,25 +64,33 @@ class ClasslessPanel(Tracker):
         self.kind_pick = _input(W.Dropdown, "5em", "12em", options=list(BUY_KINDS), value="ability", description="Buy")
         self.kind_pick.add_class("besm-cl-kind")
         self.pick = _sized(W.Dropdown(description="Which"), "5em", "15em"); self.pick.add_class("besm-cl-pick")
-        self.what = _sized(W.Text("", description="Which", placeholder="its name"), "5em", "15em")
-        self.count = _sized(W.IntText(1, description="How many"), "6em", "10em")
-        self.cost = _sized(W.Text("", description="Cost (CP)", placeholder="e.g. 2 or 1.5"), "6em", "12em")
+        self.what = _sized(W.Text("", description="Which", placeholder="its name"), "5em", "15em"); self.what.add_class("besm-cl-what")
+        self.count = _sized(W.IntText(1, description="How many"), "6em", "10em"); self.count.add_class("besm-cl-count")
+        self.cost = _sized(W.Text("", description="Cost (CP)", placeholder="e.g. 2 or 1.5"), "6em", "12em"); self.cost.add_class("besm-cl-cost")
         self.int_mod = _sized(W.IntText(0, description="Int modifier"), "6em", "10em")
         self.buy_button = self.button("Buy", self.buy, "besm-cl-buy", "primary")
         self.extra = _tick(False, "+1 for role-playing")
         self.session_button = self.button("Session", lambda: self.build.session(self.extra.value), "besm-cl-session")
         self.status, self.summary, self.log_view = html_text(cls="besm-cl-status"), html_text(cls="besm-cl-summary"), html_text(cls="besm-log")
-        self.kind_pick.observe(lambda _: self._once(self.refresh), names="value")
-        super().__init__([html_text("<h3>Classless character</h3>"), _row(self.name, self.start, self.reading),
-                          _row(self.earned, self.npc), html_text(READINGS_NOTE, cls="besm-cl-readings"), self.status,
-                          _row(self.kind_pick, self.pick, self.what), _row(self.count, self.cost, self.int_mod),
-                          self.row(self.buy_button, cls="besm-cl-message"), _row(self.extra), self.row(self.session_button, cls="besm-cl-session-message"),
-                          self.message, self.history_controls(),
-                          html_text("<h4>Bought</h4>"), self.summary, html_text("<h4>Ledger, newest first</h4>"), self.log_view, self.file_controls()])
+        self.odds, self.last = html_text(cls="besm-odds-panel"), html_text(cls="besm-last")
+        self.kind_pick.observe(lambda _: getattr(self, "_busy", False) or (self._once(self.refresh_choices), self.declaration_changed()), names="value")
+        for w in (self.pick, self.what, self.count, self.cost, self.int_mod, self.extra):
+            w.observe(lambda _: getattr(self, "_busy", False) or (self.show_cost(), self.declaration_changed()), names="value")
+        setup = [html_text("<b>The character</b>: name, Character Points at creation and the readings (they take effect with "
+                           "<i>New build</i>, at the top)"), _row(self.name, self.start, self.reading),
+                 _row(self.earned, self.npc), html_text(READINGS_NOTE, cls="besm-cl-readings")]
+        declared = W.VBox([self.odds, html_text("<small>No dice: each purchase has its price.</small>"),
+                           self.row(self.buy_button, cls="besm-cl-message"), self.last])
+        declared.add_class("besm-declared")
+        action = [html_text("<b>Buy</b> (each purchase starts clear)"), self.status, _row(self.kind_pick, self.pick, self.what),
+                  _row(self.count, self.cost, self.int_mod), declared]
+        more = [html_text("<b>After a session</b>: 1 CP, 2 for exceptional role-playing"), _row(self.extra),
+                self.row(self.session_button, cls="besm-cl-session-message"), self.message, html_text("<h4>Bought</h4>"), self.summary]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the character and the readings"))
         self.add_class("besm-classless")
         self.resume()
 
-    # -- the tracker kit's four ---------------------------------------------------------------------
+    # -- the tracker kit's parts --------------------------------------------------------------------
     def state(self) -> dict: return self.build.to_dict()
 
     def restore(self, data: dict) -> None:
@@ -82,23 +103,53 @@ class ClasslessPanel(Tracker):
         "A new build for the name, points, readings and NPC tick on screen."
         return ClasslessBuild(self.name.value, self.start.value, self.reading.value, earned_reading=self.earned.value, npc=self.npc.value).to_dict()
 
-    def buy(self) -> None:
+    def playing(self) -> bool:
+        "Play has begun once anything is bought or earned."
+        return bool(self.build.entries)
+
+    def play(self) -> Play: return _build_play(self.build)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The build of a saved state, as the players see it."
+        return _build_play(ClasslessBuild.from_dict(state))
+
+    def draft(self) -> dict:
+        "The purchase as chosen so far, and the session's tick."
+        return {"kind_pick": self.kind_pick.value, "pick": self.pick.value, "what": self.what.value, "count": self.count.value,
+                "cost": self.cost.value, "int_mod": self.int_mod.value, "extra": self.extra.value}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept purchase back (what no longer fits is left out)."
+        def put():
+            if data.get("kind_pick") in BUY_KINDS: self.kind_pick.value = data["kind_pick"]
+            self.refresh_choices()
+            if data.get("pick") in self.pick.options: self.pick.value = data["pick"]
+            for k, w in (("what", self.what), ("cost", self.cost)):
+                if isinstance(data.get(k), str): w.value = data[k][:100]
+            for k, w in (("count", self.count), ("int_mod", self.int_mod)):
+                if type(data.get(k)) is int: w.value = data[k]
+            if type(data.get("extra")) is bool: self.extra.value = data["extra"]
+        self._once(put)
+        self.show_cost()
+
+    def _declared(self) -> Buy:
+        "The purchase as declared (refused as the rules refuse it)."
         k = self.kind_pick.value
-        if k in ("ability", "save"): self.build.buy(k, self.pick.value, self.count.value)
-        elif k == "hit die": self.build.buy(k, self.pick.value.split()[0], self.count.value)
-        elif k == "skills": self.build.buy(k, self.what.value, 1, self.pick.value.split()[0], self.int_mod.value)
-        else: self.build.buy(k, self.what.value, self.count.value, self.cost.value)
+        if k in ("ability", "save"): return Buy(k, self.pick.value, self.count.value)
+        if k == "hit die": return Buy(k, (self.pick.value or "").split()[0], self.count.value)
+        if k == "skills": return Buy(k, self.what.value, 1, (self.pick.value or "").split()[0], self.int_mod.value)
+        return Buy(k, self.what.value, self.count.value, self.cost.value)
+
+    def buy(self) -> None:
+        "Buy as declared; the next purchase starts clear."
+        self.build.push(self._declared())
+        def clear():
+            for k, v in DECLARATION.items(): getattr(self, k).value = v
+            self.refresh_choices()
+        self._once(clear)
 
     def refresh(self) -> None:
-        k = self.kind_pick.value
-        if k in PICKS: self._offer(self.pick, PICKS[k])
-        self.pick.layout.display = None if k in PICKS else "none"
-        self.what.layout.display = None if k in ("skills", "attribute", "feat") else "none"
-        self.what.placeholder = "what for (optional)" if k == "skills" else "its name"
-        self.cost.layout.display = None if k in ("attribute", "feat") else "none"
-        self.int_mod.layout.display = None if k == "skills" else "none"
-        self.count.layout.display = None if k in ("ability", "save", "hit die", "attribute") else "none"
-        self.count.description = "Ranks" if k == "attribute" else "How many"
         b = self.build
         self.status.value = (f"<div style='line-height:1.6'><b>{escape(b.name)}</b> · {'an NPC, ' if b.npc else ''}started with {b.start} CP (ECL {ecl(b.start, b.ecl_reading, npc=b.npc)}) · "
                              f"gained <b>{b.gained}</b> · spent <b class='besm-cl-spent'>{_cp(b.spent)}</b> · "
@@ -111,6 +162,35 @@ class ClasslessPanel(Tracker):
                                                                   for w, v in rows) + "</table>"
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{len(b.lines) - i}. {escape(l)}</div>"
                                       for i, l in enumerate(reversed(b.lines))) or "<i>Nothing bought yet.</i>"
+        self.last.value = f"<div style='margin-top:0.3em'><small>Last:</small> {len(b.lines)}. {escape(b.lines[-1])}</div>" if b.lines else ""
+        self._once(self.refresh_choices)
+
+    def refresh_choices(self) -> None:
+        "Offer only what the kind of purchase takes."
+        k = self.kind_pick.value
+        if k in PICKS: self._offer(self.pick, PICKS[k])
+        self.pick.layout.display = None if k in PICKS else "none"
+        self.what.layout.display = None if k in ("skills", "attribute", "feat") else "none"
+        self.what.placeholder = "what for (optional)" if k == "skills" else "its name"
+        self.cost.layout.display = None if k in ("attribute", "feat") else "none"
+        self.int_mod.layout.display = None if k == "skills" else "none"
+        self.count.layout.display = None if k in ("ability", "save", "hit die", "attribute") else "none"
+        self.count.description = "Ranks" if k == "attribute" else "How many"
+        self.show_cost()
+
+    def show_cost(self) -> None:
+        "What the purchase declared costs, exactly, and what is left after it; what a session brings."
+        b = self.build
+        try:
+            cost, what = price(self._declared(), b.at_least_one)
+            line = (f"<b>{escape(what)}: {_cp(cost)} CP</b>; left {_cp(b.left)} → {_cp(b.left - cost)}" if cost <= b.left else
+                    f"<b>{escape(what)}: {_cp(cost)} CP</b>: only {_cp(b.left)} left")
+        except ValueError as err:
+            line = f'<span style="{ERROR_STYLE}">⚠ {escape(message_text(err, self.labels))}</span>'
+        award = 2 if self.extra.value else 1
+        after = ecl(b.start, b.ecl_reading, b.gained + award, b.earned_reading, b.npc)
+        self.odds.value = (f"<div style='font-size:15px;line-height:1.45'>{line}<br>ECL {b.ecl} (buying never changes it); "
+                           f"a session's +{award} CP makes it {after}</div>")
 
 
 def classless_ledger(saves: str | Path | None = "",  # the saves folder ("": the dashboards' own); None: no files
@@ -119,4 +199,4 @@ def classless_ledger(saves: str | Path | None = "",  # the saves folder ("": the
     return ClasslessPanel(saves)
 
 # %% auto #0
-__all__ = ['PICKS', 'ECL_CHOICES', 'EARNED_CHOICES', 'READINGS_NOTE', 'ClasslessPanel', 'classless_ledger']
+__all__ = ['PICKS', 'ECL_CHOICES', 'EARNED_CHOICES', 'READINGS_NOTE', 'DECLARATION', 'ClasslessPanel', 'classless_ledger']

@@ -23,7 +23,7 @@ from ...checks import D20_BONUS_RANGE, Step
 from ...dice import InputError, fmt_odds, pct, roll
 from ...render import Result, bar_chart, odds_table
 from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, html_text, int_field, message_text, tabs
-from ..tracker import Tracker
+from ..tracker import Bar, Play, Side, Tracker
 
 SOURCE_CHOICES = [("melee, armed or bare-handed (Strength)", "melee"), ("muscle-powered ranged (Strength)", "muscle-powered"),
                   ("other ranged weapon (Table A-3)", "ranged"), ("Special Attack (d8s)", "special")]
@@ -109,7 +109,7 @@ def damage_save_calculator(seed: int | None = None,  # the first seed shown
         intro="Fail: a hit. By more than 5: stunned. By more than 10: unconscious (stun) or disabled (lethal).")
 
 # %% auto #0
-__all__ = ['SOURCE_CHOICES', 'WEAPON_CHOICES', 'CAP_CHOICES', 'ATTACK_CHOICES', 'UNITS', 'damage_save_result',
+__all__ = ['SOURCE_CHOICES', 'WEAPON_CHOICES', 'CAP_CHOICES', 'ATTACK_CHOICES', 'UNITS', 'ATTACK_DEFAULTS', 'damage_save_result',
            'damage_save_calculator', 'DamageSaveTracker', 'damage_save_tracker', 'character_tabs']
 
 # %% ../../../nbs/besm_d20/40_damage_saves_ui.ipynb #78cda65f
@@ -172,8 +172,33 @@ def _when(rounds: int) -> str:
     return " ".join(parts) or "0 rd"
 
 
+ATTACK_DEFAULTS = {"bonus": 3, "sneak": 0, "attack_kind": "lethal", "attacker": "", "cap": "none", "max_force": False, "d20": ""}
+# a new attack's declaration: the last attack's settings never carry over to the next attacker
+
+
+def _damage_play(track: DamageTrack) -> Play:
+    "The record as the order of play shows it: the target's Fate Points, save bonuses, hits, conditions and the checks due; the latest results."
+    t, r = track.target, track.record
+    nxt = []
+    if r.unconscious and not r.dying:
+        due = r.out_at + ROUNDS_PER_MINUTE * (r.wake_tries + 1)
+        nxt.append(f"wake-up check (DC 10, {t.con + r.wake_tries:+d}) " + ("now" if r.clock >= due else f"in {_when(due - r.clock)}"))
+    if r.disabled:
+        due = r.disabled_at + ROUNDS_PER_DAY * (r.disabled_tries + 1)
+        nxt.append(f"recovery check (DC 20, {t.con + r.disabled_tries:+d}) " + ("now" if r.clock >= due else f"in {_when(due - r.clock)}"))
+    if r.dying:
+        nxt.append(f"dying save DC {dying_save_dc(r.dying_hours)} now" if r.save_due else f"next dying save DC {dying_save_dc(r.dying_hours + 1)} in an hour")
+    counts = [("Damage Save", f"{t.save_bonus:+d}"), ("against stun", f"{t.save_bonus + r.penalty('stun'):+d}"),
+              ("against lethal", f"{t.save_bonus + r.penalty('lethal'):+d}")]
+    side = Side(t.name, [Bar("Fate Points", r.fate_points, max(1, t.fate_points, r.fate_points))], counts,
+                [r.condition] + [f"next: {x}" for x in nxt], f"clock {_when(r.clock)}", current=not r.dead, out="Dead" if r.dead else "")
+    n = len(track.log)
+    return Play([side], f"{t.name}: {r.condition}", r.clock + 1 if r.clock < ROUNDS_PER_MINUTE else None,
+                [f"{n - i}. {escape(l)}" for i, l in enumerate(reversed(track.log[-6:]))])
+
+
 class DamageSaveTracker(Tracker):
-    "A target's record under Damage Saves: the odds of the next attack, results applied, Fate Points, time, recovery; the tracker kit's undo and saves."
+    "A target's record under Damage Saves laid out for play: the record beside the next attack, with its exact odds, the d20 it needs and Roll; Fate Points, time, recovery below; set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
     kind, version, noun = TRACK_KIND, TRACK_VERSION, "record"
     labels = {"natural": "d20 rolled", "dc": "Damage Bonus", "bonus": "Damage Bonus", "sneak_attack_feats": "Sneak Attack feats",
               "attacker_level": "Attacker Level", "max_effect": "Pulled punch", "medical": "Medical bonus", "rounds": "Time",
@@ -201,20 +226,23 @@ class DamageSaveTracker(Tracker):
                      (self.level, "level"), (self.fp, "fp")): w.add_class(f"besm-target-{c}")
         self.apply_button = self.button("Apply to this record", self.apply_target, "besm-apply")
         # the attack
-        self.bonus = _input(W.IntText, "8.5em", "13em", 3, description="Damage Bonus"); self.bonus.add_class("besm-damage-bonus")
-        self.sneak = _input(W.IntText, "9.5em", "14em", 0, description="Sneak Attack feats")
-        self.attack_kind = _input(W.Dropdown, "8.5em", "15em", options=ATTACK_CHOICES, value="lethal", description="Attack does")
+        d = ATTACK_DEFAULTS
+        self.bonus = _input(W.IntText, "8.5em", "13em", d["bonus"], description="Damage Bonus"); self.bonus.add_class("besm-damage-bonus")
+        self.sneak = _input(W.IntText, "9.5em", "14em", d["sneak"], description="Sneak Attack feats")
+        self.attack_kind = _input(W.Dropdown, "8.5em", "15em", options=ATTACK_CHOICES, value=d["attack_kind"], description="Attack does")
         self.attack_kind.add_class("besm-attack-kind")
-        self.attacker = _input(W.Text, "8.5em", "17em", "", description="Attacker Level", placeholder="blank: none")
+        self.attacker = _input(W.Text, "8.5em", "17em", d["attacker"], description="Attacker Level", placeholder="blank: none")
         self.attacker.add_class("besm-attacker")
-        self.cap = _input(W.Dropdown, "8.5em", "21em", options=CAP_CHOICES, value="none", description="Pulled punch")
-        self.max_force = _tick(False, "Maximum Force")
+        self.cap = _input(W.Dropdown, "8.5em", "21em", options=CAP_CHOICES, value=d["cap"], description="Pulled punch")
+        self.max_force = _tick(d["max_force"], "Maximum Force")
         self.d20 = _input(W.Text, "5.5em", "13em", "", description="d20 rolled", placeholder="blank: roll"); self.d20.add_class("besm-d20")
         self.seed = _input(W.IntText, "3em", "9em", seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="seed")
         self.seed.add_class("besm-seed")
+        self.d20_need = html_text(cls="besm-dice-need")
         self.roll_button = self.button("Roll the save", self.roll_save, "besm-roll-save", "primary")
         self.fate_button = self.button("Spend a Fate Point", lambda: self.track.fate_point(), "besm-fate")
         self.round_button = self.button("End round", lambda: self.track.end_round(), "besm-end-round")
+        self.last = html_text(cls="besm-last")
         # time and checks
         self.amount = _input(W.IntText, "3em", "8em", 1, description="Time")
         self.unit = W.Dropdown(options=list(UNITS), value="hours", layout=_shared("size", "7em"))
@@ -226,24 +254,30 @@ class DamageSaveTracker(Tracker):
         self.dying_button = self.button("Dying save", lambda: self.check("dying save"), "besm-dying")
         self.medical = _input(W.IntText, "7.5em", "12em", 5, description="Medical bonus")
         self.stabilise_button = self.button("Stabilise (Medical)", lambda: self.check("stabilise"), "besm-stabilise")
-        self.status, self.odds, self.log_view = html_text(cls="besm-status"), html_text(cls="besm-odds-panel"), html_text(cls="besm-log")
+        self.odds, self.log_view = html_text(cls="besm-odds-panel"), html_text(cls="besm-log")
         for w in (self.bonus, self.sneak, self.attack_kind, self.attacker, self.cap, self.max_force):
-            w.observe(lambda _: self.show_odds(), names="value")
-        super().__init__([
-            html_text("<h3>Target</h3>"), _row(self.name, self.con, self.armour, self.dh), _row(self.fort, self.level, self.fp),
-            _row(self.nat1, self.dhit), self.row(self.apply_button, cls="besm-target-message"),
-            html_text("<h3>Now</h3>"), self.status,
-            html_text("<h3>Attack</h3>"), _row(self.bonus, self.sneak, self.attack_kind), _row(self.attacker, self.cap, self.max_force),
-            self.odds, _row(self.d20, self.seed), self.row(self.roll_button, self.fate_button, self.round_button, cls="besm-attack-message"),
-            html_text("<h3>Time, waking and recovery</h3>"), _row(self.amount, self.unit, self.resting, self.medical_care),
-            self.row(self.wait_button, cls="besm-time-message"),
-            self.row(self.wake_button, self.recover_button, self.strenuous_button, cls="besm-check-message"),
-            _row(self.medical), self.row(self.dying_button, self.stabilise_button, cls="besm-dying-message"),
-            self.message, self.history_controls(), html_text("<h3>Log, newest first</h3>"), self.log_view, self.file_controls()])
+            w.observe(lambda _: getattr(self, "_busy", False) or (self.show_odds(), self.declaration_changed()), names="value")
+        self.d20.observe(lambda _: getattr(self, "_busy", False) or (self._show_dice(), self.declaration_changed()), names="value")
+        setup = [html_text("<b>The target</b>: Con bonus, Armour and Damn Healthy! add up to the Damage Save; Fortitude for dying saves; "
+                           "Level for who counts as a mook. <i>Apply to this record</i> corrects the target and replays the record; "
+                           "<i>New record</i> (at the top) starts afresh with it."),
+                 _row(self.name, self.con, self.armour, self.dh), _row(self.fort, self.level, self.fp),
+                 html_text("<b>Readings</b>: whether a natural 1 on the save always fails, and whether a Disabled result also counts as a hit."),
+                 _row(self.nat1, self.dhit), self.row(self.apply_button, cls="besm-target-message")]
+        declared = W.VBox([self.odds, self.d20_need, _row(self.d20, self.seed),
+                           self.row(self.roll_button, self.fate_button, self.round_button, cls="besm-attack-message"), self.last])
+        declared.add_class("besm-declared")
+        action = [html_text("<b>The next attack</b> (each starts clear)"), _row(self.bonus, self.sneak, self.attack_kind),
+                  _row(self.attacker, self.cap, self.max_force), declared]
+        more = [html_text("<b>Time, waking and recovery</b> (offered when the rules allow them)"),
+                _row(self.amount, self.unit, self.resting, self.medical_care), self.row(self.wait_button, cls="besm-time-message"),
+                self.row(self.wake_button, self.recover_button, self.strenuous_button, cls="besm-check-message"),
+                _row(self.medical), self.row(self.dying_button, self.stabilise_button, cls="besm-dying-message"), self.message]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the target and the readings"))
         self.add_class("besm-tracker"); self.add_class("besm-damage-tracker")
         self.resume()
 
-    # -- the tracker kit's four ---------------------------------------------------------------------
+    # -- the tracker kit's parts --------------------------------------------------------------------
     def state(self) -> dict: return self.track.to_dict()
 
     def restore(self, data: dict) -> None:
@@ -256,6 +290,42 @@ class DamageSaveTracker(Tracker):
     def blank(self) -> dict:
         "A fresh record for the target as set up on screen."
         return DamageTrack(self._target(), self._rules()).to_dict()
+
+    def playing(self) -> bool:
+        "Play has begun once anything has happened to the target."
+        return bool(self.track.events)
+
+    def play(self) -> Play: return _damage_play(self.track)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The record of a saved state, as the players see it."
+        return _damage_play(DamageTrack.from_dict(state))
+
+    def _attack_widgets(self) -> dict:
+        return {"bonus": self.bonus, "sneak": self.sneak, "attack_kind": self.attack_kind, "attacker": self.attacker, "cap": self.cap,
+                "max_force": self.max_force, "d20": self.d20}
+
+    def draft(self) -> dict:
+        "The next attack as declared so far, and the d20 typed."
+        return {k: w.value for k, w in self._attack_widgets().items()}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept declaration back (what no longer fits is left out)."
+        def put():
+            for k, w in self._attack_widgets().items():
+                v = data.get(k)
+                if type(v) is not type(ATTACK_DEFAULTS[k]): continue
+                if isinstance(w, widgets.Dropdown) and v not in [o[1] for o in w.options]: continue
+                w.value = v[:50] if isinstance(v, str) else v
+        self._once(put)
+        self.show_odds()
+
+    def _clear_attack(self) -> None:
+        "The next attack starts clear."
+        def clear():
+            for k, w in self._attack_widgets().items(): w.value = ATTACK_DEFAULTS[k]
+        self._once(clear)
 
     # -- actions --------------------------------------------------------------------------------------
     def _target(self) -> Target:
@@ -276,12 +346,13 @@ class DamageSaveTracker(Tracker):
     def _dc(self) -> int: return damage_save_dc(self.bonus.value, self.sneak.value)
 
     def roll_save(self) -> None:
+        "The declared attack's Damage Save, with the d20 typed or rolled here; the next attack starts clear."
         dc, level = self._dc(), self._attacker()
         self.track.odds(dc, self.attack_kind.value, level, self.cap.value, self.max_force.value)  # refuses before a die is spent
         self.track.require("attack")
         self.track.attack(dc, self.attack_kind.value, _typed_d20(self.d20, self.seed, self._seeds), attacker_level=level,
                           max_effect=self.cap.value, maximum_force=self.max_force.value)
-        self.d20.value = ""
+        self._clear_attack()
 
     def check(self, kind: str) -> None:
         self.track.require(kind)  # the rules' refusal before a die is spent
@@ -290,7 +361,7 @@ class DamageSaveTracker(Tracker):
         elif kind == "recover": self.track.recover(nat)
         elif kind == "dying save": self.track.dying_save(nat)
         else: self.track.stabilise(self.medical.value, nat)
-        self.d20.value = ""
+        self._once(lambda: setattr(self.d20, "value", ""))
 
     def wait(self) -> None:
         unit = self.unit.value
@@ -299,33 +370,27 @@ class DamageSaveTracker(Tracker):
 
     # -- display --------------------------------------------------------------------------------------
     def refresh(self) -> None:
-        t, r = self.track.target, self.track.record
         legal = set(self.track.legal())
         for b, k in ((self.roll_button, "attack"), (self.fate_button, "fate point"), (self.round_button, "end round"),
                      (self.wait_button, "wait"), (self.wake_button, "wake"), (self.recover_button, "recover"),
                      (self.strenuous_button, "strenuous"), (self.dying_button, "dying save"), (self.stabilise_button, "stabilise")):
             b.disabled = k not in legal
-        nxt = []
-        if r.unconscious and not r.dying:
-            due = r.out_at + ROUNDS_PER_MINUTE * (r.wake_tries + 1)
-            nxt.append(f"wake-up check (DC 10, {t.con + r.wake_tries:+d}) " + ("now" if r.clock >= due else f"in {_when(due - r.clock)}"))
-        if r.disabled:
-            due = r.disabled_at + ROUNDS_PER_DAY * (r.disabled_tries + 1)
-            nxt.append(f"recovery check (DC 20, {t.con + r.disabled_tries:+d}) " + ("now" if r.clock >= due else f"in {_when(due - r.clock)}"))
-        if r.dying:
-            nxt.append(f"dying save DC {dying_save_dc(r.dying_hours)} now" if r.save_due else f"next dying save DC {dying_save_dc(r.dying_hours + 1)} in an hour")
-        self.status.value = (
-            f"<div style='line-height:1.6'><b class='besm-condition'>{escape(r.condition)}</b> · {escape(t.name)} · "
-            f"Damage Save {t.save_bonus:+d} (against stun <b class='besm-pen-stun'>{t.save_bonus + r.penalty('stun'):+d}</b>, "
-            f"against lethal <b class='besm-pen-lethal'>{t.save_bonus + r.penalty('lethal'):+d}</b>) · "
-            f"Fate Points <b class='besm-fp'>{r.fate_points}</b> · clock {_when(r.clock)}"
-            + (f"<br>Next: {escape('; '.join(nxt))}" if nxt else "") + "</div>")
         self.show_odds()
-        self.log_view.value = "".join(f"<div style='line-height:1.4'>{len(self.track.log) - i}. {escape(l)}</div>"
-                                      for i, l in enumerate(reversed(self.track.log[-300:]))) or "<i>Nothing yet.</i>"
+        log = self.track.log
+        self.log_view.value = "".join(f"<div style='line-height:1.4'>{len(log) - i}. {escape(l)}</div>"
+                                      for i, l in enumerate(reversed(log[-300:]))) or "<i>Nothing yet.</i>"
+        self.last.value = f"<div style='margin-top:0.3em'><small>Last:</small> {len(log)}. {escape(log[-1])}</div>" if log else ""
+
+    def _show_dice(self) -> None:
+        "Which die the button needs, said before it is asked for."
+        t, typed = self.track.target, self.d20.value.strip()
+        self.d20_need.value = (f"<b>Dice: a d20 for {escape(t.name)}'s Damage Save</b> (the checks below take one d20 too): "
+                                + (f"the typed {escape(typed)} is used." if typed else
+                                   f"type the table's roll, or leave the box empty to roll here with seed {self.seed.value}."))
 
     def show_odds(self) -> None:
         "The exact chance of each result of the attack set up, for the target as he or she is now."
+        self._show_dice()
         try:
             dc = self._dc()
             odds = self.track.odds(dc, self.attack_kind.value, self._attacker(), self.cap.value, self.max_force.value)
@@ -335,7 +400,7 @@ class DamageSaveTracker(Tracker):
         r = self.track.record
         kind = "lethal" if self.attack_kind.value == "stun" and r.out else self.attack_kind.value
         note = " (a stun attack counts as lethal: the target is out)" if kind != self.attack_kind.value else ""
-        self.odds.value = (f"<div class='besm-round-odds' style='line-height:1.5'><b>DC {dc}</b>{note}: "
+        self.odds.value = (f"<div class='besm-round-odds' style='line-height:1.5;font-size:15px'><b>DC {dc}</b>{note}: "
                            + "; ".join(f"{escape(k)} <span class='besm-p'>{fmt_odds(v)}</span>" for k, v in odds.items()) + "</div>"
                            + bar_chart(odds, highlight=list(odds)[2:], height=60))
 

@@ -13,10 +13,12 @@ import ipywidgets as widgets
 
 from ...besm_d20.fate_points import (DAMAGE_SAVE_USE, GOAL_GAIN, LEDGER_KIND, LEDGER_VERSION, OTHER_USE, SPEND_USES, START,
                                           WEAPON_BREAKS, FateLedger, raw_power_expr)
-from ...dice import InputError
+from fractions import Fraction
+
+from ...dice import InputError, fmt_odds
 from ..calc import html_text
 from .damage_saves import _input, _row, _sized
-from ..tracker import Tracker
+from ..tracker import Bar, Play, Side, Tracker
 
 USE_NOTES = {
     "Left For Dead": "at minus full Hit Points: not killed; healed within the hour, stable at −1 HP; else Fortitude DC 20 after it",
@@ -31,8 +33,20 @@ WEAPON_CHOICES = [("not a melee weapon", "none"), ("bought or found (shatters)",
                   ("Item of Power (never breaks)", "item of power")]
 
 
+DECLARATION = {"use": "Left For Dead", "points": 1, "note": "", "weapon": "none", "die": ""}  # a new spend starts so
+
+
+def _ledger_play(led: FateLedger) -> Play:
+    "The ledger as the order of play shows it: the balance as a bar, spent and gained, the latest entries."
+    side = Side(led.name, [Bar("Fate Points", led.balance, max(1, led.start, led.balance))],
+                [("started with", led.start), ("spent", led.spent), ("gained", led.gained)], current=True)
+    n = len(led.lines)
+    return Play([side], f"{led.name}: {led.balance} Fate Point{'s' if led.balance != 1 else ''}", None,
+                [f"{n - i}. {escape(l)}" for i, l in enumerate(reversed(led.lines[-6:]))])
+
+
 class FateLedgerPanel(Tracker):
-    "A Fate Point ledger: spend by use, gain for goals, the balance; the tracker kit's undo and saves."
+    "A Fate Point ledger laid out for play: the balance beside the spend, with what its die can do, the die it needs and Spend; gains for goals; set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
     kind, version, noun = LEDGER_KIND, LEDGER_VERSION, "ledger"
     labels = {"points": "Points", "use": "Use", "note": "What for", "level": "Level", "roll": "Die rolled", "weapon": "Weapon",
               "name": "File name", "start": "Start with"}
@@ -50,28 +64,35 @@ class FateLedgerPanel(Tracker):
         self.start_with = _input(W.IntText, "5em", "10em", START, description="Start with")
         self.use = _input(W.Dropdown, "5em", "19em", options=list(SPEND_USES), value="Left For Dead", description="Use")
         self.use.add_class("besm-fp-use")
-        self.points = _input(W.IntText, "5em", "9em", 1, description="Points")
-        self.note = _input(W.Text, "5em", "19em", "", description="What for", placeholder="optional")
+        self.points = _input(W.IntText, "5em", "9em", 1, description="Points"); self.points.add_class("besm-fp-points")
+        self.note = _input(W.Text, "5em", "19em", "", description="What for", placeholder="optional"); self.note.add_class("besm-fp-note")
         self.level = _sized(W.IntText(5, description="Level"), "5em", "9em")
         self.weapon = _sized(W.Dropdown(options=WEAPON_CHOICES, value="none", description="Weapon"), "5em", "19em")
-        self.die = _sized(W.Text("", description="Die rolled", placeholder="blank: roll"), "6em", "12em")
+        self.die = _sized(W.Text("", description="Die rolled", placeholder="blank: roll"), "6em", "12em"); self.die.add_class("besm-fp-die")
         self.seed = _sized(W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="seed"), "3em", "9em")
         self.spend_button = self.button("Spend", self.spend, "besm-fp-spend", "primary")
         self.gain_points = _input(W.Dropdown, "5em", "9em", options=list(range(GOAL_GAIN[0], GOAL_GAIN[1] + 1)), value=1, description="Points")
-        self.goal = _input(W.Text, "5em", "19em", "", description="Goal", placeholder="e.g. saved the school")
-        self.gain_button = self.button("Gain for a major goal", lambda: self.ledger.gain(self.gain_points.value, self.goal.value), "besm-fp-gain")
+        self.goal = _input(W.Text, "5em", "19em", "", description="Goal", placeholder="e.g. saved the school"); self.goal.add_class("besm-fp-goal")
+        self.gain_button = self.button("Gain for a major goal", self.gain, "besm-fp-gain")
         self.hint, self.status, self.log_view = html_text(cls="besm-fp-hint"), html_text(cls="besm-fp-status"), html_text(cls="besm-log")
-        self.use.observe(lambda _: self.refresh(), names="value")
-        self.weapon.observe(lambda _: self.refresh(), names="value")  # only a Personal Gear weapon rolls its d2
-        super().__init__([html_text("<h3>Fate Points</h3>"), _row(self.name, self.start_with), self.status,
-                          _row(self.use, self.points), self.hint, _row(self.note), _row(self.level, self.weapon), _row(self.die, self.seed),
-                          self.row(self.spend_button, cls="besm-fp-message"), _row(self.goal, self.gain_points),
-                          self.row(self.gain_button, cls="besm-fp-gain-message"), self.message, self.history_controls(),
-                          html_text("<h4>Ledger, newest first</h4>"), self.log_view, self.file_controls()])
+        self.odds, self.die_need, self.last = html_text(cls="besm-odds-panel"), html_text(cls="besm-dice-need"), html_text(cls="besm-last")
+        for w in (self.use, self.weapon, self.level, self.points):  # only a Personal Gear weapon rolls its d2
+            w.observe(lambda _: getattr(self, "_busy", False) or (self.refresh_choices(), self.declaration_changed()), names="value")
+        for w in (self.note, self.die, self.goal, self.gain_points):
+            w.observe(lambda _: getattr(self, "_busy", False) or (self.show_spend(), self.declaration_changed()), names="value")
+        setup = [html_text("<b>Whose ledger</b>: the name and the Fate Points to start with take effect with <i>New ledger</i> (at the top)."),
+                 _row(self.name, self.start_with)]
+        declared = W.VBox([self.odds, self.die_need, _row(self.die, self.seed), self.row(self.spend_button, cls="besm-fp-message"), self.last])
+        declared.add_class("besm-declared")
+        action = [html_text("<b>Spend</b> (each spend starts clear)"), self.status, _row(self.use, self.points), self.hint, _row(self.note),
+                  _row(self.level, self.weapon), declared]
+        more = [html_text("<b>Earn</b>: 1 or 2 points for a major goal reached, as the GM decides"), _row(self.goal, self.gain_points),
+                self.row(self.gain_button, cls="besm-fp-gain-message"), self.message]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: whose ledger"))
         self.add_class("besm-fate-ledger")
         self.resume()
 
-    # -- the tracker kit's four ---------------------------------------------------------------------
+    # -- the tracker kit's parts --------------------------------------------------------------------
     def state(self) -> dict: return self.ledger.to_dict()
 
     def restore(self, data: dict) -> None:
@@ -82,11 +103,42 @@ class FateLedgerPanel(Tracker):
         "A new ledger for the name and starting points on screen."
         return FateLedger(self.name.value, self.start_with.value).to_dict()
 
+    def playing(self) -> bool:
+        "Play has begun once a point is spent or gained."
+        return bool(self.ledger.entries)
+
+    def play(self) -> Play: return _ledger_play(self.ledger)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The ledger of a saved state, as the players see it."
+        return _ledger_play(FateLedger.from_dict(state))
+
+    def _declaration(self) -> dict:
+        return {"use": self.use, "points": self.points, "note": self.note, "weapon": self.weapon, "die": self.die}
+
+    def draft(self) -> dict:
+        "The spend and the gain as typed so far (the Level too: it is the character's)."
+        return {k: w.value for k, w in self._declaration().items()} | {"level": self.level.value, "goal": self.goal.value,
+                                                                       "gain_points": self.gain_points.value}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept declaration back (what no longer fits is left out)."
+        def put():
+            for k, w in {**self._declaration(), "level": self.level, "goal": self.goal, "gain_points": self.gain_points}.items():
+                v = data.get(k)
+                if type(v) is not type(w.value): continue
+                if isinstance(w, widgets.Dropdown) and v not in [o[1] if isinstance(o, tuple) else o for o in w.options]: continue
+                w.value = v[:200] if isinstance(v, str) else v
+        self._once(put)
+        self.refresh_choices()
+
     def _rolls(self) -> bool:
         "Whether the use chosen rolls a die: Raw Power its d6, a Personal Gear Mighty Blow its d2."
         return self.use.value == "Raw Power" or (self.use.value == "Mighty Blow" and self.weapon.value == "personal gear")
 
     def spend(self) -> None:
+        "Spend as declared (the die typed, or rolled here with the seed shown); the next spend starts clear."
         use = self.use.value
         typed = self.die.value.strip() if self._rolls() else ""  # a hidden box's leftover is not a roll
         roll = None
@@ -97,24 +149,57 @@ class FateLedgerPanel(Tracker):
                           weapon=self.weapon.value if use == "Mighty Blow" else "none", roll=roll, rng=random.Random(self.seed.value))
         if not typed and self._rolls():
             self.seed.value = self._seeds.randrange(1, 1_000_000)
-        self.die.value, self.note.value = "", ""
+        self._once(lambda: [setattr(w, "value", DECLARATION[k]) for k, w in self._declaration().items()])
+
+    def gain(self) -> None:
+        "Points for a major goal; the goal box clears."
+        self.ledger.gain(self.gain_points.value, self.goal.value)
+        self._once(lambda: (setattr(self.goal, "value", ""), setattr(self.gain_points, "value", 1)))
 
     def refresh(self) -> None:
-        use = self.use.value
-        self.level.layout.display = None if use == "Raw Power" else "none"
-        self.weapon.layout.display = None if use == "Mighty Blow" else "none"
-        self.die.layout.display = self.seed.layout.display = None if self._rolls() else "none"
-        self.points.disabled = use not in ("Destiny", OTHER_USE)
-        if self.points.disabled: self.points.value = 1
-        extra = f" ({raw_power_expr(self.level.value)})" if use == "Raw Power" and 1 <= self.level.value <= 200 else ""
-        self.hint.value = f"<div style='font-size:90%;line-height:1.4'>{escape(USE_NOTES[use] + extra)}</div>"
         led = self.ledger
         self.spend_button.disabled = led.balance < 1
         self.status.value = (f"<div style='line-height:1.6'><b>{escape(led.name)}</b>: <b class='besm-fp-balance' style='font-size:130%'>"
-                             f"{led.balance}</b> Fate Point{'s' if led.balance != 1 else ''} · started with {led.start} · spent {led.spent} · "
-                             f"gained {led.gained}</div>")
+                             f"{led.balance}</b> Fate Point{'s' if led.balance != 1 else ''} to spend</div>")
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{len(led.lines) - i}. {escape(l)}</div>"
                                       for i, l in enumerate(reversed(led.lines))) or "<i>Nothing spent or gained yet.</i>"
+        self.last.value = f"<div style='margin-top:0.3em'><small>Last:</small> {len(led.lines)}. {escape(led.lines[-1])}</div>" if led.lines else ""
+        self.refresh_choices()
+
+    def refresh_choices(self) -> None:
+        "Show only the boxes the use chosen takes."
+        def shown():
+            use = self.use.value
+            self.level.layout.display = None if use == "Raw Power" else "none"
+            self.weapon.layout.display = None if use == "Mighty Blow" else "none"
+            self.die.layout.display = self.seed.layout.display = None if self._rolls() else "none"
+            self.points.disabled = use not in ("Destiny", OTHER_USE)
+            if self.points.disabled: self.points.value = 1
+        self._once(shown)
+        self.show_spend()
+
+    def show_spend(self) -> None:
+        "What the spend declared does, with the exact odds of its die, and the die it needs."
+        use, led = self.use.value, self.ledger
+        extra = f" ({raw_power_expr(self.level.value)})" if use == "Raw Power" and 1 <= self.level.value <= 200 else ""
+        self.hint.value = f"<div style='font-size:90%;line-height:1.4'>{escape(USE_NOTES[use] + extra)}</div>"
+        points = self.points.value if use in ("Destiny", OTHER_USE) else 1
+        lines = [f"<b>{escape(use)}</b>: {points} Fate Point{'s' if points != 1 else ''}, balance {led.balance} → {led.balance - points}"
+                 + (" (not enough left)" if points > led.balance else "")]
+        if use == "Raw Power" and 1 <= self.level.value <= 200:
+            lv = self.level.value
+            lines.append(f"Energy regained: 1d6 + Level {lv} = {lv + 1} to {lv + 6}, each {fmt_odds(Fraction(1, 6))} (average {lv + 3.5:g})")
+        elif use == "Mighty Blow":
+            w = self.weapon.value
+            lines.append("Personal Gear: it snaps on a 1 on 1d2, " + fmt_odds(Fraction(1, 2)) if w == "personal gear" else
+                         "a bought or found weapon shatters: certain" if w == "bought" else
+                         "an Item of Power never breaks" if w == "item of power" else "no weapon at risk")
+        self.odds.value = "<div style='font-size:15px;line-height:1.45'>" + "<br>".join(lines) + "</div>"
+        die = "1d6" if use == "Raw Power" else "1d2" if self._rolls() else ""
+        typed = self.die.value.strip()
+        self.die_need.value = ("<b>No dice needed.</b>" if not die else
+                               f"<b>Dice: {die} for {escape(use)}</b>: " + (f"the typed {escape(typed)} is used." if typed else
+                               f"type the table's roll, or leave the box empty to roll here with seed {self.seed.value}."))
 
 
 def fate_ledger(seed: int | None = None,  # the first seed shown
@@ -124,4 +209,4 @@ def fate_ledger(seed: int | None = None,  # the first seed shown
     return FateLedgerPanel(seed, saves)
 
 # %% auto #0
-__all__ = ['USE_NOTES', 'WEAPON_CHOICES', 'FateLedgerPanel', 'fate_ledger']
+__all__ = ['USE_NOTES', 'WEAPON_CHOICES', 'DECLARATION', 'FateLedgerPanel', 'fate_ledger']

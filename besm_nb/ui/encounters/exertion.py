@@ -13,9 +13,9 @@ import ipywidgets as widgets
 from ...dice import InputError
 from ...encounters.actions import ATTRIBUTE_RANGE
 from ...encounters.exertion import (RECOVERY_RANGE, STAMINA_KIND, STAMINA_RANGE, STAMINA_VERSION, STATS, StaminaRecord,
-                                         exertion_cost)
+                                         exertion_cost, rounds_until_collapse)
 from ..calc import html_text
-from ..tracker import Tracker
+from ..tracker import Bar, Play, Side, Tracker
 
 def _sized(w, width: str = "14em", label: str = "initial"):
     "A described input that shows its whole label and fits a phone's width."
@@ -23,32 +23,40 @@ def _sized(w, width: str = "14em", label: str = "initial"):
     return w
 
 
-def fighter_card(f, exertion: bool) -> str:
-    "One character's standing as a line of HTML: Stamina, stats this round, what she has done."
+def _fighter_side(f, exertion: bool, current: bool = False) -> Side:
+    "One character in the order of play: her Stamina as a bar, her stats this round (pushes shown), what she has done."
     tags = []
-    if f.collapsed: tags.append('<b style="color:#b00020">COLLAPSED (0 Stamina)</b>')
     if f.effort: tags.append("acting" + (f" (exertion −{exertion_cost(exertion, f.heavy)} at the round's end)" if exertion else ""))
     elif f.acted: tags.append("a minor action only: no rest, no exertion")
     if f.injured: tags.append("hurt this round: no rest")
     if not (f.acted or f.injured or f.collapsed): tags.append("resting so far")
     if f.heavy: tags.append("heavily encumbered")
-    stats = []
+    counts = []
     for stat in STATS:
         base, now = getattr(f, stat), f.now(stat)
-        stats.append(f"{stat.capitalize()} {now}" + (f" ({base} +{now - base})" if now != base else ""))
-    bar = round(100 * f.stamina / f.max_stamina) if f.max_stamina else 0
-    return (f'<div class="besm-fighter" data-name="{escape(f.name)}" data-stamina="{f.stamina}" style="margin:0.3em 0">'
-            f'<b>{escape(f.name)}</b>: Stamina <b>{f.stamina}</b> / {f.max_stamina}'
-            f'<div style="background:#eee;height:6px;max-width:20em"><div style="background:#4c72b0;height:6px;width:{bar}%"></div></div>'
-            f'{" · ".join(stats)}' + (f" · Health lost {f.health_lost}" if f.health_lost else "")
-            + f'<br><span style="font-size:90%">{" · ".join(tags)}</span></div>')
+        counts.append((stat.capitalize(), f"{now}" + (f" ({base} +{now - base})" if now != base else "")))
+    if f.health_lost: counts.append(("Health lost", f.health_lost))
+    return Side(f.name, [Bar("Stamina", f.stamina, f.max_stamina)], counts, tags, current=current, done=f.acted and not f.collapsed,
+                out="COLLAPSED (0 Stamina)" if f.collapsed else "")
+
+
+def _stamina_play(record: StaminaRecord,  # the record shown
+                 current: str | None = None,  # the character the GM's action panel is about
+                ) -> Play:
+    "The order of play of a Stamina record: every character with her Stamina, what she has done this round, the latest lines of the log."
+    r = record
+    sides = [_fighter_side(f, r.rules["exertion"], f.name == current) for f in r.fighters.values()]
+    done = sum(f.acted or f.collapsed for f in r.fighters.values())
+    turn = (f"{done} of {len(sides)} done: mark what each does, then End round" if sides else "Add the characters (in Set-up)")
+    return Play(sides, turn, r.round if sides else None, [f"R{n}: {escape(t)}" for n, t in reversed(r.log[-6:])])
+
 
 # %% auto #0
-__all__ = ['fighter_card', 'StaminaTracker', 'stamina_tracker']
+__all__ = ['StaminaTracker', 'stamina_tracker']
 
 # %% ../../../nbs/encounters/73_exertion_ui.ipynb #52d65931
 class StaminaTracker(Tracker):
-    "A Stamina tracker: characters, acting, pushing, injuries, exertion and rest by round, with the tracker kit's undo, autosave and saves."
+    "A Stamina tracker laid out for play: every character's Stamina beside the one chosen, with what her push costs and how long she can keep it up; set-up folded away; undo and redo across rounds, autosave, several screens, a players' view, saves."
     kind, version, noun = STAMINA_KIND, STAMINA_VERSION, "fight"
 
     def __init__(self,
@@ -59,6 +67,7 @@ class StaminaTracker(Tracker):
         self.record = StaminaRecord()
         self.message = html_text(cls="besm-message")
         self.start_tracker(saves, autosave)
+        self._actor = None  # whose declaration the choices hold: a new character starts clear
         def button(label, fn, cls, style="", labels=None):  # one engine event, its refusal naming the field on screen
             return self.button(label, lambda: self._relabel(fn, labels or {}), cls, style)
         # the round
@@ -76,6 +85,8 @@ class StaminaTracker(Tracker):
         self.b_hurt = button("Hurt", self.hurt, "besm-hurt", "danger", {"name": "Who", "stamina": "Stamina lost", "health": "Health lost"})
         self.b_end = button("End round", self.end_round, "besm-end-round", "primary")
         self.b_repeat = button("Repeat last round", self.repeat, "besm-repeat", labels={"repeat": "Repeat last round"})
+        self.odds = html_text(cls="besm-odds-panel")  # what the declared push costs, and how long she can keep it up
+        self.last = html_text(cls="besm-last")
         # characters
         self.f_name = _sized(W.Text(description="Name", placeholder="e.g. Garth"), "14em"); self.f_name.add_class("besm-name")
         self.f_strength = _sized(W.IntText(5, description="Strength"), "10em"); self.f_strength.add_class("besm-strength")
@@ -93,17 +104,23 @@ class StaminaTracker(Tracker):
         self.b_rules = button("Set rules", self.set_rules, "besm-set-rules", labels={"recovery": "Stamina per rest", "exertion": "Exertion rule"})
         self.status = html_text(cls="besm-stamina-status")
         self.log_view = html_text(cls="besm-log")
-        for w in (self.who, self.stat): w.observe(lambda _: self._once(self._offer_points), names="value")
-        super().__init__([
-            html_text("<h3>Stamina tracker (Encounters)</h3>"), self.status,
-            html_text("<h4>This round</h4>"), self.row(self.who, self.b_act, self.b_minor, self.b_heavy, self.b_remove, cls="besm-who-message"),
-            self.row(self.stat, self.points, self.b_push, cls="besm-push-message"),
-            self.row(self.hurt_stamina, self.hurt_health, self.b_hurt, cls="besm-hurt-message"),
-            self.row(self.b_end, self.b_repeat, cls="besm-round-message"), self.history_controls(),
-            html_text("<h4>Add a character</h4>"), self.row(self.f_name, self.f_strength, self.f_willpower, self.f_max, self.f_now,
-                                                            self.f_heavy, self.b_add, cls="besm-add-message"),
-            html_text("<h4>Rules</h4>"), self.row(self.exertion, self.recovery, self.b_rules, cls="besm-rules-message"),
-            self.file_controls(), self.message, html_text("<h4>Log (newest first)</h4>"), self.log_view])
+        self.who.observe(lambda _: self._once(self._offer_points), names="value")
+        self.stat.observe(lambda _: self._once(self._offer_points), names="value")
+        for w in (self.points, self.hurt_stamina, self.hurt_health):
+            w.observe(lambda _: getattr(self, "_busy", False) or self._declared_changed(), names="value")
+        setup = [html_text("<b>Characters</b>: Stamina now blank for full"),
+                 self.row(self.f_name, self.f_strength, self.f_willpower, self.f_max, self.f_now, self.f_heavy, self.b_add, cls="besm-add-message"),
+                 html_text("<b>Rules</b>: <i>exertion</i> charges each round of effort 1 Stamina (2 heavily encumbered); "
+                           "<i>Stamina per rest</i> is what a round of doing nothing gives back (your game's recovery rules say)"),
+                 self.row(self.exertion, self.recovery, self.b_rules, cls="besm-rules-message")]
+        declared = W.VBox([self.odds, html_text("<small>No dice: each button records what happened at the table.</small>"),
+                           self.row(self.b_push, self.b_end, self.b_repeat, cls="besm-round-message"), self.last])
+        declared.add_class("besm-declared")
+        action = [self.status, self.row(self.who, self.b_act, self.b_minor, cls="besm-who-message"),
+                  self.row(self.stat, self.points, cls="besm-push-message"), declared,
+                  self.row(self.hurt_stamina, self.hurt_health, self.b_hurt, cls="besm-hurt-message")]
+        more = [self.row(self.b_heavy, self.b_remove, cls="besm-who-more-message"), self.message]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: characters and rules"))
         self.add_class("besm-tracker"); self.add_class("besm-stamina-tracker")
         self.resume()
 
@@ -115,22 +132,55 @@ class StaminaTracker(Tracker):
     def restore(self, data: dict) -> None:
         "Replace the record with a saved one, checked field by field; nothing changes if it is refused."
         self.record = StaminaRecord.from_dict(data)
+        self._once(lambda: (setattr(self.exertion, "value", self.record.rules["exertion"]),
+                            setattr(self.recovery, "value", self.record.rules["recovery"])))
 
     def blank(self) -> dict:
         "A new fight, with the rules as they stand."
         return StaminaRecord(self.record.rules["exertion"], self.record.rules["recovery"]).to_dict()
 
+    def playing(self) -> bool:
+        "Play has begun once anyone has done anything, or a round has ended."
+        r = self.record
+        return bool(r.fighters) and (r.round > 1 or any(f.acted or f.injured or f.boost for f in r.fighters.values()))
+
+    def play(self) -> Play:
+        return _stamina_play(self.record, self.who.value)
+
+    @classmethod
+    def play_of(cls, state: dict) -> Play:
+        "The order of play of a saved record, as the players see it."
+        return _stamina_play(StaminaRecord.from_dict(state))
+
+    def draft(self) -> dict:
+        "The declaration on screen: who, the push, the injury."
+        return {"who": self.who.value, "stat": self.stat.value, "points": self.points.value,
+                "hurt_stamina": self.hurt_stamina.value, "hurt_health": self.hurt_health.value}
+
+    def restore_draft(self, data: dict) -> None:
+        "Set a kept declaration back, as far as the record still allows it."
+        def put():
+            if data.get("who") in self.who.options: self.who.value = data["who"]
+            self._actor = self.who.value
+            if data.get("stat") in STATS: self.stat.value = data["stat"]
+            self._offer_points()
+            if data.get("points") in self.points.options: self.points.value = data["points"]
+            for w, k in ((self.hurt_stamina, "hurt_stamina"), (self.hurt_health, "hurt_health")):
+                if type(data.get(k)) is int: w.value = data[k]
+            self._show_odds()
+        self._once(put)
+
     def refresh(self) -> None:
-        "Redraw the characters, the choices the rules allow now, and the log."
+        "Redraw the choices the rules allow now, what the declared push costs, and the log."
         r = self.record
         self._once(lambda: self._offer(self.who, list(r.fighters)))
         self._once(self._offer_points)
         self.b_end.disabled = not r.fighters
         self.b_repeat.disabled = not r.can_repeat
-        rules = f"Round <b>{r.round}</b> · exertion {'on' if r.rules['exertion'] else 'off'} · {r.rules['recovery']} Stamina per rest"
-        cards = "".join(fighter_card(f, r.rules["exertion"]) for f in r.fighters.values()) or "<i>No characters yet: add one below.</i>"
-        self.status.value = f'<div class="besm-round" data-round="{r.round}">{rules}</div>{cards}'
-        self.log_view.value = "<br>".join(f"<code>R{n}: {escape(t)}</code>" for n, t in reversed(r.log[-60:]))
+        self.status.value = (f'<div class="besm-round" data-round="{r.round}" style="font-size:15px">Round <b>{r.round}</b> · exertion '
+                             f"{'on' if r.rules['exertion'] else 'off'} · {r.rules['recovery']} Stamina per rest</div>")
+        self.log_view.value = "<br>".join(f"<code>R{n}: {escape(t)}</code>" for n, t in reversed(r.log[-60:])) or "<i>Nothing yet.</i>"
+        self.last.value = (f"<div style='margin-top:0.3em'><small>Last:</small> R{r.log[-1][0]}: {escape(r.log[-1][1])}</div>" if r.log else "")
 
     # -- plumbing ---------------------------------------------------------------------------------------
     @staticmethod
@@ -141,15 +191,52 @@ class StaminaTracker(Tracker):
             raise ValueError(f"{labels.get(err.param, err.param)}: {str(err).split(': ', 1)[1]}") from None
 
     def _offer_points(self) -> None:
-        "Offer only the Stamina amounts the rules allow for the chosen character and stat, and only the buttons that apply."
+        "Offer only the Stamina amounts the rules allow for the chosen character and stat, and only the buttons that apply; a new character starts with a clear declaration."
         name = self.who.value
+        fresh = name != self._actor and self._actor is not None
+        if fresh: self.stat.value, self.hurt_stamina.value, self.hurt_health.value = "strength", 1, 0
+        self._actor = name
         f = self.record.fighters.get(name) if name else None
         most = f.can_push(self.stat.value) if f else 0
         self._offer(self.points, [str(n) for n in range(1, most + 1)] or ["—"])
+        if fresh: self.points.value = self.points.options[0]
         self.b_push.disabled = most == 0
         self.b_act.disabled = f is None or not f.can_act
         self.b_minor.disabled = f is None or not f.can_act_minor
         for b in (self.b_hurt, self.b_heavy, self.b_remove): b.disabled = f is None
+        self._declared_changed()
+
+    def _declared_changed(self) -> None:
+        "The declaration changed: show what it costs, keep it for a reload, mark the one it is about."
+        self._show_odds()
+        self._show_play()
+        self.declaration_changed()
+
+    def _show_odds(self) -> None:
+        "What the declared push costs now, what her round's end brings, and how many rounds she can keep it up."
+        r, name = self.record, self.who.value
+        f = r.fighters.get(name) if name else None
+        if f is None:
+            self.odds.value = "<b>Add the characters</b> (Set-up, above)." if not r.fighters else ""
+            return
+        lines = [f"<b>{escape(f.name)}</b>: Stamina <b>{f.stamina}</b> of {f.max_stamina}"]
+        exert = exertion_cost(r.rules["exertion"], f.heavy)
+        points = int(self.points.value) if self.points.value.isdigit() and not self.b_push.disabled else 0
+        if f.collapsed: lines.append("collapsed: she can do nothing until her Stamina comes back")
+        elif points:
+            stat = self.stat.value
+            per = points + exert
+            lines.append(f"<b>Push {stat.capitalize()} {f.now(stat)} → {f.now(stat) + points}</b> this round: "
+                         f"{points} Stamina now ({f.stamina - points} left)" + (f", then exertion −{exert} at the round's end" if exert else ""))
+            lines.append(f"Kept up each round ({per} a round): <b>{rounds_until_collapse(f.stamina, per)} rounds</b> "
+                         "paid in full before she collapses")
+        else:
+            lines.append(f"Nothing more to push into {self.stat.value.capitalize()} this round (up to double, and only the Stamina she has)")
+        if not f.collapsed:
+            end = (f"exertion −{exert}" if f.effort and exert else "no exertion" if f.acted else
+                   f"rest +{min(r.rules['recovery'], f.max_stamina - f.stamina)}" if not f.injured else "no rest (hurt)")
+            lines.append(f"At the round's end as things stand: {end}")
+        self.odds.value = "<div style='font-size:15px;line-height:1.45'>" + "<br>".join(lines) + "</div>"
 
     def _who(self) -> str:
         if not self.who.value: raise ValueError("Who: add a character first")
@@ -211,3 +298,4 @@ def stamina_tracker(saves: str | Path | None = "",  # the saves folder ("": the 
                    ) -> StaminaTracker:
     "Tracker: several characters' Stamina through a fight, with exertion, pushing, rest, undo across rounds and saves."
     return StaminaTracker(saves)
+
