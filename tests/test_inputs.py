@@ -463,25 +463,15 @@ NEWER = [m for m in MODULES if newer(m)]
 FIELD_WRONG = (None, "False", 1.5, [], HUGE)  # each field of a record is given these, and out-of-range values of its type
 TRACKER_LIMIT = 2.0  # seconds of CPU a tracker's loader may spend on any save
 KNOWN: dict[str, str] = {}  # case id -> the defect that makes it fail today
-_STATE = ("units: a CombatState built by hand is not checked: units that are not units, a unit's counters as text or a "
-          "history that is not a tuple crash (TypeError, AttributeError) or are answered")
-KNOWN.update({f"besm_nb.besm_d20.units.{fn}(state)": _STATE for fn in (
-    "legal_actions", "legal_targets", "roll_initiative", "attack", "withdraw", "pass_turn", "next_round", "save_effect", "hit_dice",
-    "condition", "award", "attack_outlook", "apply_action", "combat_claims")})
 KNOWN.update({
-    "besm_nb.besm_d20.units.Combat(start)": "units: Combat takes a CombatState built by hand without checking it (wrong types answered)",
-    "besm_nb.besm_d20.battles.describe_fight(f)": "battles: a Fight passed back in is not checked: a row out of range or not a number "
-                                                 "crashes (IndexError, TypeError), other wrong types are answered",
-    **{f"besm_nb.besm_d20.battles.{c}": "battles: BattleState does not check the Fight records it holds (wrong types answered, "
-                                        "a row out of range kept)" for c in ("BattleState(fights)", "resolve_turn(state)", "adjust(state)")},
-    "besm_nb.besm_d20.battles.turn_losses(row)": "battles: turn_losses reads an A8Row built by hand without checking it",
+    "besm_nb.besm_d20.unit_rounds.Combat(start)": "units: Combat takes a CombatState built by hand without checking it (wrong types answered)",
     **{f"besm_nb.special.{m}({p})": "special.rolls: a SuccessRoll passed back in is not checked: a margin as text crashes "
                                     "(TypeError), other wrong types are answered"
        for m, ps in (("groups.group_contest", ("you", "group")), ("rolls.quick_contest", ("a", "b"))) for p in ps},
     "besm_nb.besm_d20.battle_odds.BattleOdds.interval": "battle_odds: BattleOdds.interval(turn=None) raises IndexError",
     "besm_nb.besm_d20.epic.A11Row.cp": "epic: A11Row.cp answers for a reading that is not one of its names (None, 1.5, [])",
-    "besm_nb.besm_d20.units.CombatState.army_size": "units: CombatState.army_size answers for a side that is not 'A' or 'B'",
-    "besm_nb.besm_d20.units.CombatState.routed": "units: CombatState.routed answers for a side that is not 'A' or 'B'",
+    "besm_nb.besm_d20.unit_rounds.CombatState.army_size": "units: CombatState.army_size answers for a side that is not 'A' or 'B'",
+    "besm_nb.besm_d20.unit_rounds.CombatState.routed": "units: CombatState.routed answers for a side that is not 'A' or 'B'",
     **{f"tristat-fight-{w}": "tristat: a fight save missing a field (round, the readings, a fighter's body, shield, ...) loads, "
                              "filled with a default" for w in ("blank", "played")},
     "besm-d20-chase-played": "chase: a chase save missing a field (now, the start's terrain, round, rules, a rule's switch) loads, "
@@ -791,7 +781,7 @@ def test_the_newer_wings_pass_records_to_be_walked():
     "and nearly every case starts from a valid call (a unit combat in play, taken from a played tracker)."
     ids = {c[0] for c in RECORD_CASES}
     assert len(ids) >= 20
-    for case in ("besm_nb.besm_d20.units.attack(state)", "besm_nb.besm_d20.battles.resolve_turn(state)",
+    for case in ("besm_nb.besm_d20.unit_rounds.attack(state)", "besm_nb.besm_d20.battles.resolve_turn(state)",
                  "besm_nb.besm_d20.damage_saves.DamageTrack(events)"):
         assert case in ids, case
     unbuilt = [c for c, m, n, me, p in RECORD_CASES if record_failures(m, n, me, p) is None]
@@ -827,7 +817,7 @@ def test_record_methods_and_loaders_refuse_bad_input(label, mod):
 def test_record_methods_and_loaders_are_found():
     labels = {c[0] for c in MORE_CASES}
     for label in ("besm_nb.besm_d20.damage_saves.DamageTrack.from_dict", "besm_nb.besm_d20.classless.ClasslessBuild.from_dict",
-                  "besm_nb.encounters.exertion.StaminaRecord.from_dict", "besm_nb.besm_d20.units.Combat.from_dict"):
+                  "besm_nb.encounters.exertion.StaminaRecord.from_dict", "besm_nb.besm_d20.unit_rounds.Combat.from_dict"):
         assert label in labels, label
 
 

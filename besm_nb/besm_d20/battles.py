@@ -624,7 +624,7 @@ class BattleState:
     success_bonus: tuple[int, int] = (0, 0)  # Player Success Bonus each side carries into the next check
     margin: int | None = None  # the last turn's Battle Checks: A's total − B's total
     fights: tuple[Fight, ...] = ()  # the characters' fights this turn (every encounter roll's, in order)
-    rolls: int = 0  # encounter rolls made for the turn just played
+    rolls: int = 0  # encounter rolls made for the turn just played (0 with fights: one)
     credited: tuple[int, ...] = ()  # fights whose Player Success Bonus was earned
     lost: tuple[int, int] = (0, 0)  # AS lost so far
     broken: tuple[bool, bool] = (False, False)  # which armies have fled or been destroyed
@@ -654,6 +654,7 @@ class BattleState:
                 raise InputError("credited", f"fight {c + 1} is not one of this turn's fights that offers a Player Success Bonus")
         if len(set(credited)) != len(credited): raise InputError("credited", f"names a fight twice: {shown(self.credited)}")
         require_int(self.rolls, "rolls", 0, MAX_ROLLS)
+        if fights and self.rolls == 0: object.__setattr__(self, "rolls", 1)  # fights given without their rolls: one roll
         if bool(fights) != bool(self.rolls) or self.rolls > len(fights):
             raise InputError("rolls", f"{self.rolls} encounter roll(s) cannot give {len(fights)} fight(s)")
         broken = require_items(self.broken, "broken", 2)

@@ -177,6 +177,7 @@ def test_encounters_come_every_half_hour():
     hour.turn(dice=[11, 12, 10, 7])  # won by 6: +2 on each roll
     hour.encounter(dice=[9, 2, 1, 1, 2, 2, 2, 5]); hour.encounter(dice=[3, 3, 1, 4, 8])
     assert [f.modified for f in hour.state.fights] == [11, 5] and hour.state.rolls == 2
+    two = hour.state
     with pytest.raises(InputError, match=re.escape("already rolled for turn 1 (2 rolls, one each half-hour)")): hour.encounter(dice=[5])
     hour.turn(dice=[3, 14, 5, 12])
     assert hour.state.fights == () and hour.state.rolls == 0 and battles_mod.encounter_refusal(hour.state) == ""
@@ -190,6 +191,17 @@ def test_encounters_come_every_half_hour():
     with pytest.raises(InputError, match=re.escape("already rolled for turn 1")): every.encounter(dice=[3, 3, 1, 4, 8])
     again = battle_from_dict(json.loads(json.dumps(hour.to_dict())))
     assert again.state == hour.state and again.start.rules.turn_minutes == 60
+    # a state built by hand: fights without their rolls count as one roll; rolls without fights are refused
+    assert replace(two, rolls=0).rolls == 1 and replace(two, rolls=0, fights=two.fights[:1]).rolls == 1
+    with pytest.raises(InputError, match=re.escape("rolls: 1 encounter roll(s) cannot give 0 fight(s)")): replace(two, fights=(), rolls=1)
+    with pytest.raises(InputError, match=re.escape("rolls: 2 encounter roll(s) cannot give 1 fight(s)")): replace(two, fights=two.fights[:1])
+    # the half-hour an army breaks in, cut short, still brings its roll
+    ended = Battle(battle(characters="A", party_size=3, party_level=4, rules=BattleRules(turn_minutes=10)))
+    ended.turn(dice=[11, 12, 10, 7]); ended.turn(dice=[18, 2, 30])
+    assert ended.state.over and ended.state.minutes == 20 and battles_mod.encounter_refusal(ended.state) == ""
+    quiet = Battle(battle(characters="A", party_size=3, party_level=4, rules=BattleRules(turn_minutes=10, final_encounter=False)))
+    quiet.turn(dice=[11, 12, 10, 7]); quiet.turn(dice=[18, 2, 30])
+    assert battles_mod.encounter_refusal(quiet.state).startswith("the battle is over")
 
 
 def test_two_player_success_bonuses_under_both_readings():

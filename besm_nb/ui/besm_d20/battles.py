@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 
@@ -271,7 +272,8 @@ class BattleTracker(Tracker):
             fm.intelligence.value, fm.military.value, fm.aura.value, fm.area.value = g.intelligence, g.military_science, g.aura_of_command, g.area_ranks
         r = s.rules
         self.characters.value, self.party_size.value, self.party_level.value = s.characters, s.party_size, s.party_level
-        self.participants.value, self.turn_minutes.value = s.participants, r.turn_minutes
+        counted = replace(s, participants=0).participants  # what the box's 0 gives: show 0 then, not the count
+        self.participants.value, self.turn_minutes.value = 0 if s.participants == counted else s.participants, r.turn_minutes
         self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value, self.final.value = (
             r.exact_multiple, r.largest, r.zero_strength, r.psb, r.chain, r.final_encounter)
         self.battle_size.value, self.at_10000.value, self.encounters.value = r.battle_size, r.at_10000, r.encounters
