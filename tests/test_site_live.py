@@ -197,8 +197,8 @@ def test_if_python_cannot_start_the_snapshot_stays_with_its_note(site_url, reade
     assert inputs.count() > 0 and all(inputs.nth(i).is_disabled() for i in range(inputs.count()))
 
 
-def test_every_stateless_calculator_is_live_and_every_tracker_a_snapshot():
-    "Each calculator page says which: a live note and a cell for Python to run, or the snapshot note naming the dashboard."
+def test_every_calculator_and_tracker_is_live():
+    "Each calculator page says which: a live note and a cell for Python to run (a tracker by its class), or the snapshot note naming the dashboard."
     pages = {p.relative_to(SITE).as_posix(): p.read_text() for p in SITE.rglob("*.html")}
     spec = {p: json.loads(re.search(r'id="besm-live-spec">(.*?)</script>', h, re.S).group(1).replace("<\\/", "</"))
             for p, h in pages.items() if 'id="besm-live-spec"' in h}
@@ -211,11 +211,17 @@ def test_every_stateless_calculator_is_live_and_every_tracker_a_snapshot():
                  ("encounters/movement_ui.html", 1), ("encounters/planner_ui.html", 1), ("besm_d20/hit_locations_ui.html", 1),
                  ("besm_d20/epic_ui.html", 1), ("besm_d20/school_ui.html", 1)]:  # the later wings' calculators
         assert len(spec[p]["cells"]) == n, p
-    for p in ["tristat/round_ui.html", "besm_d20/chase_ui.html", "core/tracker.html", "besm_d20/battles_ui.html", "besm_d20/units_ui.html",
-              "besm_d20/fate_points_ui.html", "besm_d20/classless_ui.html", "encounters/exertion_ui.html"]:  # trackers: dashboard-only
-        assert p not in spec and "A snapshot: its inputs are disabled here" in pages[p], p
-    damage = pages["anime_d20/damage_ui.html"]  # a live calculator and a tracker on one page
-    assert len(spec["anime_d20/damage_ui.html"]["cells"]) == 1 and "A snapshot: its inputs are disabled here" in damage
+    trackers = {"tristat/round_ui.html": "tristat.round:Tracker", "besm_d20/chase_ui.html": "besm_d20.chase:ChaseTracker",
+                "besm_d20/battles_ui.html": "besm_d20.battles:BattleTracker", "besm_d20/units_ui.html": "besm_d20.units:UnitTracker",
+                "besm_d20/fate_points_ui.html": "besm_d20.fate_points:FateLedgerPanel",
+                "besm_d20/classless_ui.html": "besm_d20.classless:ClasslessPanel", "encounters/exertion_ui.html": "encounters.exertion:StaminaTracker",
+                "anime_d20/damage_ui.html": "anime_d20.damage:WoundsTracker", "besm_d20/damage_saves_ui.html": "besm_d20.damage_saves:DamageSaveTracker"}
+    for p, name in trackers.items():  # each made in the browser as its dashboard makes it, its note saying the game is saved here
+        assert [c["tracker"] for c in spec[p]["cells"] if "tracker" in c] == [f"besm_nb.ui.{name}"], p
+        assert pages[p].count('data-kind="tracker"') == 1 and "saved on this device" in pages[p], p
+    assert len(spec["anime_d20/damage_ui.html"]["cells"]) == 2  # a live calculator and a live tracker on one page
+    # the tracker kit's own chapter shows trackers made with settings of its own: those stay snapshots
+    assert "core/tracker.html" not in spec and "A snapshot: its inputs are disabled here" in pages["core/tracker.html"]
     for p, s in spec.items():
         for w, url in s["python"]["wheels"]:
             assert (SITE / "_static" / url.split("?")[0]).is_file() and w.endswith("-py3-none-any.whl"), (p, w)

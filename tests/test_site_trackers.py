@@ -35,6 +35,7 @@ TRACKERS = {
     "besm_d20/battles_ui.html": [("besm-start", None), ("besm-play-turn", None)],
     "besm_d20/units_ui.html": [("besm-start", None), ("besm-initiative", None)],
     "encounters/exertion_ui.html": [("besm-add", ("Name", "Garth")), ("besm-act", None)],
+    "special/car_chase_ui.html": [("besm-end-turn", None), ("besm-end-turn", None)],
 }
 
 
@@ -90,7 +91,7 @@ def open_profile(pw, profile: Path):
     ctx.set_default_navigation_timeout(LIVE)
     ctx.outside, ctx.errors = [], []
     def route(r):
-        if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:")): return r.continue_()
+        if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:", "file:")): return r.continue_()
         ctx.outside.append(r.request.url)
         return r.abort()
     ctx.route("**/*", route)
@@ -232,19 +233,22 @@ def test_download_then_upload_and_a_corrupt_upload_is_refused(pw, profile, tmp_p
         assert kept["kind"] == "besm-d20-fate-ledger" and kept["data"] == game(pg)
         step(pg, "besm-fp-gain")
         assert game(pg) != kept["data"]
-        upload = pg.locator(".besm-live .besm-upload input[type=file]").first
-        upload.set_input_files(str(saved))
+        def upload(path):  # the Upload save button opens the browser's file chooser
+            with pg.expect_file_chooser() as chooser:
+                pg.locator(".besm-live .besm-upload").first.click()
+            chooser.value.set_files(str(path))
+        upload(saved)
         wait_game(pg, kept["data"])
         pg.locator(".besm-live", has_text="Loaded ledger.json").first.wait_for(timeout=10_000)
         now = game(pg)
         bad = tmp_path / "bad.json"
         bad.write_text(json.dumps(kept | {"data": {**kept["data"], "entries": "not a list"}}))
-        upload.set_input_files(str(bad))
+        upload(bad)
         pg.locator(".besm-live .besm-file-message", has_text="⚠").first.wait_for(timeout=15_000)
         assert game(pg) == now  # the corrupt save changed nothing
         torn = tmp_path / "torn.json"
         torn.write_text(saved.read_text()[:40])
-        upload.set_input_files(str(torn))
+        upload(torn)
         pg.locator(".besm-live .besm-file-message", has_text="not a readable save file").first.wait_for(timeout=15_000)
         assert game(pg) == now
         pg.reload()
@@ -256,22 +260,33 @@ def test_download_then_upload_and_a_corrupt_upload_is_refused(pw, profile, tmp_p
         server.stop()
 
 
-def test_storage_refused_is_said_beside_the_tracker_and_play_goes_on(pw, profile):
-    "The browser's storage for the site set to nothing (as when full or refused): one line says so, and the tracker still plays."
+# what a browser does when it refuses storage (a private window) or has no room left, played into the page's worker
+REFUSED = ("IDBFactory.prototype.open = function () { throw new DOMException("
+           "'A mutation operation was attempted on a database that did not allow mutations.', 'InvalidStateError'); };")
+FULL = "IDBObjectStore.prototype.put = function () { throw new DOMException('The quota has been exceeded.', 'QuotaExceededError'); };"
+
+
+@pytest.mark.parametrize("browser_says, line", [(REFUSED, "⚠ Not saved on this device: the browser refuses storage here"),
+                                                (FULL, "⚠ Not saved on this device just now: storage is full or refused")])
+def test_storage_refused_or_full_is_said_beside_the_tracker_and_play_goes_on(pw, profile, browser_says, line):
+    "Storage refused from the start, or full when the first action is stored: one line beside the tracker says so, and play goes on."
     server = Server().start()
     try:
         ctx = open_profile(pw, profile)
+        def worker(route):
+            got = route.fetch()
+            route.fulfill(response=got, body=browser_says + "\n" + got.text())
+        ctx.route("**/live-worker.js*", worker)
         pg = page_of(ctx)
-        cdp = ctx.new_cdp_session(pg)
-        cdp.send("Storage.overrideQuotaForOrigin", {"origin": server.url, "quotaSize": 0})
         pg.goto(f"{server.url}/anime_d20/damage_ui.html")
         wait_live(pg)
         step(pg, "besm-damage")
         step(pg, "besm-damage")
-        line = pg.locator(".besm-storage").first
-        pg.wait_for_function("document.querySelector('.besm-storage')?.dataset.state !== 'device'", timeout=15_000)
-        assert line.inner_text().startswith("⚠ Not saved on this device") and "Download save" in line.inner_text()
-        assert "2 steps to undo" in undo_steps(pg)
+        said = pg.locator(".besm-live-note[data-kind='tracker'] .besm-storage", has_text=line)
+        said.wait_for(timeout=15_000)
+        assert "Download save" in said.inner_text() and pg.locator(".besm-storage").count() == 1
+        assert game(pg)["wounds"]["hp"] < 40 and "2 steps to undo" in undo_steps(pg)
+        assert ctx.outside == [] and ctx.errors == [], (ctx.outside, ctx.errors)
         ctx.close()
     finally:
         server.stop()
