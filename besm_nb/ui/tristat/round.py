@@ -177,7 +177,8 @@ class Tracker(_Kit):
 
     def restore(self, data: dict) -> None:
         fight = fight_from_dict(data)  # checked field by field and replayed: raises before anything changes
-        log = _log_lines(data.get("log", []))
+        if "log" not in data: raise InputError("log", "a saved fight tracker holds its log (a list of lines)")
+        log = _log_lines(data["log"])
         self.fight, self.log_lines, self.answers = fight, log, []
         self._show_readings()
 
