@@ -121,12 +121,31 @@ class BattleOdds:
     @property
     def exact(self) -> bool: return self.method == "exact"
 
+    def _checked(self) -> int:
+        "The record's fields hold together (it may have been built by hand); its number of turns."
+        require_choice(self.method, "method", ("exact", "simulated"))
+        turns = require_int(self.turns, "turns", *TURNS_RANGE)
+        chance = lambda p: isinstance(p, (int, Fraction)) and not isinstance(p, bool) and 0 <= p <= 1
+        if not (isinstance(self.broken, (tuple, list)) and len(self.broken) == 2 and all(
+                isinstance(r, (tuple, list)) and len(r) == turns and all(map(chance, r)) for r in self.broken)):
+            raise InputError("broken", f"needs, for A and B, a chance from 0 to 1 for each of the {turns} turns")
+        if not (isinstance(self.mean_lost, (tuple, list)) and len(self.mean_lost) == 2 and all(
+                isinstance(m, (int, Fraction)) and not isinstance(m, bool) and 0 <= m <= STRENGTH_RANGE[1] for m in self.mean_lost)):
+            raise InputError("mean_lost", f"needs the AS each army loses on average, A and B, got {shown(self.mean_lost)}")
+        if not self.exact:
+            require_int(self.n, "n", 1, SIMULATED_TURNS)
+            if not (isinstance(self.lost_sd, (tuple, list)) and len(self.lost_sd) == 2 and all(
+                    isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x < math.inf for x in self.lost_sd)):
+                raise InputError("lost_sd", f"needs the spread of each army's AS lost, A and B, got {shown(self.lost_sd)}")
+        return turns
+
     def interval(self, side: str,  # "A" or "B"
                  turn: int | None = None,  # 1 to `turns` (default: the last)
                 ) -> tuple[float, float]:
         "The 95% interval of the chance that this army has broken by that turn (the exact value twice, when exact)."
         i = SIDES.index(require_choice(side, "side", SIDES))
-        turn = self.turns if turn is None else require_int(turn, "turn", 1, self.turns)
+        turns = self._checked()
+        turn = turns if turn is None else require_int(turn, "turn", 1, turns)
         p = self.broken[i][turn - 1]
         if self.exact: return (float(p), float(p))
         return wilson(round(p * self.n), self.n)
@@ -135,6 +154,7 @@ class BattleOdds:
                      ) -> tuple[float, float]:
         "The 95% interval of the average AS lost (the exact value twice, when exact)."
         i = SIDES.index(require_choice(side, "side", SIDES))
+        self._checked()
         m = float(self.mean_lost[i])
         if self.exact: return (m, m)
         half = 1.96 * self.lost_sd[i] / math.sqrt(self.n)

@@ -1111,7 +1111,7 @@ def start_chase(predator: Mecha,  # the pursuer
                       only_open=only_open, rules=rules or ChaseRules())
 
 # %% ../../nbs/besm_d20/30_chase.ipynb #41f5e8e6
-CHASE_KIND, CHASE_VERSION = "besm-chase", 1
+CHASE_KIND, CHASE_VERSION = "besm-chase", 2  # 2: every field saved (version 1 left out what was at its default)
 
 
 @checked
@@ -1212,7 +1212,7 @@ _RULE_TEXTS = {"success": SUCCESS_READINGS, "speed_tie": SPEED_TIES, "unit": UNI
 
 
 def _load_mecha(d: object, where: str) -> Mecha:
-    d = fields(d, where, ("name", "booster", "reflex") + tuple(_MECHA_INTS), ("name",))
+    d = fields(d, where, ("name", "booster", "reflex") + tuple(_MECHA_INTS), ("name", "booster", "reflex") + tuple(_MECHA_INTS))
     kw = {k: whole(v, f"{where}.{k}", *_MECHA_INTS[k]) for k, v in d.items() if k in _MECHA_INTS}
     if "booster" in d: kw["booster"] = flag(d["booster"], f"{where}.booster")
     if d.get("reflex") is not None: kw["reflex"] = whole(d["reflex"], f"{where}.reflex", *BONUS_RANGE)
@@ -1220,7 +1220,8 @@ def _load_mecha(d: object, where: str) -> Mecha:
 
 
 def _load_rules(d: object, where: str) -> ChaseRules:
-    d = fields(d, where, ("house_a1", "house_cells", "obstacles", "obstacle_adjust", "scale", "scale_tables", "length_ft") + tuple(_RULE_TEXTS))
+    keys = ("house_a1", "house_cells", "obstacles", "obstacle_adjust", "scale", "scale_tables", "length_ft") + tuple(_RULE_TEXTS)
+    d = fields(d, where, keys, keys)  # every reading saved: none is filled in silently
     kw = {k: text(v, f"{where}.{k}", _RULE_TEXTS[k]) for k, v in d.items() if k in _RULE_TEXTS}
     for k in ("obstacles", "scale_tables"):
         if k in d: kw[k] = flag(d[k], f"{where}.{k}")
@@ -1242,13 +1243,30 @@ def _load_rules(d: object, where: str) -> ChaseRules:
 
 
 def _load_plan(d: object, where: str) -> Plan:
-    d = fields(d, where, ("manoeuvre", "shift_to", "skip_crash", "reverse", "feats", "situational", "operator_acts", "hits", "booster"),
-               ("manoeuvre",))
+    keys = ("manoeuvre", "shift_to", "skip_crash", "reverse", "feats", "situational", "operator_acts", "hits", "booster")
+    d = fields(d, where, keys, keys)
     kw = {k: flag(d[k], f"{where}.{k}") for k in ("skip_crash", "reverse", "operator_acts") if k in d}
     kw |= {k: whole(d[k], f"{where}.{k}", -50, 50) for k in ("feats", "situational") if k in d}
     if "hits" in d: kw["hits"] = tuple(whole(h, f"{where}.hits", 0, 1_000_000) for h in items(d["hits"], f"{where}.hits", 100))
     if d.get("booster") is not None: kw["booster"] = flag(d["booster"], f"{where}.booster")
     return Plan(text(d["manoeuvre"], f"{where}.manoeuvre", tuple(MANOEUVRES)), text(d.get("shift_to", ""), f"{where}.shift_to", ("",) + TERRAINS), **kw)
+
+
+def _v1_filled(d: dict) -> dict:
+    "A version-1 save with what it left out (whatever was at its default) filled in, as that version was read; then read like any other."
+    blank = _state_dict(ChaseState(Mecha("A"), Mecha("B")))
+    mecha = {k: v for k, v in blank["predator"].items() if k != "name"}
+    plan = asdict(Plan("Jockey")) | {"hits": []}
+    fill = lambda x, defaults: defaults | x if isinstance(x, dict) else x
+    st = fill(d["start"], {k: v for k, v in blank.items() if k not in ("predator", "prey")})
+    if isinstance(st, dict):
+        st = st | {k: fill(st[k], mecha) for k in ("predator", "prey") if k in st} | {"rules": fill(st["rules"], blank["rules"])}
+    rounds = d.get("rounds", [])
+    if isinstance(rounds, list):
+        rounds = [fill(rd, {"obstacle_adjust": None}) for rd in rounds]
+        rounds = [rd | {k: fill(rd[k], {n: v for n, v in plan.items() if n != "manoeuvre"}) for k in ("predator", "prey") if k in rd}
+                  if isinstance(rd, dict) else rd for rd in rounds]
+    return d | {"start": st, "rounds": rounds}
 
 
 @checked
@@ -1259,8 +1277,10 @@ def chase_from_dict(data: dict,  # as written by `chase_to_dict` (a tracker may 
     if d["kind"] != CHASE_KIND: raise ValueError(f"this holds a {shown(d['kind'])}, not a {CHASE_KIND!r}")
     if type(d["version"]) is not int or not 1 <= d["version"] <= CHASE_VERSION:
         raise ValueError(f"version {shown(d['version'])}; this reads versions 1 to {CHASE_VERSION}")
-    st = fields(d["start"], "start", ("predator", "prey", "terrain", "lead", "speed", "round", "only_open", "penalty", "outcome", "reason",
-                                      "history", "rules"), ("predator", "prey"))
+    if d["version"] == 1: d = _v1_filled(d)
+    else: fields(d, "chase", tuple(d), ("kind", "version", "start", "rounds", "now"))  # every field: none is filled in silently
+    keys = ("predator", "prey", "terrain", "lead", "speed", "round", "only_open", "penalty", "outcome", "reason", "history", "rules")
+    st = fields(d["start"], "start", keys, keys)
     start = ChaseState(_load_mecha(st["predator"], "start.predator"), _load_mecha(st["prey"], "start.prey"),
                        text(st.get("terrain", "close"), "start.terrain", TERRAINS), whole(st.get("lead", 10), "start.lead", *LEAD_RANGE),
                        whole(st.get("speed", 0), "start.speed", *SPEED_RANGE), whole(st.get("round", 1), "start.round", 1, 1_000_000),
@@ -1271,13 +1291,13 @@ def chase_from_dict(data: dict,  # as written by `chase_to_dict` (a tracker may 
                        tuple(text(h, f"start.history[{i}]", max_len=10_000) for i, h in enumerate(items(st.get("history", []), "start.history"))))
     rounds = []
     for i, rd in enumerate(items(d.get("rounds", []), "rounds")):
-        rd = fields(rd, f"rounds[{i}]", ("predator", "prey", "dice", "obstacle_adjust"), ("predator", "prey", "dice"))
+        rd = fields(rd, f"rounds[{i}]", ("predator", "prey", "dice", "obstacle_adjust"), ("predator", "prey", "dice", "obstacle_adjust"))
         adjust = rd.get("obstacle_adjust")
         rounds.append(ChaseRound(_load_plan(rd["predator"], f"rounds[{i}].predator"), _load_plan(rd["prey"], f"rounds[{i}].prey"),
                                  tuple(whole(t, f"rounds[{i}].dice", 0, 1_000_000) for t in items(rd["dice"], f"rounds[{i}].dice", 1000)),
                                  None if adjust is None else whole(adjust, f"rounds[{i}].obstacle_adjust", -OBSTACLE_ADJUST, OBSTACLE_ADJUST)))
     chase = Chase(start, rounds)
-    if "now" in d and d["now"] != _now(chase.state):
+    if "now" in d and d["now"] != _now(chase.state):  # a version-1 save may not say
         raise ValueError("now: the save says the chase stands otherwise than replaying its rounds gives; it was changed by hand or is damaged")
     return chase
 

@@ -112,7 +112,7 @@ class A11Row:
     note: str = ""
 
     def cp(self, reading: str = "A") -> tuple[int, int]:
-        return self.a if reading == "A" else self.c
+        return self.a if require_choice(reading, "reading", READINGS) == "A" else self.c
 
 
 def _row(name: str, a: str, c: str | None, confidence: str, note: str = "") -> A11Row:

@@ -356,7 +356,7 @@ def check_step(step: object,  # a step as saved: {"do": ..., fields}
         out[name] = list(step[name]) if isinstance(step[name], (list, tuple)) else step[name]
     if kind == "rules":
         from besm_nb.store import from_fields
-        out["rules"] = asdict(from_fields(ChaseRules, step["rules"], at("rules")))
+        out["rules"] = asdict(from_fields(ChaseRules, step["rules"], at("rules"), defaults=False))
     return out
 
 # %% ../../nbs/special/69_car_chase.ipynb #cc690017
@@ -788,6 +788,7 @@ class CarChase:
         rolls = isinstance(kind, str) and "dice" in STEPS.get(kind, {})
         s = check_step({**step, "dice": list(step.get("dice", []))} if rolls else step)
         if dice is None: dice = DiceFeed(random.Random(), s["dice"]) if rolls and s["dice"] else DiceFeed(random.Random())
+        elif not isinstance(dice, DiceFeed): raise InputError("dice", f"must be a dice feed (DiceFeed) or None, got {shown(dice)}")
         elif rolls and s["dice"]: raise InputError("dice", "give the totals in the step or a dice feed, not both")
         if len(self.steps) >= MAX_EVENTS: raise InputError("step", f"a chase holds at most {MAX_EVENTS} steps: save it and start a new one")
         before = len(self.log)
@@ -869,7 +870,7 @@ def chase_from_dict(data: object,  # as written by `CarChase.to_dict`
     from besm_nb.store import check_kind, from_fields
     d = check_kind(data, CHASE_KIND, CHASE_VERSION)
     fields(d, "chase", ("kind", "version", "rules", "steps", "now"), ("kind", "version", "rules", "steps", "now"))
-    rules = from_fields(ChaseRules, d["rules"], "rules")
+    rules = from_fields(ChaseRules, d["rules"], "rules", defaults=False)  # every reading saved: none is filled in silently
     steps = items(d["steps"], "steps", MAX_EVENTS)
     chase = CarChase(rules, steps)
     if d["now"] != chase.now():

@@ -12,8 +12,8 @@ from fractions import Fraction
 from ..checks import Step
 from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, shown
 from .rolls import TIES as CONTEST_TIES
-from .rolls import (SKILL_RANGE, SuccessRoll, _3d6_counts, quick_contest, quick_contest_odds, success_chance,
-                                   success_roll)
+from .rolls import (SKILL_RANGE, SuccessRoll, _3d6_counts, check_success_roll, quick_contest, quick_contest_odds,
+                                   success_chance, success_roll)
 
 RULE = "003 · Individuals vs. groups"
 TACTICS_RULE = "003 · Group tactics"
@@ -41,7 +41,7 @@ def group_contest(you: SuccessRoll,  # the lone fighter's roll
                   tie: str = "lose",  # "lose", "win" or "reroll" (then None: roll again)
                  ) -> str | None:
     "The result of one turn's contest for position, from the lone fighter's side (None: a tie to roll again)."
-    require_choice(tie, "tie", TIES)
+    require_choice(tie, "tie", TIES); check_success_roll(you, "you"); check_success_roll(group, "group")
     good = (you.outcome == "critical success") + (group.outcome == "critical failure")
     bad = (group.outcome == "critical success") + (you.outcome == "critical failure")
     if good > bad: return "fumbler in front"

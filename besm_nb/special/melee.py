@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, shown
 from .groups import (CONFUSION_RULE, RULE as GROUP_RULE, TACTICS_RULE, TEAMWORK_DEFENCE, confusion_penalty, pike_wall,
                                     sheltering, shield_wall, teamwork_modifier)
 from .morale import FRIGHT_SITUATIONS, GREEN_PENALTY, RULE as FIRE_RULE, WILL_NEGATES, green_troops
-from .rolls import FRIGHT_CAP, MODIFIER_RANGE, SKILL_RANGE, WILL_RANGE, fright_check_target, success_odds
+from .rolls import FRIGHT_CAP, MODIFIER_RANGE, OUTCOMES, SKILL_RANGE, WILL_RANGE, fright_check_target, success_odds
 
 POSITIONS_NOW = ("alone", "one at a time", "fumbler in front", "several fronts", "surrounded")  # where the group contest left him
 SHELTER = ("none", "behind a comrade", "sheltered by a buddy", "sheltering a buddy")
@@ -48,7 +48,12 @@ class MeleeTurn:
     @staticmethod
     def chance(odds: dict[str, Fraction] | None) -> Fraction:
         "The chance that a roll with these odds succeeds (0 when it cannot be made)."
-        return odds["success"] + odds["critical success"] if odds else Fraction(0)
+        if odds is None: return Fraction(0)
+        if not (isinstance(odds, dict) and set(odds) == set(OUTCOMES) and all(
+                isinstance(p, (int, Fraction)) and not isinstance(p, bool) and 0 <= p <= 1 for p in odds.values())):
+            raise InputError("odds", f"must be a success roll's odds ({', '.join(OUTCOMES)}: each a fraction from 0 to 1) or None, "
+                                     f"got {shown(odds)}")
+        return odds["success"] + odds["critical success"]
 
 
 def _clamp(n: int) -> int: return max(SKILL_RANGE[0], min(SKILL_RANGE[1], n))

@@ -23,9 +23,9 @@ OUTCOMES = ("critical failure", "failure", "success", "critical success")  # wor
 # %% auto #0
 __all__ = ['RULE', 'ASSUMED', 'SKILL_RANGE', 'MODIFIER_RANGE', 'CRITICALS', 'OUTCOMES', 'TIES', 'REACTION_TABLE',
            'REACTION_LEVELS', 'TOTAL_RANGE', 'FRIGHT_CAP', 'WILL_RANGE', 'SuccessRoll', 'success_outcome',
-           'success_roll', 'roll_success', 'success_odds', 'success_chance', 'quick_contest', 'QuickContest',
-           'roll_quick_contest', 'quick_contest_odds', 'check_reaction_table', 'reaction_bands', 'reaction_level',
-           'reaction_odds', 'roll_reaction', 'fright_check_target', 'fright_check_odds']
+           'success_roll', 'roll_success', 'success_odds', 'success_chance', 'check_success_roll', 'quick_contest',
+           'QuickContest', 'roll_quick_contest', 'quick_contest_odds', 'check_reaction_table', 'reaction_bands',
+           'reaction_level', 'reaction_odds', 'roll_reaction', 'fright_check_target', 'fright_check_odds']
 
 # %% ../../nbs/special/60_rolls.ipynb #46c5fa8f
 @dataclass(frozen=True)
@@ -127,6 +127,25 @@ def success_chance(skill: int,  # the effective skill
 TIES = ("stand", "reroll")  # a tie: nobody wins and things stand as they were; or both roll again until one wins
 
 
+def check_success_roll(r: SuccessRoll,  # a roll passed back in (perhaps built by hand)
+                       name: str = "roll",  # the parameter it came in, for messages
+                      ) -> SuccessRoll:
+    "A success roll checked field by field: its margin, outcome and dice must follow from its skill and total."
+    require_text(name, "name", 60, empty=False)
+    if not isinstance(r, SuccessRoll): raise InputError(name, f"must be a SuccessRoll, got {shown(r)}")
+    require_int(r.skill, f"{name}.skill", *SKILL_RANGE); require_int(r.rolled, f"{name}.rolled", 3, 18)
+    require_int(r.margin, f"{name}.margin", SKILL_RANGE[0] - 18, SKILL_RANGE[1] - 3)
+    if r.margin != r.skill - r.rolled: raise InputError(f"{name}.margin", f"is skill − rolled ({r.skill - r.rolled}), got {r.margin}")
+    require_choice(r.outcome, f"{name}.outcome", OUTCOMES)
+    if r.outcome not in {success_outcome(r.skill, r.rolled, c) for c in CRITICALS}:
+        raise InputError(f"{name}.outcome", f"a roll of {r.rolled} against {r.skill} is not a {r.outcome}")
+    if not isinstance(r.working, (tuple, list)) or not all(isinstance(s, Step) for s in r.working):
+        raise InputError(f"{name}.working", f"must be a list of steps, got {shown(r.working)}")
+    if r.dice is not None and not (isinstance(r.dice, Roll) and r.dice.total == r.rolled):
+        raise InputError(f"{name}.dice", f"must be None or the 3d6 rolled (total {r.rolled}), got {shown(r.dice)}")
+    return r
+
+
 def _standing(r: SuccessRoll) -> tuple[bool, int]:
     return (r.success, r.margin)
 
@@ -138,7 +157,7 @@ def quick_contest(a: SuccessRoll,  # the first side's roll
                  ) -> tuple[str, int]:
     "Who wins a quick contest ('a' or 'b'; a tie is 'tie', or 'again' when ties are rolled again) and the first side's margin over the second."
     require_choice(ties, "ties", TIES)
-    sa, sb = _standing(a), _standing(b)
+    sa, sb = _standing(check_success_roll(a, "a")), _standing(check_success_roll(b, "b"))
     return ("a" if sa > sb else "b" if sb > sa else "tie" if ties == "stand" else "again"), a.margin - b.margin
 
 

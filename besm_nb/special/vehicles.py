@@ -15,7 +15,7 @@ from typing import Callable
 from ..checks import Step
 from ..dice import DiceFeed, InputError, Roll, checked, dist, parse_param, require_bool, require_choice, require_int, roll, shown
 from .criticals import COMPONENTS as CRITICAL_COMPONENTS
-from .criticals import CriticalEntry, vehicle_critical
+from .criticals import VEHICLE_CRITICALS, CriticalEntry, vehicle_critical
 from .rolls import CRITICALS, success_outcome
 
 RULE = "003"
@@ -719,6 +719,8 @@ def critical_picks(vehicle: str,  # "car" or "motorcycle"
                   ) -> tuple[str, ...]:
     "What a critical entry picks from at random on this vehicle: its components (and the cargo), or nothing."
     require_choice(vehicle, "vehicle", VEHICLES)
+    if not any(entry == e for e in VEHICLE_CRITICALS):  # an entry built by hand: only the table's own entries are read
+        raise InputError("entry", f"must be an entry of the vehicle critical hit table, got {shown(entry)}")
     if entry.pick not in COMPONENT_PICKS: return ()
     return CRITICAL_COMPONENTS[vehicle] + (("the cargo",) if entry.pick == "component or cargo" else ())
 

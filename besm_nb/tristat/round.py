@@ -761,13 +761,14 @@ _COMBATANT_INTS = ("acv", "dcv", "body", "mind", "soul", "shield", "armour", "fo
 
 
 def _load_attack(d: object, where: str) -> Attack:
-    d = fields(d, where, _ATTACK_FIELDS, ("name", "power"))
+    d = fields(d, where, _ATTACK_FIELDS, _ATTACK_FIELDS)
     return Attack(text(d["name"], f"{where}.name", max_len=NAME_LEN), whole(d["power"], f"{where}.power", *POWER_RANGE),
                   **{k: flag(d[k], f"{where}.{k}") for k in _ATTACK_FIELDS[2:] if k in d})
 
 
 def _load_fighter(d: object, where: str) -> Combatant:
-    d = fields(d, where, ("name", "health", "energy", "attacks", "conditions") + _COMBATANT_INTS, ("name", "acv", "dcv", "health", "energy"))
+    keys = ("name", "health", "energy", "attacks", "conditions") + _COMBATANT_INTS
+    d = fields(d, where, keys, keys)
     kw = {k: whole(d[k], f"{where}.{k}", *(POWER_RANGE if k in ("shield", "armour", "force_field") else CV_RANGE))
           for k in _COMBATANT_INTS if k in d}
     attacks = tuple(_load_attack(a, f"{where}.attacks[{i}]") for i, a in enumerate(items(d.get("attacks", []), f"{where}.attacks", 50)))
@@ -777,7 +778,7 @@ def _load_fighter(d: object, where: str) -> Combatant:
 
 
 def _load_response(d: object, where: str) -> Response:
-    d = fields(d, where, ("who", "kind", "energy", "attack", "modifiers"), ("who", "kind"))
+    d = fields(d, where, ("who", "kind", "energy", "attack", "modifiers"), ("who", "kind", "energy", "attack", "modifiers"))
     attack = d.get("attack")
     return Response(text(d["who"], f"{where}.who", max_len=NAME_LEN), text(d["kind"], f"{where}.kind", RESPONSES),
                     whole(d.get("energy", 0), f"{where}.energy", 0, 10_000),
@@ -786,7 +787,8 @@ def _load_response(d: object, where: str) -> Response:
 
 
 def _load_plan(d: object, where: str) -> AttackPlan:
-    d = fields(d, where, ("attacker", "attack", "targets", "energy", "modifiers", "responses"), ("attacker", "attack", "targets"))
+    keys = ("attacker", "attack", "targets", "energy", "modifiers", "responses")
+    d = fields(d, where, keys, keys)
     responses = fields(d.get("responses", {}), f"{where}.responses", list(d.get("responses", {}) if isinstance(d.get("responses"), dict) else ()))
     return AttackPlan(text(d["attacker"], f"{where}.attacker", max_len=NAME_LEN), text(d["attack"], f"{where}.attack", max_len=NAME_LEN),
                       tuple(text(t, f"{where}.targets", max_len=NAME_LEN) for t in items(d["targets"], f"{where}.targets", MAX_TARGETS)),
@@ -798,7 +800,7 @@ def _load_plan(d: object, where: str) -> AttackPlan:
 
 
 def _load_action(d: object, where: str) -> Action:
-    d = fields(d, where, ("who", "kind", "note", "to", "health", "modifier", "attack"), ("who",))
+    d = fields(d, where, ("who", "kind", "note", "to", "health", "modifier", "attack"), ("who", "kind", "note", "to", "health", "modifier"))
     plan = _load_plan(d["attack"], f"{where}.attack") if d.get("attack") is not None else None
     return Action(text(d["who"], f"{where}.who", max_len=NAME_LEN), text(d.get("kind", "attack"), f"{where}.kind", ACTIONS), plan,
                   text(d.get("note", ""), f"{where}.note", max_len=500), text(d.get("to", ""), f"{where}.to", max_len=NAME_LEN),
@@ -813,7 +815,7 @@ FIGHT_FIELDS = ("round", "health_reading", "critical_multiplier", "cover_spends_
 def fight_from_dict(data: dict,  # as written by `fight_to_dict` (a tracker may add its "log")
                    ) -> Fight:
     "A fight from saved data, checked field by field and replayed: raises ValueError naming what is wrong."
-    d = fields(data, "fight", FIGHT_FIELDS, ("fighters",))
+    d = fields(data, "fight", FIGHT_FIELDS, tuple(k for k in FIGHT_FIELDS if k != "log"))  # every field but the tracker's log: none is filled in silently
     fighters = {}
     for i, c in enumerate(items(d["fighters"], "fighters", 100)):
         f = _load_fighter(c, f"fighters[{i}]")
@@ -831,7 +833,7 @@ def fight_from_dict(data: dict,  # as written by `fight_to_dict` (a tracker may 
     if len(fight.dice) != len(fight.actions): raise ValueError("dice: the saved fight's dice do not match its actions")
     try: now = fight.now()[0]  # replaying the round must work, or the file is not a fight we can continue
     except ValueError as e: raise ValueError(f"the saved round does not replay: {e}") from None
-    if "now" in d and d["now"] != _now(now):
+    if d["now"] != _now(now):
         raise ValueError("now: the save says the combatants stand otherwise than replaying its round gives; it was changed by hand "
                          "or is damaged")
     return fight

@@ -263,13 +263,15 @@ def test_saved_chase_is_checked():
     data = chase_to_dict(whole_chase())
     with pytest.raises(ValueError, match="not a 'besm-chase'"):
         chase_from_dict(data | {"kind": "tristat-fight"})
-    with pytest.raises(ValueError, match="version 2"):
-        chase_from_dict(data | {"version": 2})
+    with pytest.raises(ValueError, match="version 3"):
+        chase_from_dict(data | {"version": 3})
     extra = chase_to_dict(whole_chase()); extra["rounds"][0]["dice"].append(3)
     with pytest.raises(ValueError, match="left over"):
         chase_from_dict(extra)
-    with pytest.raises(ValueError, match="start: is missing predator, prey"):
+    with pytest.raises(ValueError, match="start: is missing predator, prey, lead"):
         chase_from_dict(data | {"start": {"terrain": "close"}})
+    with pytest.raises(ValueError, match="chase: is missing now"):  # a version-2 save says where the chase stands
+        chase_from_dict({k: v for k, v in data.items() if k != "now"})
 
 
 def test_undo_with_nothing_to_undo():
@@ -448,4 +450,6 @@ def test_new_switches_are_saved_and_old_saves_load():
     assert again.state.rules.terrain_bonus == "contest" and again.state.rules.cut_off == "always" and again.state == ch.state
     old = chase_to_dict(whole_chase())
     for k in ("terrain_bonus", "cut_off"): del old["start"]["rules"][k]
-    assert chase_from_dict(old).state == whole_chase().state  # a save from before the switches: the defaults
+    with pytest.raises(ValueError, match="start.rules: is missing terrain_bonus, cut_off"): chase_from_dict(old)  # never filled in
+    old["version"] = 1  # a save from before the switches (version 1 left out what was at its default): the defaults
+    assert chase_from_dict(old).state == whole_chase().state

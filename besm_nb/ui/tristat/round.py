@@ -253,7 +253,8 @@ class Tracker(_Kit):
     def restore(self, data: dict) -> None:
         if not isinstance(data, dict): raise ValueError(f"a saved fight is a JSON object, got {type(data).__name__}")
         fight = fight_from_dict({k: v for k, v in data.items() if k != "table"})  # checked field by field and replayed: raises before anything changes
-        log = _log_lines(data.get("log", []))
+        if "log" not in data: raise InputError("log", "a saved fight tracker holds its log (a list of lines)")
+        log = _log_lines(data["log"])
         table = _table(data.get("table", {"foes": [], "show_foes": "bars", "full": {}}), list(fight.fighters))
         self.fight, self.log_lines, self.table_view, self.answers = fight, log, table, []
         self._show_readings()
