@@ -512,7 +512,8 @@ def mutants(value, depth: int = 0):
 
 def press(t, button, seed: int = 7) -> None:
     "Press a tracker's button with the dice seed set first: a tracker picks each next seed at random, the test the same one."
-    if hasattr(t, "seed"): t.seed.value = seed
+    for box in ("seed", "dice_seed"):  # a tracker's own seed box, or the kit's
+        if hasattr(t, box): getattr(t, box).value = seed
     button.click()
 
 
@@ -528,9 +529,10 @@ def _tristat(t):
         t.f_name.value, t.f_acv.value, t.f_dcv.value, t.f_attack.value, t.f_power.value = name, acv, dcv, attack, power
         t.f_health.value, t.f_energy.value = 40, 50
         press(t, t.add_button)
-    t.typed_init.value = "6 1"; press(t, t.use_init_button)
+    t.dice_typed.value = "6 1"; press(t, t.roll_init_button)
     t.targets.value = ("Moon",); t.energy.value = 5
-    t.typed_dice.value = "8 8"; press(t, t.resolve_button)
+    t.dice_typed.value = "8"; press(t, t.resolve_button)  # the attack roll (Moon does not answer)
+    assert len(t.fight.actions) == 1, "the Tri-Stat tracker was not played (a renamed control?)"
 
 
 def _wounds(t):
@@ -964,6 +966,8 @@ def loader_failures(fresh, state: dict, folder) -> list[str]:
         except Exception as err:
             out.append(f"{what}: {type(err).__name__}: {str(err)[:100]}"); continue
         else:
+            if what.startswith("(top): missing ") and what[len("(top): missing "):] in getattr(fresh, "added_later", {}):
+                continue  # a part added to the save later (its reason on the tracker): saves made before it still load
             out.append(f"{what}: loaded instead of refused")
         if time.process_time() - t0 > TRACKER_LIMIT: out.append(f"{what}: {time.process_time() - t0:.1f} s to refuse")
     return out
