@@ -68,7 +68,7 @@ class FateLedgerPanel(Tracker):
         self.note = _input(W.Text, "5em", "19em", "", description="What for", placeholder="optional"); self.note.add_class("besm-fp-note")
         self.level = _sized(W.IntText(5, description="Level"), "5em", "9em")
         self.weapon = _sized(W.Dropdown(options=WEAPON_CHOICES, value="none", description="Weapon"), "5em", "19em")
-        self.die = _sized(W.Text("", description="Die rolled", placeholder="blank: roll"), "6em", "12em"); self.die.add_class("besm-fp-die")
+        self.die = _sized(W.Text("", description="Die rolled", placeholder="blank: roll"), "6em", "13.5em"); self.die.add_class("besm-fp-die")
         self.seed = _sized(W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="seed"), "3em", "9em")
         self.spend_button = self.button("Spend", self.spend, "besm-fp-spend", "primary")
         self.gain_points = _input(W.Dropdown, "5em", "9em", options=list(range(GOAL_GAIN[0], GOAL_GAIN[1] + 1)), value=1, description="Points")

@@ -36,7 +36,7 @@ def _fighter_side(f, exertion: bool, current: bool = False) -> Side:
         base, now = getattr(f, stat), f.now(stat)
         counts.append((stat.capitalize(), f"{now}" + (f" ({base} +{now - base})" if now != base else "")))
     if f.health_lost: counts.append(("Health lost", f.health_lost))
-    return Side(f.name, [Bar("Stamina", f.stamina, f.max_stamina)], counts, tags, current=current, done=f.acted and not f.collapsed,
+    return Side(f.name, [Bar("Stamina", f.stamina, f.max_stamina)], counts, tags, current=current,  # what she has done is in her words already
                 out="COLLAPSED (0 Stamina)" if f.collapsed else "")
 
 
