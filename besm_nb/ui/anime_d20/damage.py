@@ -122,7 +122,7 @@ _TRIGGERS = ("more", "equal")
 
 def _table(value: object) -> dict:
     "The record's name, readings, and whether the last hit's shock save is rolled: checked."
-    d = fields(value, "table", tuple(_NO_TABLE))
+    d = fields(value, "table", tuple(_NO_TABLE), tuple(_NO_TABLE))
     return {"name": text(d["name"], "table.name", max_len=60), "gritty": flag(d["gritty"], "table.gritty"),
             "trigger": text(d["trigger"], "table.trigger", _TRIGGERS), "shock_rolled": flag(d["shock_rolled"], "table.shock_rolled")}
 
@@ -143,6 +143,7 @@ def _play(w: Wounds, log: list[str], table: dict) -> Play:
 class WoundsTracker(Tracker):
     "A Hit Point tracker laid out for play: her bar beside the next hit's odds and the buttons; the shock save rolled or typed; undo, autosave, several screens, a players' view, saves."
     kind, noun = "anime-d20-wounds", "record"
+    added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults"}
 
     def __init__(self,
                  max_hp: int = 40,  # full Hit Points to start with

@@ -186,7 +186,7 @@ _NO_TABLE = {"players": "", "show_foes": "bars"}  # whose side the players are o
 
 def _table(value: object) -> dict:
     "The players' view settings kept with the chase, checked."
-    d = fields(value, "table", ("players", "show_foes"))
+    d = fields(value, "table", ("players", "show_foes"), ("players", "show_foes"))
     return {"players": text(d["players"], "table.players", tuple(_PLAYERS_LABELS)),
             "show_foes": text(d["show_foes"], "table.show_foes", tuple(FOE_VIEWS))}
 
@@ -218,6 +218,7 @@ def _play(chase: Chase | None, table: dict) -> Play:
 class ChaseTracker(Tracker):
     "A chase tracker: set-up, legal manoeuvres, odds before rolling, resolve with seeded or typed dice, track, log; undo across rounds, autosave, saves."
     kind, version, noun = CHASE_KIND, CHASE_VERSION, "chase"
+    added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults"}
     labels = {"name": "File name", "rounds": "Rounds", "predator_policy": "Predator", "prey_policy": "Prey",
               "obstacle_adjust": "Obstacle DC ±", "lead": "Lead"}
 
