@@ -35,7 +35,7 @@ TRACKERS = {
     "besm_d20/battles_ui.html": [("besm-start", None), ("besm-play-turn", None)],
     "besm_d20/units_ui.html": [("besm-start", None), ("besm-initiative", None)],
     "encounters/exertion_ui.html": [("besm-add", ("Name", "Garth")), ("besm-act", None)],
-    "special/car_chase_ui.html": [("besm-end-turn", None), ("besm-end-turn", None)],
+    "special/car_chase_ui.html": [("besm-add-vehicle", ("Name", "Roadster")), ("besm-add-vehicle", ("Name", "Van"))],
 }
 
 
