@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import itertools
 import json
 import posixpath
 import re
@@ -223,24 +224,80 @@ def fold(nb: nbformat.NotebookNode) -> None:
 _TABLE = re.compile(r"\bTables? ((?:\d+|A)-\d+)(?:(?:,| and| to) ((?:\d+|A)-\d+))?")
 
 
-def index_terms(fname: str) -> list[str]:
-    "What a page states, for search to rank it first: the tables its headings or its data's comments name, and its exported names."
-    nb = nbformat.read(ROOT / "nbs" / fname, as_version=4)
-    exported = [c.source for c in nb.cells if c.cell_type == "code" and re.match(r"#\|\s*export\b", c.source)]
-    headings = [l for c in nb.cells if c.cell_type == "markdown" for l in c.source.splitlines() if l.startswith(("#", "**Table"))]
-    tables: list[str] = []
-    if not PurePosixPath(fname).stem.endswith("_ui"):
+def tables_named(text: str) -> list[str]:
+    "The tables a line names: 'Table 12-5', and for 'Tables 12-4 to 12-7' every table between."
+    out: list[str] = []
+    for m in _TABLE.finditer(text):
+        first, last = m.group(1), m.group(2)
+        names = [first]
+        if last and first.split("-")[0] == last.split("-")[0]:
+            pre = first.split("-")[0]
+            names = [f"{pre}-{n}" for n in range(int(first.split("-")[1]), int(last.split("-")[1]) + 1)]
+        elif last: names.append(last)
+        out += [f"Table {n}" for n in names if f"Table {n}" not in out]
+    return out
+
+
+def _row_label(row: str) -> str | None:
+    "The name a markdown table row gives in its first cell ('Gun It' of '| Gun It | any | +10 |'), if it is a name."
+    cell = row.strip().strip("|").split("|")[0]
+    cell = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cell)  # a link's text
+    cell = re.sub(r"[*`_]", "", cell)
+    cell = re.sub(r"\s*\([^)]*\)\s*$", "", cell).strip().rstrip(".:,")  # "Box In (finishing)": Box In
+    if not (2 < len(cell) <= 40) or not cell[0].isalpha() or sum(ch.isalpha() for ch in cell) < 3 or ";" in cell: return None
+    return cell
+
+
+def _is_table_start(lines: list[str], i: int) -> bool:
+    return lines[i].lstrip().startswith("|") and i + 1 < len(lines) and re.match(r"^\s*\|?\s*:?-{3,}", lines[i + 1]) is not None \
+        and (i == 0 or not lines[i - 1].lstrip().startswith("|"))
+
+
+def _entry(term: str) -> str:
+    return f"```{{index}} !single: {term}\n```"
+
+
+def place_index_entries(nb: nbformat.NotebookNode, fname: str) -> list[str]:
+    """Put an index entry where the page states each term, so that search ranks this page first for it and opens it
+    there: a table's name at the heading or caption that titles it, a row's name (a manoeuvre, a situation) at its
+    table. What the page states only in its code (a table laid out as data, an exported name) goes at the top.
+    Returns the terms placed, in page order."""
+    source = nbformat.read(ROOT / "nbs" / fname, as_version=4)
+    exported = [c.source for c in source.cells if c.cell_type == "code" and re.match(r"#\|\s*export\b", c.source)]
+    calculator = PurePosixPath(fname).stem.endswith("_ui")  # a calculator page names tables, it does not state them
+    placed: set[str] = set()
+    order: list[str] = []
+    def take(terms):
+        new = [t for t in terms if t.lower() not in placed]
+        placed.update(t.lower() for t in new); order.extend(new)
+        return new
+    for c in nb.cells:
+        if c.cell_type != "markdown" or calculator or c.source.startswith("```{raw}"): continue
+        lines, out, fence = c.source.splitlines(), [], False
+        for i, line in enumerate(lines):
+            if line.lstrip().startswith(("```", "~~~")): fence = not fence
+            terms = []
+            if not fence and line.startswith(("#", "**Table")):
+                terms = tables_named(line)
+            elif not fence and _is_table_start(lines, i):
+                rows = list(itertools.takewhile(lambda r: r.lstrip().startswith("|"), lines[i + 2:]))
+                terms = [t for t in (_row_label(r) for r in rows) if t]
+            new = take(terms)
+            if new:  # at the line's own indent, so that a table in a list stays in it
+                pad = line[:len(line) - len(line.lstrip())]
+                out += [pad + l for t in new for l in _entry(t).splitlines()] + [""]
+            out.append(line)
+        c.source = "\n".join(out)
+    top: list[str] = []
+    if not calculator:
         comments = [l for src in exported for l in src.splitlines() if l.lstrip().startswith("# ")]  # where a table's data is laid out
-        for text in comments + headings:
-            for m in _TABLE.finditer(text):
-                first, last = m.group(1), m.group(2)
-                names = [first]
-                if last and first.split("-")[0] == last.split("-")[0]:  # "Tables 12-4 to 12-7": every table between
-                    pre = first.split("-")[0]
-                    names = [f"{pre}-{n}" for n in range(int(first.split("-")[1]), int(last.split("-")[1]) + 1)]
-                tables += [f"Table {n}" for n in names if f"Table {n}" not in tables]
-    names = [n.replace("_", " ") for src in exported for n in re.findall(r"^(?:def|class) ([A-Za-z]\w*)", src, re.M)]
-    return tables + sorted(set(names))
+        top += [t for l in comments for t in tables_named(l)]
+    names = sorted({n for src in exported for n in re.findall(r"^(?:def|class) ([A-Za-z]\w*)", src, re.M)})
+    top += [v for n in names for v in dict.fromkeys((n.replace("_", " "), n))]
+    top = take(top)
+    if top:  # search ranks an index entry far above a word in the text
+        nb.cells.insert(1, nbformat.v4.new_markdown_cell("\n\n".join(_entry(t) for t in top)))
+    return order
 
 
 def dashboards() -> dict[str, str]:
@@ -298,7 +355,7 @@ def snapshot(nb: nbformat.NotebookNode, module: str | None, live: dict[str, str]
             else:
                 board = f"the **{where}** dashboard" if where else "the dashboards"
                 cells.append(nbformat.v4.new_markdown_cell(
-                    f"```{{note}}\nA snapshot: its inputs are disabled here. The live calculator is on {board} (`make run`).\n```"))
+                    f"```{{note}}\n:class: besm-snapshot-note\nA snapshot: its inputs are disabled here. The live calculator is on {board} (`make run`).\n```"))
             found += 1
         cells.append(c)
     nb.cells = cells
@@ -367,6 +424,79 @@ def prune_widgets(nb: nbformat.NotebookNode) -> int:
         if model.get("model_name", "").endswith("LinkModel") and refs and set(refs) <= keep: keep.add(m)
     if state: saved["state"] = {m: model for m, model in state.items() if m in keep}
     return len(state) - len(keep)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def anchor_page(html: str) -> tuple[str, dict[str, str], list[str]]:
+    """Give every table of a built page an anchor, and find where each index entry's result should open. Returns the
+    page with its tables' ids added, {index target id: the id of the table or section it marks}, and the tables the
+    page's reader text names (not its folded code)."""
+    from bs4 import BeautifulSoup
+    soup = BeautifulSoup(html, "html.parser")
+    main = soup.select_one("[role=main]") or soup.body
+    if main is None: return html, {}, []
+    used = {t["id"] for t in soup.find_all(id=True)}
+    marker = re.compile(r"^index-\d+$")  # an index entry's place: Sphinx may give it to the table that follows
+    inserts: list[tuple[int, int, str, str | None]] = []  # (line, column of the tag, the id given, the marker it had)
+    for table in main.find_all("table"):
+        if table.get("id") and not marker.match(table["id"]): continue
+        section = table.find_parent("section")
+        caption = table.find_previous(["p", "h1", "h2", "h3", "h4"])  # a caption, or the heading, that titles it
+        heading = section.find(["h1", "h2", "h3", "h4"]) if section is not None else None
+        named = [t for el in (caption, heading) if el is not None and el.find_parent("section") is section
+                 and el.get_text(" ").strip().startswith("Table") for t in tables_named(el.get_text(" ")[:40])][:1]
+        base = _slug(named[0]) if named else f"{section['id']}-table" if section is not None and section.get("id") else "table"
+        tid, n = base, 1
+        while tid in used: n += 1; tid = f"{base}-{n}"
+        used.add(tid)
+        inserts.append((table.sourceline, table.sourcepos, tid, table.get("id")))
+        table["id"] = tid
+    targets = {}
+    for span in main.find_all(id=marker):
+        # an entry placed at a table or a heading sits right before it; one placed at the top opens the page's section
+        at = span.find_next(lambda t: not marker.match(t.get("id") or ""))
+        if at is not None and at.name == "div" and at.find(True) is not None and at.find(True).name == "table": at = at.find(True)
+        if at is None or at.name not in ("table", "section") or not at.get("id"): at = span.find_parent("section")
+        if at is not None and at.get("id"): targets[span["id"]] = at["id"]
+    top = main.find("section", id=True)  # where an entry whose marker the page lost (before a raw block) opens
+    if top is not None: targets[""] = top["id"]
+    for hidden in main.select(".no-search, details.hide, script, style"): hidden.decompose()
+    mentions = tables_named(" ".join(main.get_text(" ").split()))
+    lines = html.split("\n")  # as the parser counts them
+    for line, col, tid, had in sorted(inserts, reverse=True):
+        text = lines[line - 1]
+        tag_end = text.index(">", col)
+        tag = text[col:tag_end].replace(f' id="{had}"', "") if had else text[col:tag_end]
+        keep = f'<span id="{had}"></span>' if had else ""  # the index page's link to the marker still lands here
+        lines[line - 1] = text[:col] + keep + tag[:len("<table")] + f' id="{tid}"' + tag[len("<table"):] + text[tag_end:]
+    return "\n".join(lines), targets, mentions
+
+
+def anchor_site(out: Path) -> int:
+    """Anchors for search: every table of every page gets an id; each index entry's result opens at the table or
+    section it marks (not at an empty marker, which has no text to quote); and the index learns which pages name which
+    table, since its words leave out the numbers of "Table 12-5". Returns how many tables were given an id."""
+    prefix = "Search.setIndex("
+    index_js = (out / "searchindex.js").read_text()
+    index = json.loads(index_js[len(prefix):index_js.rstrip().rindex(")")])
+    docnames = index["docnames"]
+    given, targets, tables = 0, {}, {}
+    for i, doc in enumerate(docnames):
+        path = out / f"{doc}.html"
+        html = path.read_text()
+        new, found, mentions = anchor_page(html)
+        given += new.count(' id="') - html.count(' id="')
+        if new != html: path.write_text(new)
+        targets[i] = found
+        for t in mentions: tables.setdefault(t.removeprefix("Table ").upper(), []).append(i)
+    for entries in index["indexentries"].values():
+        for e in entries: e[1] = targets.get(e[0], {}).get(e[1], targets.get(e[0], {}).get("", e[1]))
+    index["besm_tables"] = tables  # read by _static/besm-search.js
+    (out / "searchindex.js").write_text(prefix + json.dumps(index, separators=(",", ":"), ensure_ascii=False) + ")")
+    return given
 
 
 def api_page(order: list[str]) -> nbformat.NotebookNode:
@@ -520,9 +650,7 @@ def main() -> int:
         nb = nbformat.read(ROOT / "_proc" / fname, as_version=4)
         meta = front_matter(nb)
         convert(nb, meta, fname, pages)
-        terms = index_terms(fname)
-        if terms:  # search ranks an index entry far above a word in the text
-            nb.cells.insert(1, nbformat.v4.new_markdown_cell("\n\n".join(f"```{{index}} !single: {t}\n```" for t in terms)))
+        place_index_entries(nb, fname)
         module = default_exp(fname)
         live_ids, trackers = execute(nb, (ROOT / "nbs" / fname).parent, module)
         clean_outputs(nb, pages[fname])
@@ -545,7 +673,7 @@ def main() -> int:
     shutil.copy(DOCS / "conf.py", SRC / "conf.py")
     shutil.copy(DOCS / "favicon.svg", SRC / "favicon.svg")
     shutil.copytree(static, SRC / "_static", dirs_exist_ok=True)
-    shutil.copy(DOCS / "besm.css", SRC / "_static" / "besm.css")
+    for f in ("besm.css", "besm-search.js"): shutil.copy(DOCS / f, SRC / "_static" / f)
     shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")
     # the widget manager asks for its icon fonts relative to the page, in two places, from every folder's pages
     fonts = [f for f in (static / "widgets").iterdir() if f.suffix in {".woff2", ".woff", ".ttf", ".eot", ".svg"}]
@@ -557,6 +685,7 @@ def main() -> int:
     out = (ROOT / args.out).resolve()
     shutil.rmtree(out, ignore_errors=True)
     r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(SRC), str(out)])
+    if r.returncode == 0: print(f"docs: {anchor_site(out)} tables given an anchor", flush=True)
     shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copies, beside the output
     if r.returncode == 0:
         kept = offline(out)

@@ -21,3 +21,20 @@ myst_heading_anchors = 3
 mathjax_path = "mathjax/tex-chtml.js"
 # mathjax-hub.js: the widget manager speaks MathJax 2 to label typesetting; the site has MathJax 3 (see the file)
 nb_ipywidgets_js = {"mathjax-hub.js": {}, "require.js": {}, "widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/widgets/"}}
+html_js_files = ["besm-search.js"]
+
+
+def _unsearched(app, doctree):
+    """Search indexes and quotes what a reader reads: folded code (proofs, plumbing) and folded function signatures are
+    marked `no-search`, which Sphinx's index skips and besm-search.js leaves out of the quoted snippets."""
+    from docutils import nodes
+    for cell in doctree.findall(nodes.container):
+        if cell.get("nb_element") != "cell_code": continue
+        folded_output = cell.get("hide_mode") in ("output", "input+output", "all")
+        for part in cell.children:
+            if part.get("nb_element") == "cell_code_source" or (folded_output and part.get("nb_element") == "cell_code_output"):
+                part["classes"].append("no-search")
+
+
+def setup(app):
+    app.connect("doctree-read", _unsearched)

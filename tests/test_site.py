@@ -110,8 +110,8 @@ def test_proof_cells_and_code_are_folded(site):
     html = (site / "tristat" / "combat.html").read_text()
     assert "Show the proof" in html and "Show code" in html and "Show the function counterattack" in html
     assert "test_eq" in html  # still there, folded
-    blocks = re.findall(r'<div class="cell_input docutils container">', html)
-    folded = re.findall(r'<details class="admonition hide above-input">\s*<summary[^>]*>.*?</summary>\s*<div class="cell_input docutils container">', html, re.S)
+    blocks = re.findall(r'<div class="cell_input[^"]*">', html)
+    folded = re.findall(r'<details class="admonition hide above-input">\s*<summary[^>]*>.*?</summary>\s*<div class="cell_input[^"]*">', html, re.S)
     assert blocks and len(folded) == len(blocks), f"{len(blocks) - len(folded)} code cells are not folded"
 
 
@@ -157,13 +157,121 @@ def test_math_and_widgets_render_from_disk_with_no_network(site, offline_page):
     assert offline_page.outside == [], offline_page.outside
 
 
+def search(pg, served: str, query: str) -> list[dict]:
+    "The search page's results for a query, in order, each with its link and the snippet quoted under it (and no console error)."
+    errors = []
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(f"{served}/search.html?q={query}")
+    pg.wait_for_function("document.querySelector('#search-results .search-summary')?.innerText.trim()", timeout=20_000)
+    pg.wait_for_function("[...document.querySelectorAll('#search-results li')].every((li) => li.querySelector('p.context'))", timeout=20_000)
+    found = pg.evaluate("""() => [...document.querySelectorAll('#search-results li')].map((li) => ({
+        href: li.querySelector('a').getAttribute('href'), snippet: li.querySelector('p.context')?.innerText ?? ''}))""")
+    assert errors == [], errors
+    return found
+
+
+def opened_at(pg, served: str, href: str) -> str:
+    "What the element a result's link opens at reads (its anchor must exist on the page)."
+    page, _, anchor = href.partition("#")
+    assert anchor, f"{href} opens the page at its top, not at the rule or table"
+    pg.goto(f"{served}/{page}")
+    return pg.evaluate("a => { const el = document.getElementById(a); return el ? el.innerText : null; }", anchor)
+
+
 @pytest.mark.parametrize("query, first", [
     ("Table 12-5", "anime_d20/modifiers.html"), ("Table 12-8", "anime_d20/damage.html"), ("Table A-1", "besm_d20/chase.html"),
     ("counterattack", "tristat/combat.html"), ("roll-under", "core/checks.html"), ("Table 12-1", "core/checks.html"),
+    ("Gun It", "besm_d20/chase.html"),
 ])
 def test_search_ranks_the_page_that_states_it_first(served, offline_page, query, first):
-    offline_page.goto(f"{served}/search.html?q={query}")
-    offline_page.locator("#search-results li").first.wait_for(timeout=20_000)
-    hrefs = [a.get_attribute("href") for a in offline_page.locator("#search-results li > a").all()]
+    results = search(offline_page, served, query)
+    hrefs = [r["href"] for r in results]
     assert hrefs and hrefs[0].split("#")[0].endswith(first), hrefs[:5]
     assert offline_page.outside == [], offline_page.outside
+
+
+def test_a_defined_term_opens_at_its_definition_with_reader_snippets(served, offline_page):
+    "'Gun It' (a chase manoeuvre): the chase chapter first, opened at the manoeuvres' table; no snippet quotes test code."
+    results = search(offline_page, served, "Gun It")
+    assert results[0]["href"].startswith("besm_d20/chase.html#"), [r["href"] for r in results[:6]]
+    for r in results:
+        assert not re.search(r"test_eq|test_fail|assert |import ", r["snippet"]), r
+    at = opened_at(offline_page, served, results[0]["href"])
+    assert at is not None and "Gun It" in at and "lead" in at, at
+
+
+def test_a_table_opens_at_the_table_and_only_pages_naming_it_are_listed(served, offline_page):
+    "'Table 12-5': the chapter that titles it first, opened at its section; then only the pages whose text names it."
+    results = search(offline_page, served, "Table 12-5")
+    hrefs = [r["href"] for r in results]
+    assert hrefs[0].startswith("anime_d20/modifiers.html#table-12-5"), hrefs[:5]
+    at = opened_at(offline_page, served, hrefs[0])
+    assert at is not None and at.startswith("Table 12-5"), (at or "")[:200]
+    pages = {h.split("#")[0] for h in hrefs}
+    assert 2 <= len(pages) <= 12, hrefs  # not every page with the word "table"
+    for h in pages:  # each names it ("Tables 12-4 to 12-7" names it too)
+        assert re.search(r"12-5\b|Tables 12-[1-4] to 12-(?:[5-9]|1\d)", (SITE / h).read_text()), h
+
+
+def test_every_table_and_rule_section_has_an_anchor(site):
+    "Search opens a result at its table or section: every one has an id to open at."
+    from bs4 import BeautifulSoup
+    for nb in listed():
+        path = site / f"{page(nb)}.html"
+        main = BeautifulSoup(path.read_text(), "html.parser").select_one("[role=main]")
+        if main is None: continue
+        for el in main.find_all(["table", "section"]):
+            assert el.get("id") and not re.match(r"index-\d+$", el["id"]), (path.name, str(el)[:120])
+
+
+def test_search_indexes_what_a_reader_reads(site):
+    "Folded code (proofs, plumbing) is not in the index: words only test code uses are not found; the rules' words are."
+    text = (site / "searchindex.js").read_text()
+    index = json.loads(text[text.index("(") + 1:text.rindex(")")])
+    for word in ("test_eq", "test_fail", "assert", "monkeypatch"):
+        files = index["terms"].get(word, [])
+        pages = {index["docnames"][f] for f in (files if isinstance(files, list) else [files])}
+        assert pages <= {"contributing"}, (word, pages)  # the contributors' guide names the proofs' tools in its prose
+    assert "manoeuvr" in index["terms"] and "gun it" in index["indexentries"]
+
+
+# --- print -------------------------------------------------------------------------------------------------------------
+
+CHAPTER = "anime_d20/modifiers.html"  # a long chapter with tables, folded proofs and a live calculator
+PRINTED_AT_MOST = 12  # A4 pages it may print to (the issue counted 16 with the navigation and the "Show the proof" rows)
+
+
+def pdf_pages(pg) -> int:
+    pdf = pg.pdf(format="A4")
+    return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+
+
+@pytest.fixture
+def printed(served, offline_page):
+    offline_page.route("**/python.snapshot.gz*", lambda r: r.abort())  # print what the page shows, not Python starting
+    offline_page.goto(f"{served}/{CHAPTER}")
+    offline_page.locator(".widget-html").first.wait_for(timeout=30_000)
+    offline_page.emulate_media(media="print")
+    return offline_page
+
+
+def test_print_leaves_out_navigation_and_folded_code(printed):
+    shown = printed.evaluate("""() => { const seen = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+        const count = (sel) => [...document.querySelectorAll(sel)].filter(seen).length;
+        return {nav: count('.sidebar-drawer, .toc-drawer, .related-pages, .bottom-of-page, .mobile-header, .theme-toggle-container'),
+                folded: count('details.hide'), proofs: [...document.querySelectorAll('summary')].filter(seen).map((s) => s.innerText),
+                tables: [...document.querySelectorAll('[role=main] table')].filter(seen).length,
+                whole: [...document.querySelectorAll('[role=main] table')].every((t) => getComputedStyle(t).breakInside === 'avoid'),
+                source: [...document.querySelectorAll('[role=main] p')].filter(seen).some((p) => p.innerText.startsWith('Source:'))}; }""")
+    assert shown["nav"] == 0 and shown["folded"] == 0 and shown["proofs"] == [], shown
+    assert shown["tables"] >= 4 and shown["whole"] and shown["source"], shown
+
+
+def test_printing_a_chapter_takes_fewer_pages(printed):
+    pages = pdf_pages(printed)
+    assert 4 <= pages <= PRINTED_AT_MOST, pages
+    printed.evaluate("""() => { for (const sheet of document.styleSheets) {  // the page as it printed before: no print rules of ours
+        if (!(sheet.href || '').includes('besm.css')) continue;
+        for (let i = sheet.cssRules.length - 1; i >= 0; i--) if (sheet.cssRules[i].media?.mediaText === 'print') sheet.deleteRule(i); } }""")
+    assert pdf_pages(printed) > pages  # the count is not vacuous: navigation and folded rows, put back, take room
