@@ -305,17 +305,17 @@ def tabs(pages: Mapping[str, widgets.Widget | Callable[[], widgets.Widget]],  # 
         if i not in made: made[i] = makers[i] if isinstance(makers[i], widgets.Widget) else makers[i]()
         return made[i]
 
-    t = widgets.Tab(children=[page(0)] + [page(i) if isinstance(m, widgets.Widget) else html_text("<em>Opening…</em>")
-                                          for i, m in enumerate(makers[1:], 1)], titles=tuple(pages), selected_index=0)
+    # a tab made later fills a box already in place: the tab's children are never replaced (the page would redraw
+    # every tab, and show the first tab's content above the one opened)
+    holders = [page(0)] + [page(i) if isinstance(m, widgets.Widget) else widgets.VBox([html_text("<em>Opening…</em>")])
+                           for i, m in enumerate(makers[1:], 1)]
+    t = widgets.Tab(children=holders, titles=tuple(pages), selected_index=0)
     t.add_class("besm-tabs")
 
     def opened(change) -> None:
         i = change["new"]
         if i is None or i in made: return
-        children = list(t.children)
-        children[i] = page(i)
-        t.children = children
-        t.selected_index = i
+        holders[i].children = [page(i)]
     t.observe(opened, names="selected_index")
     return t
 

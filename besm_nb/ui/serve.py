@@ -60,7 +60,7 @@ DASHBOARD_CSS = """
 body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' view: no GM's notes above it */
 @media (max-width: 999px) { .besm-calculator > .besm-answer-line { display: flex !important; } }
 @media (min-width: 1000px) {
-  .besm-calculator:has(> .besm-output) { display: grid !important; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
+  .besm-calculator:not(.lm-mod-hidden):has(> .besm-output) { display: grid !important; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
     column-gap: 2em; align-items: start; }
   .besm-calculator:has(> .besm-output) > * { grid-column: 1; }
   .besm-calculator:has(> .besm-output) > .besm-calc-head { grid-column: 1 / -1; }
