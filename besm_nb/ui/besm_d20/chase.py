@@ -306,8 +306,9 @@ class ChaseTracker(Tracker):
                  html_text("<b>Players' view</b>: a read-only page for the players' phones or a screen on the table, following this one "
                            "live (the link is at the top); the GM chooses how much of the other side it shows"), table,
                  self.row(self.lead_in, self.start_button, cls="besm-start-message")]
-        action = [self.status, round_box, self.odds, self.dice_controls(), self.row(self.resolve_button, cls="besm-resolve-message"),
-                  self.message]
+        # the round's choices, odds, dice and Resolve first; the lead's track (the order of play gives the lead too) under them
+        action = [round_box, self.odds, self.dice_controls(), self.row(self.resolve_button, cls="besm-resolve-message"),
+                  self.message, self.status]
         more = [html_text("<b>Capture odds from here</b>"),
                 self.row(self.pol_p, self.pol_q, self.rounds, self.analyse_button, cls="besm-capture-message"), self.capture]
         super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the two sides, terrain, readings, players' view"))
