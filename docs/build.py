@@ -13,6 +13,7 @@ import ast
 import hashlib
 import itertools
 import json
+import os
 import posixpath
 import re
 import shutil
@@ -635,6 +636,9 @@ def main() -> int:
     ap.add_argument("--out", default="_site", help="output folder (default _site)")
     args = ap.parse_args()
     t0 = time.time()
+    # the chapters run once, for their snapshots: a tracker there must not follow its save file (with the kernel's event
+    # loop running, a page "behind" in a proof would catch up on its own before the proof acts)
+    os.environ["BESM_NB_FOLLOW_SECONDS"] = "off"
     static = vendor()
     shutil.rmtree(SRC, ignore_errors=True)
     SRC.mkdir(parents=True)

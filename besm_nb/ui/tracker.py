@@ -162,7 +162,7 @@ PLAY_CSS = """<style>
 </style>"""
 SAVES_ENV = "BESM_NB_SAVES"  # names another saves folder (the tests give each server a fresh one)
 FOLLOW_SECONDS = 1.0  # how often a page looks whether another screen has acted
-FOLLOW_ENV = "BESM_NB_FOLLOW_SECONDS"  # another interval (the tests slow it down to catch a page behind)
+FOLLOW_ENV = "BESM_NB_FOLLOW_SECONDS"  # another interval (the tests slow it down to catch a page behind), or "off"
 BEHIND = "changed on another screen"  # what a page that was behind is told when it acts
 
 
@@ -196,7 +196,9 @@ def follow(widget: widgets.Widget,  # stops when this widget is closed
     "Run `look` every so often on the kernel's event loop while the widget lives; nothing where no loop runs (tests, scripts)."
     try: loop = asyncio.get_running_loop()
     except RuntimeError: return None
-    every = float(os.environ.get(FOLLOW_ENV) or every)
+    setting = os.environ.get(FOLLOW_ENV)
+    if setting == "off": return None  # the site's build runs the chapters once, for their pictures: nothing to follow
+    every = float(setting or every)
     async def watch():
         while widget.comm is not None:  # a closed widget has no comm
             await asyncio.sleep(every)
@@ -808,7 +810,7 @@ def players_page(tracker: type[Tracker],  # the tracker followed
     "The light players' page: the order of play and the latest results as they are now, and a script that asks for news about once a second."
     d = players_data(tracker, saves)
     return PLAYERS_PAGE.format(title=escape(f"The {tracker.noun}, for the players"), order=d["order"], latest=d["latest"],
-                               stamp=json.dumps(d["stamp"]), every=int(float(os.environ.get(FOLLOW_ENV) or FOLLOW_SECONDS) * 1000))
+                               stamp=json.dumps(d["stamp"]), every=int(float(os.environ.get(FOLLOW_ENV, "").replace("off", "") or FOLLOW_SECONDS) * 1000))
 
 
 def players_handlers(path: str,  # where the page is served, e.g. "/besm/players"
