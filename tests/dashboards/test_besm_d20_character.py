@@ -2,6 +2,7 @@
 the engine (odds, the result, a Fate Point, undo), the tracker kit's promises (reload, undo across rounds, saves), and
 the same page at 400 px; the damage-save record, the Fate Point ledger and the classless ledger laid out for play (the
 record, the odds and the button on the first screen), on two screens, and the players' view."""
+import os
 import re
 import time
 from urllib.parse import urlparse
@@ -152,7 +153,7 @@ def test_the_dashboard_at_400_px(browser, dashboards_url):
 # -- laid out for play, on several screens ------------------------------------------------------------------------------
 from tests.dashboards.test_tristat_table import slow_follow_server, where  # noqa: E402  (a server whose pages look only every 60 s)
 
-SHOTS = "/work/wt/shots/play2"
+SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both widths are saved there
 FATE, CLASSLESS = ".besm-fate-ledger", ".besm-classless"
 
 
@@ -205,13 +206,13 @@ def first_screen(pg, name, root, button):
         "els => els.every(e => !e.getClientRects().length)"), f"{name}: the set-up should fold away once play starts"
     boxes = {k: where(pg, s) for k, s in sel.items()}
     print(f"{name} 1366x900:", {k: (round(b["top"]), round(b["bottom"]), round(b["left"])) for k, b in boxes.items()})
-    pg.screenshot(path=f"{SHOTS}/{name}-1366.png")
+    SHOTS and pg.screenshot(path=f"{SHOTS}/{name}-1366.png")
     for k, b in boxes.items(): assert b["bottom"] <= 900, f"{name}: the {k} ends at {b['bottom']:.0f} px, below the first screen"
     assert boxes["record"]["right"] <= boxes["odds"]["left"], f"{name}: the record stands beside the action panel"
     pg.set_viewport_size({"width": 400, "height": 800}); pg.wait_for_timeout(500)
     boxes = {k: where(pg, s) for k, s in sel.items()}
     print(f"{name} 400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
-    pg.screenshot(path=f"{SHOTS}/{name}-400.png")
+    SHOTS and pg.screenshot(path=f"{SHOTS}/{name}-400.png")
     assert boxes["record"]["bottom"] <= boxes["odds"]["top"] <= boxes["button"]["top"], name
     assert pg.evaluate("document.documentElement.scrollWidth") <= 400, name
     pg.set_viewport_size({"width": 1366, "height": 900})
@@ -279,7 +280,7 @@ def test_the_record_on_two_screens_and_the_players_view(browser, dashboards_url)
                             timeout=10_000)
         seen_p = time.time() - t0
         print(f"damage record: seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
-        p.screenshot(path=f"{SHOTS}/damage-saves-players-400.png")
+        SHOTS and p.screenshot(path=f"{SHOTS}/damage-saves-players-400.png")
         assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
         expect(p.locator(".besm-players-results").first).to_contain_text("d20 3 +5 = 8")
         expect(b.locator(f"{TRACKER} .besm-history-message")).to_contain_text("changed on another screen")

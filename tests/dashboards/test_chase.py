@@ -1,4 +1,5 @@
 """The chase tracker in a real browser: a scripted chase played through the page, checked against the engine."""
+import os
 import random
 import time
 
@@ -13,6 +14,9 @@ from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/chase.ipynb"
+
+
+SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both widths are saved there
 
 
 def text_is(page, selector, value):
@@ -157,7 +161,7 @@ def test_chase_at_the_table(browser, dashboards_url):
         boxes = first_screen(a)
         assert boxes["order of play"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the round panel"
         assert [s for s in a.locator(".besm-order .besm-side").evaluate_all("els => els.map(e => e.dataset.name)")] == ["Interceptor", "Courier"]
-        a.screenshot(path="/work/wt/shots/table/chase-1366.png")
+        SHOTS and a.screenshot(path=f"{SHOTS}/chase-1366.png")
         # the round's choices, half made, survive a reload
         mod = t.locator(".besm-predator-mod input")
         mod.fill("2"); mod.press("Tab")
@@ -190,7 +194,7 @@ def test_chase_at_the_table(browser, dashboards_url):
         print(f"seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
         assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
         expect(p.locator(".besm-players-results")).to_contain_text("Round 2: Gun It v Pull Ahead")
-        p.screenshot(path="/work/wt/shots/table/chase-players-400.png")
+        SHOTS and p.screenshot(path=f"{SHOTS}/chase-players-400.png")
         a.set_viewport_size({"width": 400, "height": 800})
         a.wait_for_timeout(500)
         boxes = first_screen(a)
@@ -198,7 +202,7 @@ def test_chase_at_the_table(browser, dashboards_url):
         assert boxes["order of play"]["bottom"] <= boxes["odds"]["top"] <= boxes["Resolve"]["top"]
         assert a.evaluate("document.documentElement.scrollWidth") <= 400
         print("400x800 numbers:", check_readable(a))  # chart labels >= 12 px, none overlapping; wide tables show their cue
-        a.screenshot(path="/work/wt/shots/table/chase-400.png", full_page=False)
+        SHOTS and a.screenshot(path=f"{SHOTS}/chase-400.png", full_page=False)
         assert errors == [], errors
     finally:
         for c in (ctx_a, ctx_b, ctx_p): c.close()

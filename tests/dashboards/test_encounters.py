@@ -1,6 +1,7 @@
 """The Encounters dashboard in a real browser: the action planner driven through the page (also on a 400 px phone screen),
 its answers and seeded rolls the library's own; the range bands; the Stamina tracker played, reloaded and undone, laid out
 for play (everyone's Stamina, what the push costs and the buttons on the first screen), on two screens and the players' view."""
+import os
 import re
 import time
 
@@ -290,7 +291,7 @@ def test_the_planner_works_on_a_400px_screen(phone, dashboards_url):
 # -- the Stamina tracker laid out for play, on several screens ---------------------------------------------------------
 from tests.dashboards.test_tristat_table import slow_follow_server, where  # noqa: E402  (a server whose pages look only every 60 s)
 
-SHOTS = "/work/wt/shots/play2"
+SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both widths are saved there
 
 
 def stamina_tab(page, url):
@@ -338,14 +339,14 @@ def test_stamina_laid_out_for_play_and_a_declaration_kept_across_a_reload(browse
                "push": ".besm-stamina-tracker button.besm-push", "end round": ".besm-stamina-tracker button.besm-end-round"}
         boxes = {k: where(page, s) for k, s in sel.items()}
         print("Stamina 1366x900:", {k: (round(b["top"]), round(b["bottom"]), round(b["left"])) for k, b in boxes.items()})
-        page.screenshot(path=f"{SHOTS}/stamina-1366.png")
+        SHOTS and page.screenshot(path=f"{SHOTS}/stamina-1366.png")
         for k, b in boxes.items(): assert b["bottom"] <= 900, f"{k} ends at {b['bottom']:.0f} px, below the first screen"
         assert boxes["order"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the action panel"
         page.set_viewport_size({"width": 400, "height": 800})
         page.wait_for_timeout(500)
         boxes = {k: where(page, s) for k, s in sel.items()}
         print("Stamina 400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
-        page.screenshot(path=f"{SHOTS}/stamina-400.png")
+        SHOTS and page.screenshot(path=f"{SHOTS}/stamina-400.png")
         assert boxes["order"]["bottom"] <= boxes["odds"]["top"] <= boxes["push"]["top"]
         assert page.evaluate("document.documentElement.scrollWidth") <= 400
         # half made (Bo, 2 pushed, an injury typed), then a reload: it comes back, and the record has not moved
@@ -392,7 +393,7 @@ def test_stamina_on_two_screens_and_the_players_view(browser, dashboards_url):
                             timeout=10_000)
         seen_p = time.time() - t0
         print(f"Stamina: seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
-        p.screenshot(path=f"{SHOTS}/stamina-players-400.png")
+        SHOTS and p.screenshot(path=f"{SHOTS}/stamina-players-400.png")
         assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
         expect(p.locator(".besm-players-results")).to_contain_text("Bo pushes")
         expect(tb.locator(".besm-history-message")).to_contain_text("changed on another screen")

@@ -1,5 +1,6 @@
 """The Anime d20 wounds tracker in a real browser: as a tracker (reload, undo, saves through the browser and by name), and at
 the table (laid out for play, the shock save's die asked for, the next hit kept across a reload, two screens and the players' view)."""
+import os
 import time
 
 import pytest
@@ -11,6 +12,9 @@ pytestmark = pytest.mark.browser
 URL = "/voila/render/anime_d20_checks.ipynb"
 WOUNDS = ".besm-calculator:has(button.besm-damage)"
 PARTS = {"order of play": ".besm-order", "odds": ".besm-odds-panel", "Damage": "button.besm-damage"}
+
+
+SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both widths are saved there
 
 
 def test_wounds_tracker_keeps_everything(page, dashboards_url):
@@ -76,7 +80,7 @@ def test_wounds_at_the_table(browser, dashboards_url):
         print("1366x900:", check_first_screen(a, PARTS))
         boxes = first_screen(a, PARTS)
         assert boxes["order of play"]["right"] <= boxes["odds"]["left"], "her bar stands beside the next hit"
-        a.screenshot(path="/work/wt/shots/table/wounds-1366.png")
+        SHOTS and a.screenshot(path=f"{SHOTS}/wounds-1366.png")
         # half typed, it survives a reload
         t.locator(".besm-field-breaks_skin input").check()
         a.wait_for_timeout(500)
@@ -100,7 +104,7 @@ def test_wounds_at_the_table(browser, dashboards_url):
         print(f"seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
         assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
         expect(p.locator(".besm-players-results")).to_contain_text("hit for 7")
-        p.screenshot(path="/work/wt/shots/table/wounds-players-400.png")
+        SHOTS and p.screenshot(path=f"{SHOTS}/wounds-players-400.png")
         a.set_viewport_size({"width": 400, "height": 800})
         a.wait_for_timeout(500)
         boxes = first_screen(a, PARTS)
@@ -108,7 +112,7 @@ def test_wounds_at_the_table(browser, dashboards_url):
         assert boxes["order of play"]["bottom"] <= boxes["odds"]["top"] <= boxes["Damage"]["top"]
         assert a.evaluate("document.documentElement.scrollWidth") <= 400
         print("400x800 numbers:", check_readable(a))  # chart labels >= 12 px, none overlapping; wide tables show their cue
-        a.screenshot(path="/work/wt/shots/table/wounds-400.png")
+        SHOTS and a.screenshot(path=f"{SHOTS}/wounds-400.png")
         assert errors == [], errors
     finally:
         for c in (ctx_a, ctx_b, ctx_p): c.close()
