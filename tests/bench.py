@@ -432,17 +432,18 @@ PLAYERS = "/besm/players?tracker=besm_nb.ui.tristat.round.Tracker"  # the player
 def crowds(browser, url, proc, sessions=20):
     "Pages opened at once: a table (a GM's tracker and seven players' views), then `sessions` sessions of the checks page."
     from tests.dashboards.crowd import crowd
-    time.sleep(60)  # closed pages' kernels are shut down and the pools refilled: the table arrives at a ready server
+    from tests.dashboards.crowd import settle
     table = ["/voila/render/tristat_combat.ipynb"] + [PLAYERS] * 7
     for name, n, paths, target in (("a table: a GM's tracker and 7 players' views", 8, table, 6),
                                    (f"{sessions} sessions of the checks page", sessions, "/voila/render/dice_and_checks.ipynb", 27)):
+        waited = settle(proc.pid)  # closed pages' kernels shut down and the pools refilled: each crowd arrives at a ready server
         c = crowd(browser, url, proc.pid, sessions=n, path=paths)
-        print(f"{name}, at once (load average {c.load:.1f} as they opened; {len(c.loads)} of {n} shown, {len(c.errors)} errors)")
+        print(f"{name}, at once (server settled after {waited:.0f} s; machine's load average {c.load:.1f} as they opened; "
+              f"{len(c.loads)} of {n} shown, {len(c.errors)} errors)")
         report("  page -> first widget, p50", c.p50, "s", target)
         report("  page -> first widget, p95", c.p95, "s", target)
         print(f"{'  server + kernels resident memory / one kernel (mean)':<58} {c.rss_mb:8.0f} MB / {c.kernel_mb:.0f} MB "
               f"({len(c.kernels)} kernels)", flush=True)
-        time.sleep(60)
 
 
 # a page's first live calculator: n -> (field, the value typed, how the new answer starts)

@@ -78,15 +78,20 @@ def dashboards_url(dashboards_server):
 
 
 @pytest.fixture(scope="session")
-def browser():
-    path = chromium_path()
-    if path is None:
+def playwright_session():
+    "The one Playwright of the test session: its sync API allows only one at a time in a thread."
+    if chromium_path() is None:
         pytest.fail("Chromium is not installed: `.ci/run` installs Debian's chromium; or `apt-get install -y chromium`")
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_session):
+    b = playwright_session.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 @pytest.fixture

@@ -173,7 +173,7 @@ def test_the_page_reads_while_python_loads(site_url, reader):
     note = reader.locator(".besm-live-note").first
     reader.wait_for_function("document.querySelector('.besm-live-note').dataset.state === 'loading'", timeout=30_000)
     assert "Calculator loading" in note.inner_text()
-    reader.locator(".widget-html", has_text="3d6: 3 to 18").first.wait_for(timeout=30_000)  # the snapshot
+    reader.locator(".widget-html.besm-output", has_text="3d6: 3 to 18").first.wait_for(timeout=30_000)  # the snapshot
     assert reader.locator(".cell_output .widget-text input").first.is_disabled()
     assert "Dice calculator" in reader.locator("h1").first.inner_text()
     reader.wait_for_function("n => window.besmLive.times.worker", arg=0, timeout=30_000)

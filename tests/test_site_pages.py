@@ -97,11 +97,12 @@ def test_every_page_opens_with_no_console_error(site_url, visitor):
 def test_the_walk_catches_a_page_that_errs(site_url, visitor):
     "The check is not vacuous: a page whose script fails, or that logs an error, is caught."
     bad = "<!doctype html><title>bad</title><script>console.error('broken on purpose'); null.x = 1;</script>"
-    visitor.route(re.compile(r".*/__broken__\.html$"), lambda r: r.fulfill(status=200, content_type="text/html", body=bad))
+    # on the context, which also sees what the site's service worker (registered by the walk) asks for
+    visitor.context.route(re.compile(r".*/__broken__\.html$"), lambda r: r.fulfill(status=200, content_type="text/html", body=bad))
     try:
         visitor.problems.clear()
         visitor.goto(f"{site_url}/__broken__.html", wait_until="load")
         visitor.wait_for_timeout(300)
         assert any("broken on purpose" in p for p in visitor.problems) and any(p.startswith("page error") for p in visitor.problems), visitor.problems
     finally:
-        visitor.unroute(re.compile(r".*/__broken__\.html$"))
+        visitor.context.unroute(re.compile(r".*/__broken__\.html$"))

@@ -75,13 +75,10 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def pw():
+def pw(playwright_session):
     if not (SITE / "sw.js").exists():
         pytest.fail("the site is not built: run `make docs` (make test builds it before pytest)")
-    if chromium_path() is None: pytest.fail("Chromium is not installed: `apt-get install -y chromium`")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        yield p
+    return playwright_session
 
 
 def open_profile(pw, profile: Path):

@@ -7,7 +7,7 @@ import time
 
 import pytest
 from playwright.sync_api import expect
-from tests.dashboards.kit import check_tracker_kit
+from tests.dashboards.kit import check_tracker_kit, draft_kept
 from tests.helpers import assert_beside
 
 from besm_nb.encounters.planner import plan_round
@@ -322,7 +322,7 @@ def into_round_two(page, t):
     expect(t.locator(".besm-odds-panel")).to_contain_text("Push Strength 5 → 7", timeout=30_000)
 
 
-def test_stamina_laid_out_for_play_and_a_declaration_kept_across_a_reload(browser, dashboards_url):
+def test_stamina_laid_out_for_play_and_a_declaration_kept_across_a_reload(browser, dashboards_url, dashboards_server):
     "Round 2 at 1366 x 900: everyone's Stamina, what the push costs and the buttons on the first screen, side by side; at 400 x 800 the same order; a half-made declaration survives a reload and the next character's starts clear."
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     page = ctx.new_page()
@@ -351,7 +351,7 @@ def test_stamina_laid_out_for_play_and_a_declaration_kept_across_a_reload(browse
         assert page.evaluate("document.documentElement.scrollWidth") <= 400
         # half made (Bo, 2 pushed, an injury typed), then a reload: it comes back, and the record has not moved
         t.locator(".besm-hurt-stamina input").fill("4"); t.locator(".besm-hurt-stamina input").press("Tab")
-        page.wait_for_timeout(800)  # the draft is written as it changes
+        draft_kept(dashboards_server[1].saves, lambda d: d["tracker"].get("hurt_stamina") == 4 and d["tracker"].get("who") == "Bo")
         page.reload(timeout=120_000)
         page.locator(".besm-planner").wait_for(timeout=120_000)
         open_tab(page, "Stamina")

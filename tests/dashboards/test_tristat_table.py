@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import serve_dashboards
-from tests.dashboards.kit import CHART_CHECK, PLAY_PARTS, check_first_screen, first_screen
+from tests.dashboards.kit import CHART_CHECK, PLAY_PARTS, check_first_screen, draft_kept, first_screen
 from tests.dashboards.test_home_dice_tristat import TRISTAT, add_fighters, fill, fresh_fight, tick_target
 
 pytestmark = pytest.mark.browser
@@ -73,7 +73,7 @@ def test_play_layout_first_screen(browser, dashboards_url):
         ctx.close()
 
 
-def test_typed_dice_step_by_step_and_a_declaration_kept_across_a_reload(page, dashboards_url):
+def test_typed_dice_step_by_step_and_a_declaration_kept_across_a_reload(page, dashboards_url, dashboards_server):
     tracker = fresh_fight(page, dashboards_url)
     add_fighters(page, tracker, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
     expect(tracker.locator(".besm-dice-need")).to_contain_text("d6 for Rei's initiative")  # said before it is asked for
@@ -90,6 +90,7 @@ def test_typed_dice_step_by_step_and_a_declaration_kept_across_a_reload(page, da
     tracker.locator(".besm-mods").get_by_label("Target is far off", exact=True).check()
     fill(tracker, "Typed dice", "5")
     expect(tracker.locator(".besm-dice-need")).to_contain_text("Next dice: type 2d6 for Youma's dodge", timeout=30_000)
+    draft_kept(dashboards_server[1].saves, lambda d: d["typed"] == "5" and "Target is far off" in d["tracker"].get("mods", []))
     # a reload: the half-made declaration comes back (the dice typed too), and the fight has not moved
     page.reload(timeout=120_000)
     tracker = page.locator(".besm-tracker")
