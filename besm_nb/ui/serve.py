@@ -58,6 +58,11 @@ DASHBOARD_CSS = """
 :is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output, .widget-tab-contents, .widget-box):has(.besm-calculator, .besm-play-box),
 .besm-calculator { overflow: visible !important; }
 body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' view: no GM's notes above it */
+/* a phone in play: the page's title on one line and its introduction folded away, so the fight starts near the top */
+@media (max-width: 700px) {
+  body:has(.besm-playing) .jp-MarkdownCell h1 { font-size: 1.3em; margin: 0.2em 0; }
+  body:has(.besm-playing) .jp-RenderedMarkdown:has(> h1) > :not(h1) { display: none; }
+}
 @media (max-width: 999px) { .besm-calculator > .besm-answer-line { display: flex !important; } }
 @media (min-width: 1000px) {
   .besm-calculator:not(.lm-mod-hidden):has(> .besm-output) { display: grid !important; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);

@@ -439,6 +439,7 @@ class Tracker(Panel):
         now = self.playing()
         if now != self._was_playing:
             self.setup_box.selected_index = None if now else 0
+            (self.add_class if now else self.remove_class)("besm-playing")  # a phone's page drops its intro during play
             self._was_playing = now
 
     # -- the half-made declaration -------------------------------------------------------------------
