@@ -485,6 +485,11 @@ def parse(expr: str,  # a dice expression such as "2d6+3", "4d6kh3" or "6d6>=5"
         raise InputError("expr", "is empty: write dice such as '2d6', 'd20+5' or '4d6kh3'")
     if len(text) > MAX_EXPR_LEN:
         raise InputError("expr", f"is too long ({len(text)} characters; at most {MAX_EXPR_LEN})")
+    return _parsed(text, bool(exact))
+
+
+@functools.lru_cache(maxsize=1024)  # a simulation rolls the same few expressions thousands of times
+def _parsed(text: str, exact: bool) -> tuple[Term, ...]:
     s, terms = _Scanner(text), []
     sign = -1 if s.take("+", "-") == "-" else 1
     while True:

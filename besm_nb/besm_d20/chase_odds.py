@@ -163,8 +163,8 @@ def round_odds(state: ChaseState,  # the chase at the start of the round
                      {k: Fraction(v, big) for k, v in outcome.items()}, {k: Fraction(v, big) for k, v in sorted(nxt.items())})
 
 # %% auto #0
-__all__ = ['OUTCOMES', 'BEST', 'POLICIES', 'ENDINGS', 'RoundOdds', 'round_odds', 'Policy', 'policy', 'CaptureOdds',
-           'capture_odds', 'wilson', 'Simulation', 'simulate_capture']
+__all__ = ['OUTCOMES', 'BEST', 'POLICIES', 'ENDINGS', 'SIMULATION_ROUNDS', 'RoundOdds', 'round_odds', 'Policy', 'policy',
+           'CaptureOdds', 'capture_odds', 'wilson', 'Simulation', 'simulate_capture']
 
 # %% ../../nbs/besm_d20/31_chase_odds.ipynb #f7865b82
 BEST = "best finisher"
@@ -334,13 +334,15 @@ def wilson(k: int,  # successes
 
 
 ENDINGS = ("caught", "escaped", "crash", "disabled", "still running")  # how a simulated chase can end
+SIMULATION_ROUNDS = 4_000  # chase rounds a simulation plays in all, at most (about 2 s on a slow machine)
 
 
 @dataclass(frozen=True)
 class Simulation:
     "Counts of each ending over simulated chases, with 95% intervals."
-    n: int
+    n: int  # chases played
     counts: dict[str, int]  # each of ENDINGS: how many chases ended that way
+    asked: int | None = None  # chases asked for, when the rounds budget stopped short of them (None: all were played)
 
     def share(self, what: str,  # an ending: "caught", "escaped", "crash", "disabled" or "still running"
              ) -> float:
@@ -375,11 +377,14 @@ def simulate_capture(predator: Mecha,  # the pursuer
                                     f"the chase is over before it starts ({start.reason})")
     pick = _chooser(pp, qp, _bucketed(start, {}), {})
     rng = random.Random(seed)
-    counts = dict.fromkeys(ENDINGS, 0)
+    counts, played, budget = dict.fromkeys(ENDINGS, 0), 0, SIMULATION_ROUNDS
     for _ in range(n):
+        if budget < rounds: break  # a chase is started only if it can be played to its end
         s = start
         for _ in range(rounds):
             s, _ = resolve_chase_round(s, *pick(s.lead, s.speed), rng)
+            budget -= 1
             if s.over: break
         counts[s.outcome or "still running"] += 1
-    return Simulation(n, counts)
+        played += 1
+    return Simulation(played, counts, None if played == n else n)

@@ -85,7 +85,10 @@ def _pds(text: str, name: str) -> list[int]:
 
 def shield_wall_result(shields: str, slowest_move: int) -> Result:
     "The answer: what the wall gives its shieldmen and the spearmen behind, each with its rule."
-    w = shield_wall(_pds(shields, "shields"), slowest_move)
+    try: w = shield_wall(_pds(shields, "shields"), slowest_move)
+    except InputError as err:  # the rule names its list; on screen it is this field
+        if err.param != "shield_pds": raise
+        raise InputError("shields", str(err).split(": ", 1)[1]) from None
     return Result(f"Shieldmen: no Block, swings {w['swing attacks']}, +{w['pd']} PD; spearmen behind: {w['to target the spearmen']} to target",
                   [Step("Shieldmen may Block", "no", TACTICS_RULE), Step("Shieldmen's swing attacks", w["swing attacks"], TACTICS_RULE),
                    Step("Shieldmen's extra PD", f"+{w['pd']}", TACTICS_RULE),
