@@ -13,8 +13,8 @@ from typing import Mapping, Sequence
 from .dice import pct
 
 # %% auto #0
-__all__ = ['BAR_COLOUR', 'BAR_HIGHLIGHT', 'LABEL_PX', 'TINY', 'fraction', 'exact_line', 'odds_table', 'chart_groups', 'bar_chart',
-           'working_table', 'Result']
+__all__ = ['BAR_COLOUR', 'BAR_HIGHLIGHT', 'LABEL_PX', 'TINY', 'SOURCES', 'fraction', 'exact_line', 'odds_table', 'chart_groups',
+           'bar_chart', 'cite', 'working_table', 'Result']
 
 # %% ../nbs/core/02_render.ipynb #195f4618
 _TABLE = "border-collapse:collapse;margin:0.4em 0;font-variant-numeric:tabular-nums"
@@ -115,11 +115,26 @@ def bar_chart(odds: Mapping[object, Fraction],  # each outcome with its exact pr
             f'height:{height}px;max-width:720px;margin:0.4em 1em 2.2em 1em">' + "".join(bars) + "</div>")
 
 # %% ../nbs/core/02_render.ipynb #e640e2f3
+# the five source texts: the number a rule's citation starts with -> (the book as a reader looks for it, its full title)
+SOURCES = {"000": ("BESM d20 Optional Rules", "BESM d20 Revised, Appendix: Optional Rules"),
+           "001": ("Tri-Stat Combat", "BESM / Tri-Stat 2d6 combat, as in the Sailor Moon RPG"),
+           "002": ("Anime d20 SRD ch. 12", "Anime d20 SRD v1.0, Chapter 12: Combat"),
+           "003": ("Special Situations", "GURPS-style Special Situations, a player's compilation"),
+           "004": ("Encounters", "an indie system's Encounters chapter")}
+
+
+def cite(rule: str,  # a rule's citation as the code keeps it, e.g. "002 · Table 12-5"
+        ) -> str:
+    "The citation as a reader reads it: the book by name, then the section (\"Anime d20 SRD ch. 12 · Table 12-5\")."
+    number, sep, section = str(rule).partition(" · ")
+    return f"{SOURCES[number][0]} · {section}" if sep and number in SOURCES else str(rule)
+
+
 def working_table(steps: Sequence,  # `besm_nb.checks.Step`s, or any objects with what / value / rule
                  ) -> str:
-    "An HTML table of working: what was applied, the value, the rule."
+    "An HTML table of working: what was applied, the value, the rule (its book by name)."
     rows = [_row(["step", "value", "rule"], head=True)]
-    rows += [_row([escape(str(s.what)), escape(str(s.value)), f"<em>{escape(s.rule)}</em>"]) for s in steps]
+    rows += [_row([escape(str(s.what)), escape(str(s.value)), f"<em>{escape(cite(s.rule))}</em>"]) for s in steps]
     return f'<table class="besm-working" style="{_TABLE}">' + "".join(rows).replace("text-align:right", "text-align:left") + "</table>"
 
 # %% ../nbs/core/02_render.ipynb #385cde07

@@ -626,7 +626,15 @@ def offline(out: Path) -> dict:
         path = f.relative_to(out).as_posix()
         if not OFFLINE_SKIP.match(path): files[path] = hashlib.sha256(f.read_bytes()).hexdigest()[:16]
     version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:12]
+    # the pages ask for many files with a "?v=" query: the worker asks for the same address, so the browser's cache answers
+    # it ("not modified") instead of sending the file again
+    asked = {}
+    for page in out.rglob("*.html"):
+        for m in re.finditer(r'([\w@.+-]+(?:/[\w@.+-]+)*)\?(v=[0-9a-f]{6,})', page.read_text(encoding="utf-8")):
+            asked[re.sub(r"^(?:\.\.?/)+", "", m.group(1))] = m.group(2)
+    queries = {path: q for path in files for rel, q in asked.items() if path == rel or path.endswith("/" + rel)}
     sw = (DOCS / "live" / "sw.js").read_text().replace("'__VERSION__'", json.dumps(version)).replace("__FILES__", json.dumps(files, indent=0))
+    sw = sw.replace("__QUERIES__", json.dumps(queries, indent=0))
     (out / "sw.js").write_text(sw)
     return {"version": version, "files": len(files), "bytes": sum((out / p).stat().st_size for p in files)}
 

@@ -739,13 +739,13 @@ def site_trackers(cold_runs=5, warm_runs=7, actions=21):
         return raw, gz, br
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=[*conftest.CHROMIUM_ARGS,
-                                                                                        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
         for page, buttons in SITE_TRACKERS.items():
             url = f"{base}/{page}"
             cold, warm, loads, before_live = [], [], [], None
-            for i in range(cold_runs):  # a fresh profile each time: an empty cache, empty storage
-                ctx = browser.new_context(); pg = ctx.new_page()
+            for i in range(cold_runs):  # a fresh profile on disk each time (a phone's browser keeps its cache there): empty cache and storage
+                ctx = p.chromium.launch_persistent_context(tempfile.mkdtemp(prefix="besm-bench-"), executable_path=conftest.chromium_path(),
+                                                           args=[*conftest.CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
+                pg = ctx.new_page()
                 served.update(bytes=0, files=[])
                 pg.goto(url); pg.wait_for_function(wait, timeout=180_000)
                 state = pg.evaluate("window.besmLive")
@@ -778,7 +778,6 @@ def site_trackers(cold_runs=5, warm_runs=7, actions=21):
                     pg.wait_for_timeout(100)
                 report(f"site: {page}: action -> new state, saved (median)", statistics.median(times[1:]), "ms", 150)
             ctx.close()
-        browser.close()
     server.shutdown()
     with tempfile.TemporaryDirectory() as tmp:
         for name, (rounds, steps, size) in ten_rounds(Path(tmp)).items():

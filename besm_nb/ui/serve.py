@@ -32,6 +32,7 @@ DASHBOARD_CSS = """
 .widget-checkbox .widget-label-basic, .widget-checkbox .widget-label-basic span { white-space: normal; overflow: visible;
   text-overflow: clip; height: auto; line-height: 1.3; }
 .besm-hidden { display: none !important; }
+small { font-size: max(12px, 0.8em); }  /* notes a GM reads at arm's length: never under 12 px */
 .jupyter-button.widget-button:disabled { filter: grayscale(1); opacity: 0.45; cursor: not-allowed; }
 .besm-upload { font-size: 0 !important; }  /* ipywidgets writes the file count into the label: "Upload save (0)" */
 .besm-upload::after { content: "Upload save"; font-size: var(--jp-widgets-font-size); }
@@ -63,7 +64,9 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
   body:has(.besm-playing) .jp-MarkdownCell h1 { font-size: 1.3em; margin: 0.2em 0; }
   body:has(.besm-playing) .jp-RenderedMarkdown:has(> h1) > :not(h1) { display: none; }
 }
-@media (max-width: 999px) { .besm-calculator > .besm-answer-line { display: flex !important; } }
+@media (max-width: 999px) { .besm-calculator > .besm-answer-line { display: flex !important; }
+  /* the line kept in view above the answer says its headline: the answer does not say it a second time below it */
+  .besm-calculator:has(> .besm-answer-line) > .besm-output .besm-headline { display: none; } }
 @media (min-width: 1000px) {
   .besm-calculator:not(.lm-mod-hidden):has(> .besm-output) { display: grid !important; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
     column-gap: 2em; align-items: start; }

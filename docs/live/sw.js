@@ -4,6 +4,7 @@
 // files that did not change from the old one), then deletes the old. Nothing here is sent anywhere.
 const VERSION = '__VERSION__';
 const FILES = __FILES__;  // each file kept, by path from the site's root -> a hash of what it holds
+const QUERIES = __QUERIES__;  // the query the pages ask for a file with ("v=..."): the same address, so the HTTP cache answers
 const PREFIX = 'besm-site-';
 const CACHE = PREFIX + VERSION;
 const LIST = 'besm-files.json';  // the list above, kept in the cache: the next version sees which files it may copy
@@ -37,7 +38,8 @@ async function fill() {
       if (await cache.match(url)) continue;  // kept by an install that stopped half way
       const same = old && old.files[path] === hash && await old.cache.match(url);
       if (same) { await cache.put(url, same); continue; }
-      const r = await fetch(url, { cache: 'no-cache' });  // never an older copy from the browser's HTTP cache
+      const asked = QUERIES[path] ? `${url}?${QUERIES[path]}` : url;  // as the page asked: what it loaded is only checked, not sent again
+      const r = await fetch(asked, { cache: 'no-cache' });  // never an older copy from the browser's HTTP cache
       if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
       await cache.put(url, r);
     }

@@ -56,7 +56,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     assert expected.attack_bonus == 7
     wait_for_output(page, shown(expected))
     out = page.locator(".besm-output").first.inner_text()
-    assert "aiming (aim reading: round)" in out and "002 · Table 12-5" in out
+    assert "aiming (aim reading: round)" in out and "Anime d20 SRD ch. 12 · Table 12-5" in out
 
     # the other Extra Aim reading: +2
     page.locator(".besm-field-aim select").first.select_option(label="an action: +2, scope +3 (Table 12-5)")

@@ -195,7 +195,7 @@ def test_the_melee_panel_adds_up_as_the_library_does_at_400_px(phone, dashboards
     panel.locator(".besm-headline", has_text=head).first.wait_for(timeout=30_000)
     assert (want.attack, want.defence) == (5, 4)  # the chapter's hand count
     out = panel.locator(".besm-output").inner_text()
-    assert "Several fronts: a foe beyond the first" in out and "003 · Individuals vs. groups" in out and "Green: never under fire" in out
+    assert "Several fronts: a foe beyond the first" in out and "Special Situations · Individuals vs. groups" in out and "Green: never under fire" in out
     f("wall").locator("select").first.select_option(label="a shieldman in a shield wall")
     f("defence_kind").locator("select").first.select_option(label="block")
     panel.locator(".besm-headline", has_text="no block").first.wait_for(timeout=30_000)  # shieldmen may not Block

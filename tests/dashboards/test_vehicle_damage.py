@@ -51,7 +51,7 @@ def test_the_resolver_shows_the_librarys_odds(page, dashboards_url):
     set_value(page, "speed_mph", 0)
     wait_for_output(page, f"control roll {fmt_odds(Fraction(179, 1944))}")  # the chapter's hand-counted example
     out = page.locator(".besm-output").first.inner_text()
-    assert "Driver: hit, control roll at −4" in out and "003 · Automobile hit locations" in out
+    assert "Driver: hit, control roll at −4" in out and "Special Situations · Automobile hit locations" in out
 
     choose(page, "location", "aimed: Gas Tank (-8)")
     wait_for_output(page, f"fire {fmt_odds(Fraction(13, 36))} (explodes {fmt_odds(Fraction(13, 3888))})")

@@ -78,9 +78,9 @@ def lead_track(lead: int,  # the lead in lengths, 0–30
             else: mark = "◆"
         cells.append(f'<div title="{escape(title)}" style="flex:1;min-width:0;height:22px;background:{zone};overflow:hidden;white-space:nowrap;'
                      f'border-right:1px solid #fff;text-align:center;font-size:{"60%" if len(mark) > 1 else "80%"};line-height:22px">{mark}</div>')
-    scale = "".join(f'<span style="flex:1;min-width:0;font-size:65%;text-align:left">{i if i % 5 == 0 else ""}</span>' for i in range(31))
+    scale = "".join(f'<span style="flex:1;min-width:0;font-size:max(12px, 65%);text-align:left">{i if i % 5 == 0 else ""}</span>' for i in range(31))
     return (f'<div class="besm-track" data-lead="{lead}" style="max-width:720px;margin:0.3em 0">'
-            f'<div style="font-size:85%">▶ {escape(predator)} (predator) · ◆ {escape(prey)} (prey), '
+            f'<div style="font-size:max(12px, 85%)">▶ {escape(predator)} (predator) · ◆ {escape(prey)} (prey), '
             f'lead <b>{lead}</b> {_lengths(lead)[len(str(lead)) + 1:]} = {lead * length_ft:,} ft · shaded: predator finishers (≤ 5), prey finishers (≥ 20)'
             + (" · ✖ caught" if outcome == "caught" else "") + '</div>'
             f'<div style="display:flex">{"".join(cells)}</div><div style="display:flex">{scale}</div></div>')
@@ -285,7 +285,7 @@ class ChaseTracker(Tracker):
         for w in (self.house_p, self.house_q): _sized(w, "11em", "19em")
         for w in (self.terrain, self.started, self.only_open): _sized(w, "9em", "23em")
         _sized(self.pol_p, "5em", "24em"); _sized(self.pol_q, "5em", "24em"); _sized(self.rounds, "9em", "15em")
-        a1_note = html_text("<span style='font-size:85%;line-height:1.4'>A-1 '?' cell: the Drive check modifier each side "
+        a1_note = html_text("<span style='font-size:max(12px, 85%);line-height:1.4'>A-1 '?' cell: the Drive check modifier each side "
                             "takes when the Table A-1 cell of the chosen pair is lost in the source (printed '?').</span>")
         round_box = self.row(self.pred.round_row(), self.prey.round_row(), self.obstacle_adjust, cls="besm-round-message")
         self.round_message = self._row_messages[-1]  # what the round's choices say (a refused box) shows right under them

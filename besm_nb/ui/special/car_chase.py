@@ -12,7 +12,7 @@ from pathlib import Path
 import ipywidgets as widgets
 
 from ...dice import InputError, fmt_odds, pct
-from ...render import odds_table, working_table
+from ...render import cite, odds_table, working_table
 from ...special.car_chase import (CHASE_KIND, CHASE_VERSION, HITS_RANGE, INTO, LIMP_RANGE, LOSSES, STACKING, TYRE_NAMES, CarChase,
                                        ChaseRules, Vehicle, chase_from_dict)
 from ...special.criticals import vehicle_critical
@@ -101,7 +101,7 @@ def control_panel(roll) -> str:
 def control_modifiers(roll) -> str:
     "Every modifier of the control roll, with its rule."
     rows = "".join(f"<tr><td style='padding:2px 8px 2px 0'>{escape(m.what)}</td><td style='text-align:right;padding:2px 8px'>{m.value:+d}</td>"
-                   f"<td style='padding:2px 0 2px 8px'><em>{escape(m.rule)}</em></td></tr>" for m in roll.modifiers) \
+                   f"<td style='padding:2px 0 2px 8px'><em>{escape(cite(m.rule))}</em></td></tr>" for m in roll.modifiers) \
         or "<tr><td colspan='3'><i>no modifiers</i></td></tr>"
     return (f"<div style='overflow-x:auto;max-width:100%'><table class='besm-working besm-control-mods'>"
             f"<tr><th style='text-align:left'>modifier</th><th>value</th><th style='text-align:left'>rule</th></tr>{rows}</table></div>")

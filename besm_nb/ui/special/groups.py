@@ -31,7 +31,7 @@ def group_contest_result(skill: int, members: str, position: str, tie: str, crit
     odds = group_contest_odds(skill, group, position, tie, criticals)
     mine = skill + POSITIONS[position]
     good = odds["one at a time"] + odds["fumbler in front"]
-    return Result(f"He rolls {mine} against the group's {group}: one foe at a time {fmt_odds(good)}; surrounded {fmt_odds(odds['surrounded'])}",
+    return Result(f"He rolls {mine} against the group's {group}: faces one foe at a time (one at a time, or a fumbler in front) {fmt_odds(good)}; surrounded {fmt_odds(odds['surrounded'])}",
                   [Step("The group", f"poorest {group + 2}, −2 = {group}", RULE), Step("His skill", f"{skill} {POSITIONS[position]:+d} = {mine}", RULE)]
                   + [Step(k, MEANING[k], RULE) for k in reversed(GROUP_OUTCOMES)],
                   odds, "result", highlight=["one at a time", "fumbler in front"])
