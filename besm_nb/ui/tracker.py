@@ -136,7 +136,7 @@ def order_html(play: Play,  # what to show
             f'<div style="display:flex;flex-wrap:wrap;gap:0 0.6em;align-items:baseline;font-size:15px">'
             f'<b>{"▶ " if s.current else ""}{escape(s.name)}</b>'
             + (f'<small style="font-size:13px">{escape(s.order)}</small>' if s.order else "")
-            + ('<small style="font-size:13px;color:#6a1b9a">foe</small>' if s.foe and not players else "") + "</div>"
+            + ('<small class="besm-foe-mark" style="font-size:13px;color:#6a1b9a">foe</small>' if s.foe and not players else "") + "</div>"
             + bars + (f'<div style="font-size:14px">{counts}</div>' if counts else "")
             + (f'<div class="besm-conditions" style="font-size:13px">{" · ".join(chips)}</div>' if chips else "") + "</li>")
     body = f'<ol class="besm-sides" style="padding:0;margin:0.3em 0">{"".join(rows)}</ol>' if rows else "<i>Nobody in it yet.</i>"
