@@ -194,6 +194,7 @@ def check_foes(browser, url: str,  # the dashboard's address
             page.screenshot(path=str(Path(shots) / f"{name}-gm-1366.png"))
             p.screenshot(path=str(Path(shots) / f"{name}-players-400.png"), full_page=True)
             page.set_viewport_size({"width": 400, "height": 800}); page.wait_for_timeout(500)
+            t.locator(".besm-order").first.scroll_into_view_if_needed()
             page.screenshot(path=str(Path(shots) / f"{name}-gm-400.png"))
             page.set_viewport_size({"width": 1366, "height": 900}); page.wait_for_timeout(500)
         t.locator(SETUP_TITLE).first.click()  # the set-up folded away as play began: reopened, its choices are there still

@@ -113,7 +113,8 @@ def _started_at(chase: CarChase, name: str) -> int:
     return next((s["speed"] for s in chase.steps if s["do"] == "vehicle" and s["name"].strip() == name), 0)
 
 
-CHASE_LEFT = [(r"({foe}, [^<\n]*?): \d+ of \d+ HP is more than half", r"\1: more than half its HP is gone"),  # the engine's HP taken
+CHASE_LEFT = [(r"({foe} joins the chase: [^<\n]*?) \(skill \d+\)", r"\1"),  # the driver's skill
+              (r"({foe}, [^<\n]*?): \d+ of \d+ HP is more than half", r"\1: more than half its HP is gone"),  # the engine's HP taken
               (r"({foe}, [^<\n]*?); \d+ of \d+ HP taken", r"\1"),
               (r"(\b{foe}[ :][^<\n]*?) \(taken so far \d+\)", r"\1")]  # a person aboard: the damage taken so far
 
