@@ -520,6 +520,7 @@ def press(t, button, seed: int = 7) -> None:
 def _car_chase(t):
     for name, kind, driver in (("Roadster", "car", "Vic"), ("Bike", "motorcycle", "Anna")):
         t.f_name.value, t.f_kind.value, t.f_driver.value = name, kind, driver; t.b_add.click()
+    t.foe_pick.value = ("Bike",)
     t.pick.value = "Roadster"; t.damage.value = "6d6"
     for i, b in enumerate((t.b_hit, t.b_control, t.b_end)): press(t, b, 9 + i)
 
@@ -541,6 +542,7 @@ def _wounds(t):
 
 
 def _battle(t):
+    t.foe_pick.value = ("B",)  # the raiders are foes: the players' view settings are walked too
     for i, b in enumerate((t.start_button, t.turn_button, t.turn_button, t.encounter_button)): press(t, b, 11 + i)  # the fight left on
 
 
@@ -564,6 +566,7 @@ def _fate(t):
 
 
 def _units(t):
+    t.foe_pick.value = ("Goblin raiders",)
     for i, b in enumerate((t.start_button, t.init_button, t.act_button, t.act_button, t.morale_button, t.morale_button, t.round_button)):
         press(t, b, 4 + i)
 

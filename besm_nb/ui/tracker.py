@@ -24,14 +24,15 @@ from typing import Callable, Iterator, Sequence
 import ipywidgets as widgets
 
 from ..dice import DiceFeed, InputError
-from ..store import MAX_BYTES, load_json, save_json
-from .calc import ERROR_STYLE, Panel, html_text
+from ..store import MAX_BYTES, fields, items, load_json, save_json, text
+from .calc import ERROR_STYLE, Panel, TickPicker, html_text
 
 # %% auto #0
-__all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVES_ENV', 'FOLLOW_SECONDS', 'FOLLOW_ENV',
-           'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of', 'Bar', 'Side', 'Play', 'order_html',
-           'saves_folder', 'page_view', 'follow', 'NeedDice', 'Thrown', 'Tracker', 'PlayersView', 'tracker_page',
-           'tracker_class', 'players_data', 'players_page', 'players_handlers']
+__all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'NO_FOES', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVES_ENV', 'FOLLOW_SECONDS',
+           'FOLLOW_ENV', 'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of', 'Bar', 'Side', 'Play',
+           'order_html', 'foes_table', 'hide_left', 'saves_folder', 'page_view', 'follow', 'NeedDice', 'Thrown',
+           'Tracker', 'PlayersView', 'tracker_page', 'tracker_class', 'players_data', 'players_page',
+           'players_handlers']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
@@ -135,11 +136,40 @@ def order_html(play: Play,  # what to show
             f'<div style="display:flex;flex-wrap:wrap;gap:0 0.6em;align-items:baseline;font-size:15px">'
             f'<b>{"▶ " if s.current else ""}{escape(s.name)}</b>'
             + (f'<small style="font-size:13px">{escape(s.order)}</small>' if s.order else "")
-            + ('<small style="font-size:13px;color:#6a1b9a">foe</small>' if s.foe and not players else "") + "</div>"
+            + ('<small class="besm-foe-mark" style="font-size:13px;color:#6a1b9a">foe</small>' if s.foe and not players else "") + "</div>"
             + bars + (f'<div style="font-size:14px">{counts}</div>' if counts else "")
             + (f'<div class="besm-conditions" style="font-size:13px">{" · ".join(chips)}</div>' if chips else "") + "</li>")
     body = f'<ol class="besm-sides" style="padding:0;margin:0.3em 0">{"".join(rows)}</ol>' if rows else "<i>Nobody in it yet.</i>"
     return f'<div class="besm-order-head" style="font-size:16px;margin-bottom:0.2em">{head}</div>{body}'
+
+NO_FOES = {"foes": [], "show_foes": "bars"}  # a game's players' view settings before the GM marks anyone: nobody a foe, foes as bars
+
+
+def foes_table(value: object,  # what the save holds under `where`
+               names: Sequence[str],  # the sides a foe may be: the armies, units or vehicles in the game
+               where: str = "table",  # where it sits in the save
+               more: Sequence[str] = (),  # the tracker's own fields beside these (it checks them itself)
+              ) -> dict:
+    "The players' view settings of a save, checked field by field: which sides are foes (each once, each in the game) and how the players' view shows them."
+    keys = ("foes", "show_foes", *more)
+    d = fields(value, where, keys, keys)
+    foes = [text(n, f"{where}.foes[{i}]", tuple(names)) for i, n in enumerate(items(d["foes"], f"{where}.foes", 200))]
+    if len(set(foes)) != len(foes): raise InputError(f"{where}.foes", "names one side twice")
+    return {"foes": foes, "show_foes": text(d["show_foes"], f"{where}.show_foes", tuple(FOE_VIEWS))} | {k: d[k] for k in more}
+
+
+def hide_left(results: Sequence[str],  # the latest results, as HTML
+              foes: Sequence[str],  # the names whose numbers are the GM's to tell
+              patterns: Sequence[tuple[str, str]],  # (a regular expression with {foe} where the name goes, what replaces it)
+             ) -> list[str]:
+    "The latest results as the players' view shows them when foes are not shown in full: what each foe has left taken out."
+    out = list(results)
+    for foe in foes:
+        name = re.escape(escape(foe))
+        for pattern, put in patterns:
+            out = [re.sub(pattern.replace("{foe}", name), put, r) for r in out]
+    return out
+
 
 # %% ../../nbs/core/06_tracker.ipynb #8233d2b1
 HISTORY_BYTES = 2_000_000  # how much undo history a tracker keeps, on the page and in its autosave: the newest steps within 2 MB of states
@@ -441,6 +471,53 @@ class Tracker(Panel):
             self.setup_box.selected_index = None if now else 0
             (self.add_class if now else self.remove_class)("besm-playing")  # a phone's page drops its intro during play
             self._was_playing = now
+
+    # -- foes, for the players' view -----------------------------------------------------------------
+    def start_foes(self) -> None:
+        "The players' view settings: which sides are foes (ticked in the set-up) and how the players' view shows their numbers, kept in `self.foes`. Save it as the state's 'table' and read it back with `foes_table`; lay out `foes_controls()` and call `offer_foes` in `refresh`."
+        W = widgets
+        self.foes = dict(NO_FOES, foes=[])
+        self._foes_setting, self._foes_offered = False, None
+        self.foe_pick = TickPicker([], height="8em"); self.foe_pick.add_class("besm-foe-pick")
+        self.show_foes = W.Dropdown(options=[(v, k) for k, v in FOE_VIEWS.items()], value="bars", description="Foes shown",
+                                    style={"description_width": "6.5em"}, layout=W.Layout(width="30em", max_width="100%"))
+        self.show_foes.add_class("besm-show-foes")
+        for w in (self.foe_pick, self.show_foes):
+            w.observe(lambda _: self._foes_setting or self.act(self.set_foes, self.foes_message), names="value")
+
+    def foes_controls(self, what: str = "sides",  # what the GM ticks, in words: "armies", "units and characters", "vehicles"
+                     ) -> list[widgets.Widget]:
+        "The set-up's part for the players' view: the foes ticked and how their numbers show, with a line saying what it does."
+        head = html_text(f"<b>Foes, for the players' view</b>: tick the {escape(what)} the players fight against. The read-only "
+                         "players' view (its link is at the top) shows foes' numbers only as chosen here; this page always shows them.",
+                         cls="besm-foes-help")
+        row = self.row(self.show_foes, cls="besm-foes-message")
+        self.foes_message = self._row_messages[-1]
+        return [head, self.foe_pick, row]
+
+    def offer_foes(self, sides: Sequence[str | tuple[str, str]],  # the sides that may be foes now: names, or (label, name) pairs
+                  ) -> None:
+        "Offer the sides in the game, the foes ticked and the players' view choice shown as saved; call from `refresh`."
+        was, self._foes_setting = self._foes_setting, True
+        try:
+            pairs = [s if isinstance(s, tuple) else (s, s) for s in sides]
+            if pairs != self._foes_offered:
+                self.foe_pick.set_options(pairs, self.foes["foes"])
+                self._foes_offered = pairs
+            ticked = tuple(n for _, n in pairs if n in self.foes["foes"])
+            if tuple(self.foe_pick.value) != ticked: self.foe_pick.value = ticked
+            self.show_foes.value = self.foes["show_foes"]
+        finally: self._foes_setting = was
+
+    def set_foes(self) -> None:
+        "The foes ticked and how the players see them, from the set-up (at any time: they change nothing in play)."
+        self.foes = {"foes": list(self.foe_pick.value), "show_foes": self.show_foes.value}
+        self._say("The players' view follows this setting.", self.foes_message)
+
+    def keep_foes(self, names: Sequence[str],  # the sides still in the game
+                 ) -> None:
+        "Drop the foe marks of sides no longer in the game (one removed from the set-up)."
+        self.foes = dict(self.foes, foes=[n for n in self.foes["foes"] if n in names])
 
     # -- the half-made declaration -------------------------------------------------------------------
     def _drafted(self, fn: Callable[[], object]) -> None:

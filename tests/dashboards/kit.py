@@ -167,3 +167,61 @@ def check_readable(page) -> dict:
     wide = page.evaluate(WIDE_CHECK)
     assert all(t["cue"] == "local, local, scroll, scroll" for t in wide), wide
     return {"charts": charts["charts"], "wide tables": len(wide)}
+
+
+# -- foes on the players' view: one check for every tracker that marks foes ---------------------------------------------------
+HIDDEN, BARS = "foes' numbers hidden (names and who is out only)", "foes as bars, without numbers"  # the set-up's words
+SETUP_TITLE = ".besm-setup .lm-AccordionPanel-title, .besm-setup .jupyter-widget-Collapse-header"
+
+
+def check_foes(browser, url: str,  # the dashboard's address
+               prepare: Callable[[object], object],  # opens a fresh tracker on the page and sets it up; returns the tracker
+               tick: str,  # the words of the foe's tick box
+               foe: str, friend: str,  # the foe's and a friend's names in the order of play
+               play: Callable[[object, object], None],  # (page, tracker): plays on into the fight
+               shots: str | None = None,  # a folder for screenshots of both pages at both widths
+               name: str = "tracker",  # the screenshots' names start with it
+              ) -> None:
+    "The GM ticks a foe and hides foes' numbers, then plays: the GM's order of play marks the foe with its bars; the players' view shows it without bars while the friend keeps its numbers; switched to bars, the foe's bars come back without numbers."
+    from pathlib import Path
+    ctx, ctx_p = browser.new_context(viewport={"width": 1366, "height": 900}), browser.new_context(viewport={"width": 400, "height": 800})
+    errors = []
+    try:
+        page, p = ctx.new_page(), ctx_p.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        t = prepare(page)
+        t.locator(".besm-foe-pick label", has_text=tick).locator("input").check()
+        t.locator(".besm-foes-message", has_text="follows this setting").wait_for(timeout=30_000)
+        t.locator(".besm-show-foes select").select_option(label=HIDDEN)
+        play(page, t)
+        gm = t.locator(f".besm-order .besm-side[data-name='{foe}']")
+        expect(gm.locator(".besm-foe-mark")).to_have_text("foe", timeout=30_000)
+        expect(gm.locator(".besm-bar").first).to_contain_text(" / ")  # the GM sees every number
+        p.goto(url + "?view=players", timeout=180_000)
+        them, us = (p.locator(f".besm-players .besm-side[data-name='{n}']") for n in (foe, friend))
+        us.wait_for(timeout=120_000)
+        expect(us.locator(".besm-bar").first).to_contain_text(" / ", timeout=30_000)
+        expect(them).to_be_visible()
+        expect(them.locator(".besm-foe-mark")).to_have_count(0)  # the players' page is theirs: no marks of the GM's
+        expect(them.locator(".besm-bar")).to_have_count(0, timeout=30_000)
+        if shots:
+            page.screenshot(path=str(Path(shots) / f"{name}-gm-1366.png"))
+            p.screenshot(path=str(Path(shots) / f"{name}-players-400.png"), full_page=True)
+            page.set_viewport_size({"width": 400, "height": 800}); page.wait_for_timeout(500)
+            t.locator(".besm-order").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(Path(shots) / f"{name}-gm-400.png"))
+            page.set_viewport_size({"width": 1366, "height": 900}); page.wait_for_timeout(500)
+        t.locator(SETUP_TITLE).first.click()  # the set-up folded away as play began: reopened, its choices are there still
+        choice = t.locator(".besm-show-foes select")
+        choice.scroll_into_view_if_needed(timeout=30_000)
+        choice.select_option(label=BARS)
+        expect(them.locator(".besm-bar")).not_to_have_count(0, timeout=30_000)
+        expect(them.locator(".besm-bar").first).not_to_contain_text(" / ")
+        if shots:
+            t.locator(".besm-foe-pick").scroll_into_view_if_needed()
+            page.screenshot(path=str(Path(shots) / f"{name}-gm-setup-1366.png"))
+            p.set_viewport_size({"width": 1366, "height": 900}); p.wait_for_timeout(500)
+            p.screenshot(path=str(Path(shots) / f"{name}-players-bars-1366.png"))
+        assert errors == [], errors
+    finally:
+        ctx.close(); ctx_p.close()

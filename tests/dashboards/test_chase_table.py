@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.dashboards.kit import check_foes
 from tests.dashboards.test_special_tracker_and_melee import CHASE, add_vehicle, choose, control, fill, fresh_chase, wait_attr
 from tests.dashboards.test_tristat_table import order, where
 
@@ -130,3 +131,16 @@ def test_two_screens_and_the_players_view_follow(browser, dashboards_url):
         expect(p.locator(".besm-players-results")).to_contain_text("Cab")
     finally:
         for c in (ctx_a, ctx_b, ctx_p): c.close()
+
+
+def test_foes_on_the_players_view(browser, dashboards_url):
+    "The bike ticked as a foe, its numbers hidden: marked on the GM's order of play, shown without bars on the players' view while the roadster keeps its own; as bars, without numbers."
+    def prepare(page):
+        t = fresh_chase(page, dashboards_url)
+        add_vehicle(t, "Roadster", "car", "Vic", 13, 60)
+        add_vehicle(t, "Bike", "motorcycle", "Kai", 12, 50, 0.25)
+        return t
+    def play(page, t):
+        t.locator("button.besm-end-turn").click()
+        wait_attr(page, ".besm-turn-head", "data-turn", 2)
+    check_foes(browser, dashboards_url + CHASE, prepare, "Bike", "Bike", "Roadster", play, SHOTS, "car-chase-foes")

@@ -1,6 +1,7 @@
 """The narrative battle tracker in a real browser: a battle played through the page, checked against the engine; undo
 across turns; refusals beside their button; what every tracker keeps (reload, undo and redo across turns, Download and
 Upload, save names); and the page at 400 px wide."""
+import os
 import random
 
 import pytest
@@ -10,7 +11,7 @@ from besm_nb.besm_d20.battle_odds import turn_odds
 from besm_nb.besm_d20.battles import Battle, BattleRules, army_from_troops, start_battle
 from besm_nb.dice import pct
 from besm_nb.ui.besm_d20.battles import DEFAULT_ARMIES, DEFAULT_TROOPS
-from tests.dashboards.kit import check_tracker_kit
+from tests.dashboards.kit import check_foes, check_tracker_kit
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -157,3 +158,15 @@ def test_the_page_fits_400_px(page, dashboards_url):
     labels = page.locator("button.besm-play-turn, button.besm-encounter, button.besm-battle-odds")
     for i in range(labels.count()):  # whole button labels: nothing cut off
         assert labels.nth(i).evaluate("b => b.scrollWidth <= b.clientWidth + 1")
+
+
+def test_foes_on_the_players_view(browser, dashboards_url):
+    "The raiders ticked as foes, their numbers hidden: marked on the GM's order of play, shown without bars on the players' view while the samurai keep theirs; as bars, without numbers."
+    def play(page, t):
+        t.locator("button.besm-start").click()
+        typed(page, "11 12 10 7"); t.locator("button.besm-play-turn").click()
+        t.locator(".besm-log", has_text="Turn 1").wait_for(timeout=30_000)
+    def prepare(page):
+        fresh(page, dashboards_url)
+        return page.locator(".besm-battles").first
+    check_foes(browser, dashboards_url + URL, prepare, "army B", "Raiders", "Samurai", play, os.environ.get("BESM_NB_SHOTS"), "battle-foes")

@@ -2,12 +2,14 @@
 legal actions offered; undo across a round; refusals beside their button; an average Hit Dice typed as 1.5; a
 character's turn in the order; what every tracker keeps (reload, undo and redo across rounds, Download and Upload, save
 names); and the page at 400 px wide."""
+import os
+
 import pytest
 from playwright.sync_api import expect
 
 from besm_nb.besm_d20.unit_rounds import Combat, UnitAction, legal_actions, start_combat
 from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
-from tests.dashboards.kit import check_tracker_kit
+from tests.dashboards.kit import check_foes, check_tracker_kit
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -152,3 +154,15 @@ def test_the_page_fits_400_px(page, dashboards_url):
     page.locator(".besm-action select").select_option(label="Charge")
     page.locator(".besm-outlook", has_text="Before rolling").wait_for(timeout=30_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 400
+
+
+def test_foes_on_the_players_view(browser, dashboards_url):
+    "The goblins ticked as foes, their numbers hidden: marked on the GM's order of play, shown without bars on the players' view while the samurai keep theirs; as bars, without numbers."
+    def play(page, t):
+        t.locator("button.besm-start").click()
+        typed(page, "12 15"); t.locator("button.besm-initiative").click()
+        t.locator(".besm-round-head", has_text="Warriors of Nishihama acts").wait_for(timeout=30_000)
+    def prepare(page):
+        fresh(page, dashboards_url)
+        return page.locator(".besm-units").first
+    check_foes(browser, dashboards_url + URL, prepare, GOB, GOB, "Warriors of Nishihama", play, os.environ.get("BESM_NB_SHOTS"), "units-foes")

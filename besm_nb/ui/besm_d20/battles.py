@@ -22,7 +22,7 @@ from ...render import working_table
 from ...store import fields, items, text
 from ...dice import DiceFeed
 from ..calc import html_text
-from ..tracker import Tracker
+from ..tracker import NO_FOES, Tracker, foes_table
 
 NARROW_CSS = """<style>
 .besm-narrow .widget-html, .besm-narrow .widget-html-content { max-width: 100%; min-width: 0; }
@@ -50,8 +50,8 @@ def typed_totals(text: str,  # what was typed
     except ValueError: raise ValueError(f"{label}: write whole numbers separated by spaces, e.g. 14 9 3") from None
 
 # %% auto #0
-__all__ = ['NARROW_CSS', 'DEFAULT_TROOPS', 'DEFAULT_ARMIES', 'READINGS_HELP', 'LABELS', 'field_widget', 'typed_totals',
-           'battle_play', 'BattleTracker']
+__all__ = ['NARROW_CSS', 'DEFAULT_TROOPS', 'DEFAULT_ARMIES', 'READINGS_HELP', 'LABELS', 'BATTLE_LEFT', 'field_widget',
+           'typed_totals', 'battle_play', 'BattleTracker']
 
 # %% ../../../nbs/besm_d20/53_battles_ui.ipynb #2a193000
 DEFAULT_TROOPS = {
@@ -128,32 +128,41 @@ class _ArmyForm:
 
 # %% ../../../nbs/besm_d20/53_battles_ui.ipynb #b53a9c1e
 from ...besm_d20.battles import encounter as encounter_roll, resolve_turn
-from ..tracker import Bar, Play, Side
+from ..tracker import NO_FOES, Bar, Play, Side, hide_left
+
+BATTLE_LEFT = [(r"({foe}) \(AS [\d,]+, AQ -?\d+\)", r"\1"),  # the battle's first line: each army's AS and AQ
+               (r"({foe}: AS) [\d,]+ → [\d,]+, AQ -?\d+ → -?\d+", r"\1 and AQ changed")]  # the GM's change: before and after
 
 
 def battle_play(battle: Battle | None,  # the battle, or None before it starts
                 troops: dict | None = None,  # each side's troops (shown before the battle starts)
                 log: list[str] = (),  # the tracker's log, oldest first
+                foes: dict = NO_FOES,  # the players' view settings: the armies ("A", "B") that are foes, how they show
+                players: bool = False,  # for the players' view: what foes have left taken out of the results unless shown in full
                ) -> Play:
-    "The order of play of a narrative battle: both armies with their Army Strength and Quality as bars, the next Battle Check's bonus, broken or fighting."
+    "The order of play of a narrative battle: both armies with their Army Strength and Quality as bars, the next Battle Check's bonus, broken or fighting, foes marked."
+    marked, show = set(foes["foes"]), foes["show_foes"]
     if battle is None:
-        sides = [Side(f"Army {s}", (), [("troops", f"{sum(t.count for t in (troops or {}).get(s, [])):,} soldiers")]) for s in SIDES]
-        return Play(sides, "Set up both armies, then Start battle (in Set-up)", None, list(reversed(log[-6:])))
+        sides = [Side(f"Army {s}", (), [("troops", f"{sum(t.count for t in (troops or {}).get(s, [])):,} soldiers")], foe=s in marked) for s in SIDES]
+        return Play(sides, "Set up both armies, then Start battle (in Set-up)", None, list(reversed(log[-6:])), show)
     st = battle.state
     sides = []
     for i, (side, army, start) in enumerate(zip(SIDES, st.armies, battle.start.armies)):
         counts = [("next Battle Check", f"{st.next_bonus[i]:+d}")] + ([("Player Success Bonus", f"+{st.success_bonus[i]}")] if st.success_bonus[i] else [])
         sides.append(Side(army.name, [Bar("Army Strength", army.strength, max(1, start.strength)), Bar("Army Quality", army.quality, max(1, start.quality))],
-                          counts, [], f"army {side}", False, False, "broken" if st.broken[i] else ""))
+                          counts, [], f"army {side}", False, False, "broken" if st.broken[i] else "", side in marked))
     turn = (f"Turn {st.turn} · {st.minutes} minutes fought · losses × {st.scale}"
             + (f" · over: {st.reason}" if st.over else ""))
-    return Play(sides, turn, None, list(reversed(log[-6:])))
+    results = list(reversed(log[-6:]))
+    if players and show != "exact": results = hide_left(results, [a.name for s, a in zip(SIDES, st.armies) if s in marked], BATTLE_LEFT)
+    return Play(sides, turn, None, results, show)
 
 
 # %% ../../../nbs/besm_d20/53_battles_ui.ipynb #608b6882
 class BattleTracker(Tracker):
     "A narrative battle at the table: set-up with the AS/AQ calculator, turns, encounters, the GM's changes, odds; undo, autosave, saves."
     kind, version, noun = "besm-battle-tracker", 1, "battle"
+    added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults"}
     labels = LABELS
 
     def __init__(self,
@@ -167,6 +176,7 @@ class BattleTracker(Tracker):
         self.start_dice(seed)
         self.typed, self.seed = self.dice_typed, self.dice_seed  # the kit's dice box: it says which dice come next
         self.typed.add_class("besm-typed")
+        self.start_foes()  # which armies are foes, and how the players' view shows them
         self.battle: Battle | None = None
         self.troops: dict[str, list[Troops]] = {s: list(DEFAULT_TROOPS[s]) for s in SIDES}
         self.log_lines: list[str] = []
@@ -231,7 +241,8 @@ class BattleTracker(Tracker):
                  html_text("<b>Battle settings</b>"), self.row(self.characters, self.party_size, self.party_level),
                  self.row(self.participants, self.turn_minutes), self.row(self.battle_size, self.at_10000),
                  self.row(self.exact_multiple, self.largest), self.row(self.encounters),
-                 self.row(self.zero, self.psb), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button)]
+                 self.row(self.zero, self.psb), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button),
+                 *self.foes_controls("armies")]
         declared = W.VBox([self.turn_odds, self.dice_controls(), self.row(self.turn_button, self.encounter_button, cls="besm-play-message"), self.last])
         declared.add_class("besm-declared")
         action = [html_text("<b>This turn</b>: the GM's circumstances for each side's Battle Check"), self.row(self.circ["A"], self.circ["B"]),
@@ -241,26 +252,29 @@ class BattleTracker(Tracker):
                 self.row(self.adj_button),
                 html_text("<h4>Battle odds from here</h4>"), self.row(self.odds_turns, self.odds_n, self.odds_seed), self.odds_help,
                 self.row(self.odds_button), self.battle_odds, html_text("<h4>The armies in full</h4>"), self.status, self.message]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: both armies, the battle's settings"))
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: both armies, the battle's settings, foes"))
         self.add_class("besm-tracker"); self.add_class("besm-battles"); self.add_class("besm-narrow")
         self.resume()
 
     # -- the kit's four ----------------------------------------------------------------------------
     def state(self) -> dict:
         return {"troops": {s: [troops_to_dict(t) for t in self.troops[s]] for s in SIDES},
-                "battle": battle_to_dict(self.battle) if self.battle else None, "log": list(self.log_lines)}
+                "battle": battle_to_dict(self.battle) if self.battle else None, "log": list(self.log_lines),
+                "table": dict(self.foes, foes=list(self.foes["foes"]))}
 
     def blank(self) -> dict:
-        return {"troops": {s: [troops_to_dict(t) for t in DEFAULT_TROOPS[s]] for s in SIDES}, "battle": None, "log": []}
+        return {"troops": {s: [troops_to_dict(t) for t in DEFAULT_TROOPS[s]] for s in SIDES}, "battle": None, "log": [],
+                "table": dict(NO_FOES, foes=[])}
 
     def restore(self, data: dict) -> None:
-        f = fields(data, "tracker", ("troops", "battle", "log"), ("troops", "battle", "log"))
+        f = fields(data, "tracker", ("troops", "battle", "log", "table"), ("troops", "battle", "log"))
+        foes = foes_table(f.get("table", NO_FOES), SIDES, "tracker.table")
         tf = fields(f["troops"], "tracker.troops", SIDES, SIDES)
         troops = {s: [troops_from_dict(t, f"tracker.troops.{s}[{i}]") for i, t in enumerate(items(tf[s], f"tracker.troops.{s}", 100))]
                   for s in SIDES}
         battle = battle_from_dict(f["battle"]) if f["battle"] is not None else None
         log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
-        self.troops, self.battle, self.log_lines = troops, battle, list(log)
+        self.troops, self.battle, self.log_lines, self.foes = troops, battle, list(log), foes
         if battle is not None: self._show_setup(battle)
 
     def _show_setup(self, battle: Battle) -> None:
@@ -301,6 +315,7 @@ class BattleTracker(Tracker):
 
     def _refresh(self) -> None:
         for s in SIDES: self.forms[s].table.value = self._army_table(s)
+        self.offer_foes([(f"army {s}: {self.forms[s].name.value}", s) for s in SIDES])
         b = self.battle
         if b is None:
             self.status.value = "<p><i>Set up both armies, then press Start battle.</i></p>"
@@ -459,16 +474,18 @@ class BattleTracker(Tracker):
         return self.battle is not None
 
     def play(self) -> Play:
-        return battle_play(self.battle, self.troops, self.log_lines)
+        return battle_play(self.battle, self.troops, self.log_lines, self.foes)
 
     @classmethod
     def play_of(cls, state: dict) -> Play:
-        "The order of play of a saved battle, as the players see it."
-        f = fields(state, "tracker", ("troops", "battle", "log"), ("troops", "battle", "log"))
+        "The order of play of a saved battle, as the players see it (foes as the GM chose)."
+        f = fields(state, "tracker", ("troops", "battle", "log", "table"), ("troops", "battle", "log"))
         log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
-        if f["battle"] is not None: return battle_play(battle_from_dict(f["battle"]), log=log)
+        foes = foes_table(f.get("table", NO_FOES), SIDES, "tracker.table")
+        if f["battle"] is not None: return battle_play(battle_from_dict(f["battle"]), log=log, foes=foes, players=True)
         tf = fields(f["troops"], "tracker.troops", SIDES, SIDES)
-        return battle_play(None, {s: [troops_from_dict(t, f"tracker.troops.{s}") for t in items(tf[s], f"tracker.troops.{s}", 100)] for s in SIDES}, log)
+        return battle_play(None, {s: [troops_from_dict(t, f"tracker.troops.{s}") for t in items(tf[s], f"tracker.troops.{s}", 100)] for s in SIDES},
+                           log, foes, True)
 
     def dice_for(self):
         "What the dice box would be used for now: the next turn (the encounter has its own button and says its dice when pressed)."

@@ -24,7 +24,7 @@ from ...render import working_table
 from ...store import fields, items, text
 from .battles import NARROW_CSS, field_widget, typed_totals
 from ..calc import html_text, message_text
-from ..tracker import Tracker
+from ..tracker import NO_FOES, Tracker, foes_table
 
 GOBLINS = Unit("Goblin raiders", "B", 10, 10, initiative=1, attack=(1,), damage="1d6", ac=1, armour=2, standing="mercenary")
 ACTION_LABELS = {"charge": "Charge", "attack": "Attack (melee)", "ranged": "Ranged attack", "withdraw": "Withdraw",
@@ -62,26 +62,36 @@ def hit_dice_value(typed: str,  # what was typed in a Hit Dice box
     return int(value) if value.denominator == 1 else value
 
 # %% auto #0
-__all__ = ['GOBLINS', 'ACTION_LABELS', 'READINGS_HELP', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'hit_dice_value',
-           'unit_play', 'UnitTracker']
+__all__ = ['GOBLINS', 'ACTION_LABELS', 'READINGS_HELP', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'UNITS_LEFT',
+           'hit_dice_value', 'unit_play', 'UnitTracker']
 
 # %% ../../../nbs/besm_d20/54_units_ui.ipynb #a54b1a7e
 from typing import Sequence
 
 from ...besm_d20.unit_rounds import apply_action
-from ..tracker import Bar, Play, Side
+from ..tracker import NO_FOES, Bar, Play, Side, hide_left
+
+UNITS_LEFT = [(r"({foe}: [^\n<]*?); \d+ (?:counters )?left", r"\1"),  # counters left after a hit or an area effect
+              (r"; {foe} \d+ counters(?:, \d+ carried)?", ""),  # an attack's summary: the target's counters left
+              (r"({foe}&#x27;s hit points) -?\d+ → -?\d+", r"\1 lowered"),  # Hit Dice lost: before and after
+              (r"({foe} loses \d+ HD \([^)<]*\)): -?\d+ → -?\d+", r"\1")]
 
 
 def unit_play(combat: Combat | None,  # the battle, or None before it starts
               rosters: Sequence[Unit] = (),  # the units set up (shown before the battle starts)
               characters: Sequence[Character] = (),
               log: Sequence[str] = (),  # the tracker's log, oldest first
+              foes: dict = NO_FOES,  # the players' view settings: the units and characters that are foes, how they show
+              players: bool = False,  # for the players' view: what foes have left taken out of the results unless shown in full
              ) -> Play:
-    "The order of play of a unit battle: each unit and character in Initiative order, a unit's counters and hit points as bars, its dead and fled, its morale and conditions, the one acting marked."
+    "The order of play of a unit battle: each unit and character in Initiative order, a unit's counters and hit points as bars, its dead and fled, its morale and conditions, the one acting marked, foes marked."
+    marked, show = set(foes["foes"]), foes["show_foes"]
+    results = list(reversed(log[-6:]))
+    if players and show != "exact": results = hide_left(results, sorted(marked), UNITS_LEFT)
     if combat is None:
-        sides = [Side(u.name, [Bar("Counters", u.counters, u.counters)], [("side", u.side)]) for u in rosters]
-        sides += [Side(c.name, (), [("side", c.side)], ["a character"]) for c in characters]
-        return Play(sides, "Set up the units, then Start battle (in Set-up)", None, list(reversed(log[-6:])))
+        sides = [Side(u.name, [Bar("Counters", u.counters, u.counters)], [("side", u.side)], foe=u.name in marked) for u in rosters]
+        sides += [Side(c.name, (), [("side", c.side)], ["a character"], foe=c.name in marked) for c in characters]
+        return Play(sides, "Set up the units, then Start battle (in Set-up)", None, results, show)
     s = combat.state
     now = s.current()
     inits = dict(zip(s.order, s.initiative))
@@ -90,7 +100,7 @@ def unit_play(combat: Combat | None,  # the battle, or None before it starts
         order = f"Initiative {inits[name]}" if name in inits else ""
         ch = s.character(name)
         if ch:
-            sides.append(Side(name, (), [("side", ch.side)], ["a character"], order, name == now, name in s.acted))
+            sides.append(Side(name, (), [("side", ch.side)], ["a character"], order, name == now, name in s.acted, foe=name in marked))
             continue
         u = s.get(name)
         owed = s.morale_due(name)
@@ -101,18 +111,19 @@ def unit_play(combat: Combat | None,  # the battle, or None before it starts
                              f"owes a morale check (DC {max(d for _, d in owed)})" if owed else "") if x]
         sides.append(Side(name, [Bar("Counters", u.counters, u.unit.counters), Bar("Hit points", u.hit_points, u.unit.counters * u.unit.counter_hp)],
                           [("side", u.unit.side), ("dead", u.dead)] + ([("fled", u.fled)] if u.fled else []),
-                          words, order, name == now, name in s.acted, u.morale if u.counters == 0 else ""))
+                          words, order, name == now, name in s.acted, u.morale if u.counters == 0 else "", name in marked))
     if s.over: turn = f"The battle is over: {s.over}"
     elif not s.round: turn = "Roll Initiative"
     elif now: turn = f"{now} acts" + (" (a character)" if s.character(now) else "")
     else: turn = "Every unit has acted: morale checks owed, then Next round"
-    return Play(sides, turn, s.round or None, list(reversed(log[-6:])))
+    return Play(sides, turn, s.round or None, results, show)
 
 
 # %% ../../../nbs/besm_d20/54_units_ui.ipynb #6f28af6f
 class UnitTracker(Tracker):
     "Big Combats, Small Counters at the table: rosters and characters, Initiative, turns in order with odds, magic, morale; undo, autosave, saves."
     kind, version, noun = "besm-unit-tracker", 2, "battle"
+    added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults"}
     labels = UNIT_LABELS | {"name": "File name"}  # a unit's name is refused in `_unit`, told as its Unit box; elsewhere "name" is the save's
 
     def __init__(self,
@@ -126,6 +137,7 @@ class UnitTracker(Tracker):
         self.start_dice(seed)
         self.typed, self.seed = self.dice_typed, self.dice_seed  # the kit's dice box: it says which dice come next
         self.typed.add_class("besm-typed")
+        self.start_foes()  # which units and characters are foes, and how the players' view shows them
         self._actor = None  # whose declaration the choices hold: a new one starts clear
         self.rosters: list[Unit] = [NISHIHAMA, GOBLINS]
         self.characters: list[Character] = []
@@ -247,7 +259,7 @@ class UnitTracker(Tracker):
                  html_text("<b>Readings</b>"), self.row(self.r_defence, self.r_rounding, self.r_third, self.r_size),
                  self.row(self.r_helpless, self.r_crit, self.r_charge_ac, self.r_fear),
                  self.row(self.r_withdraw, self.r_rally, self.r_outsized), self.row(self.r_between, self.r_army_size, self.r_limits),
-                 self.readings_help, self.row(self.start_button)]
+                 self.readings_help, self.row(self.start_button), *self.foes_controls("units and characters")]
         declared = W.VBox([self.outlook, self.dice_controls(), self.row(self.init_button, self.act_button, self.round_button, cls="besm-act-message"), self.last])
         declared.add_class("besm-declared")
         action = [self.turn_note, self.row(self.action, self.target),
@@ -259,7 +271,7 @@ class UnitTracker(Tracker):
                 self.row(self.m_effect, self.m_n), self.row(self.cond_button),
                 self.row(self.m_deed, self.m_value), self.row(self.award_button),
                 html_text("<h4>The units in full</h4>"), self.status, self.message]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: rosters, characters, counter hit points, readings"))
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: rosters, characters, counter hit points, readings, foes"))
         self.add_class("besm-tracker"); self.add_class("besm-units"); self.add_class("besm-narrow")
         self.resume()
 
@@ -272,21 +284,24 @@ class UnitTracker(Tracker):
 
     def state(self) -> dict:
         return {"rosters": [unit_to_dict(u) for u in self.rosters], "characters": [character_to_dict(c) for c in self.characters],
-                "combat": combat_to_dict(self.combat) if self.combat else None, "log": list(self.log_lines)}
+                "combat": combat_to_dict(self.combat) if self.combat else None, "log": list(self.log_lines),
+                "table": dict(self.foes, foes=list(self.foes["foes"]))}
 
     def blank(self) -> dict:
-        return {"rosters": [unit_to_dict(NISHIHAMA), unit_to_dict(GOBLINS)], "characters": [], "combat": None, "log": []}
+        return {"rosters": [unit_to_dict(NISHIHAMA), unit_to_dict(GOBLINS)], "characters": [], "combat": None, "log": [],
+                "table": dict(NO_FOES, foes=[])}
 
     def restore(self, data: dict) -> None:
         keys = ("rosters", "characters", "combat", "log")
-        f = fields(data, "tracker", keys, keys)
+        f = fields(data, "tracker", keys + ("table",), keys)
         rosters = [unit_from_dict(u, f"tracker.rosters[{i}]") for i, u in enumerate(items(f["rosters"], "tracker.rosters", 60))]
         characters = [character_from_dict(c, f"tracker.characters[{i}]") for i, c in enumerate(items(f["characters"], "tracker.characters", 60))]
         names = [u.name for u in rosters] + [c.name for c in characters]
         if len(set(names)) != len(names): raise ValueError("tracker.rosters: every unit and character needs its own name")
+        foes = foes_table(f.get("table", NO_FOES), names, "tracker.table")
         combat = combat_from_dict(f["combat"]) if f["combat"] is not None else None
         log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
-        self.rosters, self.characters, self.combat, self.log_lines = rosters, characters, combat, list(log)
+        self.rosters, self.characters, self.combat, self.log_lines, self.foes = rosters, characters, combat, list(log), foes
         if combat is not None:
             r = combat.start.rules
             self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_size.value = r.defence, r.rounding, r.third, r.size
@@ -309,6 +324,7 @@ class UnitTracker(Tracker):
         self.roster_view.value = ("<table class='besm-odds'><tr><th>side</th><th>unit</th><th>counters × HP</th><th>type</th><th>Init</th>"
                                   f"<th>attack, damage</th><th>AC</th><th>Armour</th><th>F/R/W</th></tr>{rows}</table>")
         self._offer(self.remove_pick, [u.name for u in self.rosters] + [c.name for c in self.characters])
+        self.offer_foes([(f"{x.name} (side {x.side})", x.name) for x in [*self.rosters, *self.characters]])
         c = self.combat
         self.init_button.disabled = c is None or c.state.round > 0
         self.start_button.disabled = c is not None
@@ -447,6 +463,7 @@ class UnitTracker(Tracker):
         if not self.remove_pick.value: raise ValueError("Unit or character: there is nothing to remove")
         self.rosters = [u for u in self.rosters if u.name != self.remove_pick.value]
         self.characters = [c for c in self.characters if c.name != self.remove_pick.value]
+        self.keep_foes([x.name for x in [*self.rosters, *self.characters]])
 
     def start(self) -> None:
         if self.combat is not None: raise ValueError("Start battle: a battle is under way; press New battle first")
@@ -558,16 +575,19 @@ class UnitTracker(Tracker):
         return self.combat is not None
 
     def play(self) -> Play:
-        return unit_play(self.combat, self.rosters, self.characters, self.log_lines)
+        return unit_play(self.combat, self.rosters, self.characters, self.log_lines, self.foes)
 
     @classmethod
     def play_of(cls, state: dict) -> Play:
-        "The order of play of a saved battle, as the players see it."
-        f = fields(state, "tracker", ("rosters", "characters", "combat", "log"), ("rosters", "characters", "combat", "log"))
+        "The order of play of a saved battle, as the players see it (foes as the GM chose)."
+        keys = ("rosters", "characters", "combat", "log")
+        f = fields(state, "tracker", keys + ("table",), keys)
         log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
-        if f["combat"] is not None: return unit_play(combat_from_dict(f["combat"]), log=log)
-        return unit_play(None, [unit_from_dict(u, "tracker.rosters") for u in items(f["rosters"], "tracker.rosters", 60)],
-                         [character_from_dict(c, "tracker.characters") for c in items(f["characters"], "tracker.characters", 60)], log)
+        rosters = [unit_from_dict(u, "tracker.rosters") for u in items(f["rosters"], "tracker.rosters", 60)]
+        characters = [character_from_dict(c, "tracker.characters") for c in items(f["characters"], "tracker.characters", 60)]
+        foes = foes_table(f.get("table", NO_FOES), [x.name for x in [*rosters, *characters]], "tracker.table")
+        if f["combat"] is not None: return unit_play(combat_from_dict(f["combat"]), log=log, foes=foes, players=True)
+        return unit_play(None, rosters, characters, log, foes, True)
 
     def dice_for(self):
         "What the dice box would be used for now: Initiative, the declared action, or the first morale check owed."

@@ -21,7 +21,7 @@ from ...special.rolls import SKILL_RANGE
 from ...special.vehicles import (AMMO, BYPASS_REACH, EMPTY_SEAT, ENGINE_DEFAULTS, ENGINE_DR_READINGS, FACINGS, FLAT_TYRE, FRONT_4,
                                       GONE_WINDSHIELD, TABLES, TYRES, VEHICLES, VITAL_PART, WINDOW_RULES)
 from ..calc import html_text
-from ..tracker import Bar, Play, Side, Tracker, order_html
+from ..tracker import NO_FOES, Bar, Play, Side, Tracker, foes_table, hide_left, order_html
 
 
 def _sized(w, width: str = "15em", label: str = "7em"):
@@ -113,10 +113,20 @@ def _started_at(chase: CarChase, name: str) -> int:
     return next((s["speed"] for s in chase.steps if s["do"] == "vehicle" and s["name"].strip() == name), 0)
 
 
+CHASE_LEFT = [(r"({foe} joins the chase: [^<\n]*?) \(skill \d+\)", r"\1"),  # the driver's skill
+              (r"({foe}, [^<\n]*?): \d+ of \d+ HP is more than half", r"\1: more than half its HP is gone"),  # the engine's HP taken
+              (r"({foe}, [^<\n]*?); \d+ of \d+ HP taken", r"\1"),
+              (r"(\b{foe}[ :][^<\n]*?) \(taken so far \d+\)", r"\1")]  # a person aboard: the damage taken so far
+
+
 def chase_play(chase: CarChase,
                picked: str | None = None,  # the vehicle in view on the GM's page (else the first with a control roll waiting)
+               foes: dict = NO_FOES,  # the players' view settings: the vehicles that are foes, how they show
+               players: bool = False,  # for the players' view: what foes (and the people aboard them) have left kept back unless shown in full
               ) -> Play:
-    "The order of play of a chase: each vehicle with its speed and engine as bars, its control chance, its damage and the people aboard hurt; the one whose control roll waits (or the one in view) marked."
+    "The order of play of a chase: each vehicle with its speed and engine as bars, its control chance, its damage and the people aboard hurt; the one whose control roll waits (or the one in view) marked, foes marked."
+    marked, show = set(foes["foes"]), foes["show_foes"]
+    hide = players and show != "exact"
     waiting = [v.name for v in chase.vehicles.values() if v.pending]
     now = picked if picked in chase.vehicles else waiting[0] if waiting else None
     sides = []
@@ -137,29 +147,34 @@ def chase_play(chase: CarChase,
         if v.kind == "motorcycle":
             words += [f"{what} hit ×{n}" for n, what in ((v.controls, "controls"), (v.axle, "axle"), (v.spokes, "spokes"), (v.vital, "vital part")) if n]
         if not v.goggles and v.windshield != "intact": words.append("no goggles")
-        words += [f"{o.name} {o.damage} damage" + (" (out)" if o.out else "") for o in v.aboard if o.damage or o.out]
+        words += [f"{o.name} {'hurt' if hide and v.name in marked else f'{o.damage} damage'}" + (" (out)" if o.out else "")
+                  for o in v.aboard if o.damage or o.out]
         losses = [f"−{mph} mph at turn's end" for why, mph, floor in chase.speed_losses(v.name) if v.speed > floor]
         counts = [("driver", f"{v.driver.name}, skill {v.skill}"),
                   ("control", f"{roll.effective}: {pct(roll.chance)}" if roll.possible else "none")] + [("slows", l) for l in losses[:1]]
         sides.append(Side(v.name, [Bar("Speed", v.speed, max(1, v.speed, _started_at(chase, v.name))),
                                    Bar("Engine", v.engine_hp - v.engine_taken, v.engine_hp)],
                           counts, words, f"{v.kind}, {v.speed} mph", v.name == now, False,
-                          "exploded" if v.exploded else "crashed" if v.crashed else ""))
+                          "exploded" if v.exploded else "crashed" if v.crashed else "", v.name in marked))
     if not chase.vehicles: turn = "Add the vehicles (in Set-up)"
     elif waiting: turn = f"Turn {chase.turn} · control roll now: {', '.join(waiting)}"
     else: turn = f"Turn {chase.turn} · hits and control rolls as the scene calls; End turn slows the damaged"
     results = [f"<span style='color:#555'>T{t}:</span> {escape(line)}" for t, line in reversed(chase.log[-8:])]
-    return Play(sides, turn, None, results)  # a chase goes by turns, told in the turn line
+    if hide:
+        kept = [v.name for v in chase.vehicles.values() if v.name in marked]
+        results = hide_left(results, kept + [o.name for n in kept for o in chase.vehicles[n].aboard], CHASE_LEFT)
+    return Play(sides, turn, None, results, show)  # a chase goes by turns, told in the turn line
 
 
 # %% auto #0
-__all__ = ['READING_CHOICES', 'CRITICAL_CHOICES', 'GLASS_MARK', 'vehicle_card', 'control_panel', 'control_modifiers',
-           'chase_play', 'CarChaseTracker', 'car_chase_tracker']
+__all__ = ['READING_CHOICES', 'CRITICAL_CHOICES', 'GLASS_MARK', 'CHASE_LEFT', 'vehicle_card', 'control_panel',
+           'control_modifiers', 'chase_play', 'CarChaseTracker', 'car_chase_tracker']
 
 # %% ../../../nbs/special/69_car_chase_ui.ipynb #cu690006
 class CarChaseTracker(Tracker):
     "A car chase at the table, laid out for play: the vehicles in order of play with their speed, engine, control chance and damage, beside the vehicle in view with its control roll, the next hit's exact odds, the dice it needs and Resolve hit; set-up folded away in play; typed dice step by step; the kit's undo, autosave, several screens, players' view and saves."
     kind, version, noun = CHASE_KIND, CHASE_VERSION, "chase"
+    added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults"}
 
     def __init__(self,
                  seed: int | None = None,  # the first seed shown
@@ -173,6 +188,7 @@ class CarChaseTracker(Tracker):
         self.start_dice(seed)
         self.typed, self.seed = self.dice_typed, self.dice_seed  # one dice box for every roll: control, hit, crash
         self.typed.add_class("besm-typed")
+        self.start_foes()  # which vehicles are foes, and how the players' view shows them
 
         def button(label, fn, cls, style="", labels=None):  # one engine step; its refusal names the field as the screen does
             return self.button(label, lambda: self._relabel(fn, labels or {}), cls, style)
@@ -258,7 +274,7 @@ class CarChaseTracker(Tracker):
         setup = [html_text("<b>Add a vehicle</b> (its driver comes with it; passengers board below, at any time)"),
                  self.row(self.f_name, self.f_kind, self.f_driver, self.f_skill, self.f_speed, self.f_tons, self.f_tyre, self.f_ht, self.f_hp,
                           self.f_limp, self.f_goggles, self.f_full, self.f_gas, self.f_nowind, self.b_add, cls="besm-add-message"),
-                 readings]
+                 *self.foes_controls("vehicles"), readings]
         control = W.VBox([self.control_view, self.row(self.other, self.b_control, cls="besm-control-message")])
         control.add_class("besm-declared")
         hit = W.VBox([html_text("<b>A hit on it</b>"),
@@ -278,23 +294,29 @@ class CarChaseTracker(Tracker):
                 html_text("<small>Also:</small>"), self.conditions, self.row(self.b_crash, cls="besm-crash-message"),
                 html_text("<h4>Each vehicle in full</h4>"), self.cards, self.message]
         super().__init__([html_text("<h3>Car chase</h3>")]
-                         + self.play_layout(setup, action, self.log_view, more, "Set-up: vehicles, readings"))
+                         + self.play_layout(setup, action, self.log_view, more, "Set-up: vehicles, foes, readings"))
         self.add_class("besm-tracker"); self.add_class("besm-car-chase")
         self._once(self._kind_defaults)
         self.resume()
 
     # -- what the tracker kit asks for ------------------------------------------------------------------
     def state(self) -> dict:
-        "Everything needed to carry on: the chase's readings and steps with their dice (its log is replayed from them)."
-        return self.chase.to_dict()
+        "Everything needed to carry on: the chase's readings and steps with their dice (its log is replayed from them), and the players' view settings."
+        return self.chase.to_dict() | {"table": dict(self.foes, foes=list(self.foes["foes"]))}
+
+    @staticmethod
+    def _read(data: dict) -> tuple[CarChase, dict]:
+        "A saved chase and its players' view settings, checked field by field and replayed."
+        chase = chase_from_dict({k: v for k, v in data.items() if k != "table"} if isinstance(data, dict) else data)
+        return chase, foes_table(data.get("table", NO_FOES), list(chase.vehicles))
 
     def restore(self, data: dict) -> None:
         "Replace the chase with a saved one, checked field by field and replayed; nothing changes if it is refused."
-        self.chase = chase_from_dict(data)
+        self.chase, self.foes = self._read(data)
 
     def blank(self) -> dict:
         "A new chase under the readings in use."
-        return CarChase(self.chase.rules).to_dict()
+        return CarChase(self.chase.rules).to_dict() | {"table": dict(NO_FOES, foes=[])}
 
     def refresh(self) -> None:
         "Redraw the vehicles, the control roll, the choices the rules allow now, and the log."
@@ -303,6 +325,7 @@ class CarChaseTracker(Tracker):
         self.turn_view.value = (f"<div class='besm-turn-head' data-turn='{c.turn}'><b>Turn {c.turn}</b>"
                                 + (f" · control rolls waiting: {escape(', '.join(waiting))}" if waiting else "") + "</div>")
         self._once(lambda: self._offer(self.pick, list(c.vehicles)))
+        self.offer_foes([(f"{v.name} ({v.driver.name} driving)", v.name) for v in c.vehicles.values()])
         if self._actor not in c.vehicles: self._actor = self.pick.value
         self.cards.value = "".join(vehicle_card(v, c.control_roll(v.name), c.speed_losses(v.name), c.speed_cap(v.name))
                                    for v in c.vehicles.values()) or \
@@ -341,12 +364,13 @@ class CarChaseTracker(Tracker):
         return self.chase.turn > 1 or any(s["do"] in ("hit", "control", "crash") for s in self.chase.steps)
 
     def play(self) -> Play:
-        return chase_play(self.chase, self.pick.value)
+        return chase_play(self.chase, self.pick.value, self.foes)
 
     @classmethod
     def play_of(cls, state: dict) -> Play:
-        "The order of play of a saved chase, as the players see it."
-        return chase_play(chase_from_dict(state))
+        "The order of play of a saved chase, as the players see it (foes as the GM chose)."
+        chase, foes = cls._read(state)
+        return chase_play(chase, foes=foes, players=True)
 
     def dice_for(self):
         "What the dice box would be used for now: the control roll waiting for the vehicle in view, else the hit declared on it."

@@ -22,7 +22,7 @@ from ...tristat.round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, HEALTH_RANGE,
                                    action_kinds, can_act, fight_act, fight_from_dict, fight_next_round, fight_to_dict,
                                    incapacity, is_pinned, roll_initiative)
 from ..calc import TickPicker, html_text
-from ..tracker import FOE_VIEWS, Bar, Play, Side
+from ..tracker import FOE_VIEWS, Bar, Play, Side, foes_table
 from ..tracker import Tracker as _Kit
 
 
@@ -61,10 +61,9 @@ def _log_lines(value: object, where: str = "log") -> list[str]:
 
 def _table(value: object, names: list[str]) -> dict:
     "The tracker's own part of a save, checked: foes among the combatants, how the players see them, each one's full Health and Energy."
-    d = fields(value, "table", TABLE_FIELDS, TABLE_FIELDS)
-    foes = [text(n, f"table.foes[{i}]", names) for i, n in enumerate(items(d["foes"], "table.foes", 100))]
+    d = foes_table(value, names, "table", more=("full",))  # the kit's check of the foes and the players' view; the full bars here
     full = fields(d["full"], "table.full", names)
-    return {"foes": foes, "show_foes": text(d["show_foes"], "table.show_foes", tuple(FOE_VIEWS)),
+    return {"foes": d["foes"], "show_foes": d["show_foes"],
             "full": {n: [whole(v, f"table.full[{n!r}]", 1, HEALTH_RANGE[1]) for v in items(full[n], f"table.full[{n!r}]", 2)]
                      for n in full}}
 
