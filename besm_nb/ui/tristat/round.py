@@ -158,7 +158,7 @@ class Tracker(_Kit):
         self.f_attack = S(W.Text("Attack", description="Attack"), width="17em"); self.f_power = S(W.IntText(20, description="Power"))
         self.f_ranged, self.f_adds, self.f_weapon = box(True, "ranged"), box(True, "adds ACV"), box(False, "weapon")
         self.f_mental, self.f_controls = box(False, "mental (Mind)"), box(False, "controls or deceives")
-        self.f_foe = box(False, "a foe (the players' view shows foes as set below)"); self.f_foe.add_class("besm-foe")
+        self.f_foe = box(False, "a foe (see Foes shown)"); self.f_foe.add_class("besm-foe")
         self.add_button = self.button("Add / update", self.add_combatant, "besm-add", "primary")
         self.add_attack_button = self.button("Add attack", self.add_attack, "besm-add-attack")
         self.remove_pick = S(W.Dropdown(description="Remove"), width="17em")
