@@ -472,7 +472,7 @@ class Calculator(widgets.VBox):
     def update(self) -> Result | None:
         "Recompute from the current inputs; show the answer, or the error beside its input."
         self._clear_errors()
-        self.link.value = link_html(self.link_query())
+        self.show_link()
         try:
             result = self.compute_fn(**self.values)
         except Exception as err:  # a dashboard shows a message, never a traceback
@@ -482,6 +482,10 @@ class Calculator(widgets.VBox):
         self.output.value = result.to_html()
         self.answer.value = f"<b>{escape(result.headline)}</b>"
         return result
+
+    def show_link(self) -> None:
+        "Show the Copy link button and the link for the inputs as they are now."
+        self.link.value = link_html(self.link_query())
 
     def link_query(self) -> str:
         "The query of a link that reopens this calculator as it is now: its tab, and each input not at its default, as `key.field=value`."
@@ -549,11 +553,11 @@ def tabs(pages: Mapping[str, widgets.Widget | Callable[[], widgets.Widget]],  # 
         if i not in made:
             made[i] = makers[i] if isinstance(makers[i], widgets.Widget) else makers[i]()
             todo = [made[i]]
-            while todo:  # its calculators' links open this tab
+            while todo:  # its calculators' and trackers' links open this tab
                 w = todo.pop()
-                if isinstance(w, Calculator):
+                if hasattr(w, "link_tab"):
                     w.link_tab = keys[i]
-                    w.link.value = link_html(w.link_query())
+                    w.show_link()
                 todo += list(getattr(w, "children", ()))
         return made[i]
 

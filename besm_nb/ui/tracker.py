@@ -26,7 +26,7 @@ import ipywidgets as widgets
 
 from ..dice import DiceFeed, InputError
 from ..store import MAX_BYTES, load_json, save_json
-from .calc import ERROR_STYLE, Panel, await_page, html_text, link_html, page_query, parse_link
+from .calc import ERROR_STYLE, LINK_TAB, Panel, await_page, html_text, link_html, page_query, parse_link
 
 # %% auto #0
 __all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVE_PARAM', 'SAVES_ENV', 'FOLLOW_SECONDS',
@@ -329,7 +329,7 @@ class Tracker(Panel):
         self.saved.add_class("besm-saved")
         self.load_button = self.button("Load", self.load_named, "besm-load")
         self.save_link = html_text(cls="besm-save-link")  # a link that opens the save picked, on any screen
-        self.saved.observe(lambda _: self._show_save_link(), names="value")
+        self.saved.observe(lambda _: self.show_link(), names="value")
 
     def history_controls(self) -> widgets.Widget:
         "Undo, Redo and New, with their message."
@@ -653,9 +653,13 @@ class Tracker(Panel):
         self.restore(load_json(self.saves / name, self.kind, self.version))
         self._say(f"Loaded '{name[:-5]}'. Undo brings back what was here before.", self.load_button._besm_message)
 
-    def _show_save_link(self) -> None:
+    link_tab: str | None = None  # the tab it is in, set by `tabs`: its links open that tab
+
+    def show_link(self) -> None:
+        "Show the link to the save picked in the Saved list (opening this tracker's tab, if it is in one)."
         name = self.saved.value
-        self.save_link.value = link_html(urlencode({SAVE_PARAM: name[:-5]}), "link to this save", "This page opening this save") if name else ""
+        query = urlencode(([(LINK_TAB, self.link_tab)] if self.link_tab else []) + [(SAVE_PARAM, name[:-5])]) if name else ""
+        self.save_link.value = link_html(query, "link to this save", "This page opening this save") if name else ""
 
     def open_linked_save(self, query: str | None = None,  # a link's query (default: the page's)
                         ) -> bool:
@@ -673,8 +677,9 @@ class Tracker(Panel):
             self.load_named()
             self._say(f"Opened '{name[:-5]}' from its link. Undo brings back what was here before.", self.load_button._besm_message)
         opened = self.run(load, self.load_button._besm_message)
-        if opened:  # a reload carries on the game: the address bar forgets the link (a script the message's image runs once)
-            forget = f"var u=new URL(location.href);u.searchParams.delete('{SAVE_PARAM}');history.replaceState(null,'',u)"
+        if opened:  # a reload carries on the game: the address bar forgets the link (a script the message's image runs once;
+            # `window.URL`: in an inline handler a bare `URL` is the document's address)
+            forget = f"var u=new window.URL(location.href);u.searchParams.delete('{SAVE_PARAM}');history.replaceState(null,'',u)"
             self.load_button._besm_message.value += f'<img alt="" src="data:," style="display:none" onerror="{escape(forget)}">'
         return opened
 

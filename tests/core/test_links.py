@@ -269,3 +269,37 @@ def test_a_link_to_the_second_check_calculator_shows_it(monkeypatch):
     monkeypatch.setenv("QUERY_STRING", "2d6-roll-under.target=9")
     box = checks_box()
     assert box.children[1].key == "2d6-roll-under" and box.children[1].values["target"] == 9
+
+
+def test_a_save_link_from_a_tab_opens_that_tab_and_the_save(tmp_path, monkeypatch):
+    from besm_nb.ui.anime_d20.damage import wounds_tracker
+    monkeypatch.setenv("VOILA_PREHEAT", "False")
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    t = tabs({"Skill check": make("dice-box"), "Wounds": lambda: wounds_tracker(saves=tmp_path)})
+    t.selected_index = 1
+    w = t.children[1].children[0]
+    w.fields["amount"].widget.value = 12; w.buttons["Damage"].click()
+    w.save_as.value = "castle"; w.save_button.click()
+    saved = w.state()
+    assert 'href="?tab=wounds&amp;save=castle"' in w.save_link.value
+    monkeypatch.setenv("QUERY_STRING", "tab=wounds&save=castle")
+    again = tabs({"Skill check": make("dice-box"), "Wounds": lambda: wounds_tracker(saves=tmp_path)})
+    assert again.selected_index == 1 and again.children[1].children[0].state() == saved
+
+
+def test_one_wait_for_the_page_whoever_asks_first(monkeypatch):
+    "Voila answers one wait per kernel (a second never ends): a calculator's wait and a tracker's share it."
+    import threading
+    import voila.utils
+    from besm_nb.ui import calc, tracker
+    calls, gate = [], threading.Event()
+    monkeypatch.setattr(voila.utils, "wait_for_request", lambda: (calls.append(1), gate.wait(5)))
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setenv("QUERY_STRING", "view=players")
+    first = threading.Thread(target=calc.await_page); first.start()  # a calculator's thread, waiting
+    views = []
+    second = threading.Thread(target=lambda: views.append(tracker.page_view())); second.start()  # a tracker, waiting its turn
+    gate.set(); first.join(5); second.join(5)
+    assert calls == [1] and views == ["players"] and os.environ["VOILA_PREHEAT"] == "False"
+    monkeypatch.setenv("QUERY_STRING", "view=" + "x" * 9000)
+    assert tracker.page_view() == "gm"  # a link too long for anything is the GM's page
