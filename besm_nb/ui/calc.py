@@ -5,22 +5,32 @@
 # %% ../../nbs/core/03_calculators.ipynb #7d46488b
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import math
+import os
 import random
+import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from types import SimpleNamespace
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
+from urllib.parse import parse_qsl, urlencode
 
 import ipywidgets as widgets
 import traitlets
 from ipywidgets.widgets.widget_string import HTMLStyle
 
+from ..dice import InputError
 from ..render import Result
 
 # %% auto #0
-__all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'html_text', 'message_text', 'Field', 'int_field', 'text_field', 'choice_field',
-           'TickPicker', 'tick_field', 'bool_field', 'Calculator', 'tabs', 'Panel']
+__all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'LINK_TAB', 'LINK_TEXT_MAX', 'LINK_MAX', 'html_text', 'message_text', 'Field',
+           'int_field', 'text_field', 'choice_field', 'TickPicker', 'tick_field', 'bool_field', 'link_key', 'link_kind',
+           'link_values', 'read_link', 'parse_link', 'link_html', 'set_page_query', 'await_page', 'page_query',
+           'when_page', 'Calculator', 'tabs', 'Panel']
 
 # %% ../../nbs/core/03_calculators.ipynb #66b6b42b
 ERROR_STYLE = "color:#b00020;font-size:90%"
@@ -212,9 +222,174 @@ def bool_field(name: str,  # parameter name
     "A tick box."
     return Field(name, widgets.Checkbox(value=value, indent=False), label)
 
+# %% ../../nbs/core/03_calculators.ipynb #1a2b3c02
+LINK_TAB = "tab"  # the parameter naming the tab a link opens
+LINK_TEXT_MAX = 500  # the longest text a link may put in a field
+LINK_MAX = 8000  # the longest query a link may have
+_SMALL_WORDS = {"a", "an", "the", "of", "and", "in", "on", "to", "for", "with", "from", "at", "by"}
+_page: dict = {"query": None}  # the page's query, when the site's live layer hands it over
+_waiting: list[Callable[[str], object]] = []  # what runs once a preheated kernel's page is asked for
+_one_wait = threading.Lock()  # one wait for the page at a time
+
+
+def link_key(title: str,  # a calculator's title, or a tab's
+            ) -> str:
+    "The short name of a calculator (or a tab) in links: up to three words of its title that carry meaning, without the part in brackets."
+    words = re.findall(r"[a-z0-9]+", re.sub(r"\([^)]*\)|['’]", "", title.lower()))
+    kept = [w for w in words if w not in _SMALL_WORDS] or words
+    return "-".join(kept[:3]) or "calculator"
+
+
+def _token(v: object) -> str:
+    "How one choice is written in a link."
+    if v is None: return "none"
+    if isinstance(v, bool): return "1" if v else "0"
+    return str(v)  # text as it is; a number as written (a fraction as 3/2)
+
+
+def _choices(w: widgets.Widget) -> list:
+    "The values a choice widget offers, in order."
+    if isinstance(w, TickPicker): return w.options
+    return [o[1] if isinstance(o, tuple) else o for o in w.options]
+
+
+def link_kind(w: widgets.Widget,  # a field's widget
+             ) -> str:
+    "How a field is written in a link: 'flag', 'ticks', 'choice', 'whole', 'number' or 'text'."
+    if isinstance(w, (widgets.Checkbox, widgets.ToggleButton)): return "flag"
+    if isinstance(w, (TickPicker, widgets.SelectMultiple)): return "ticks"
+    if hasattr(w, "options"): return "choice"
+    if isinstance(w.value, bool): return "flag"
+    if isinstance(w.value, int): return "whole"
+    if isinstance(w.value, float): return "number"
+    if isinstance(w.value, str): return "text"
+    raise TypeError(f"a {type(w).__name__} cannot be written in a link")
+
+
+def link_values(w: widgets.Widget,  # a field's widget
+               ) -> list[str]:
+    "A field's value as a link writes it: one text, or one per box ticked ([''] for none)."
+    kind, v = link_kind(w), w.value
+    if kind == "flag": return ["1" if v else "0"]
+    if kind == "ticks": return [_token(x) for x in v] or [""]
+    if kind == "choice": return [_token(v)]
+    if kind == "number": return [repr(float(v))]
+    return [str(v)]
+
+
+_WHOLE = re.compile(r"-?[0-9]{1,15}")
+_NUMBER = re.compile(r"-?([0-9]{1,20}(\.[0-9]{0,20})?|\.[0-9]{1,20})([eE][-+]?[0-9]{1,3})?")
+
+
+def read_link(field: Field,  # the field the link sets
+              texts: Sequence[str],  # what the link gives for it (a tick field may be given once per box)
+             ):
+    "The value a link gives a field, checked against what the field accepts; an `InputError` naming the field if it does not fit."
+    w, name = field.widget, field.name
+    kind = link_kind(w)
+    if not texts: raise InputError(name, "the link gives no value")
+    if kind != "ticks" and len(texts) > 1: raise InputError(name, "the link gives it more than once")
+    t = texts[0]
+    if any(len(x) > LINK_TEXT_MAX for x in texts): raise InputError(name, f"the link's value is over {LINK_TEXT_MAX} characters")
+    shown = repr(t[:40] + ("…" if len(t) > 40 else ""))
+    if kind == "flag":
+        if t not in ("0", "1"): raise InputError(name, f"the link gives {shown}: a tick box is 1 (ticked) or 0")
+        return t == "1"
+    if kind == "whole":
+        if not _WHOLE.fullmatch(t): raise InputError(name, f"the link gives {shown}, not a whole number")
+        v = int(t)
+        lo, hi = getattr(w, "min", None), getattr(w, "max", None)
+        if (lo is not None and v < lo) or (hi is not None and v > hi): raise InputError(name, f"the link gives {v}: must be from {lo} to {hi}")
+        return v
+    if kind == "number":
+        if not _NUMBER.fullmatch(t) or not math.isfinite(float(t)): raise InputError(name, f"the link gives {shown}, not a number")
+        return float(t)
+    if kind == "text": return t
+    offered = {_token(v): v for v in _choices(w)}
+    if kind == "choice":
+        if t not in offered: raise InputError(name, f"the link gives {shown}, not one of its choices")
+        return offered[t]
+    if list(texts) == [""]: return ()
+    unknown = [x for x in texts if x not in offered]
+    if unknown: raise InputError(name, f"the link ticks {unknown[0][:40]!r}, not one of its choices")
+    return tuple(v for v in _choices(w) if _token(v) in texts)
+
+
+def parse_link(query: str,  # the page's query string (with or without its '?')
+              ) -> dict[str, list[str]]:
+    "A link's parameters, each with every value it is given; a link too long or with too many parameters is refused whole."
+    query = query.lstrip("?")
+    if len(query) > LINK_MAX: raise ValueError(f"Link: over {LINK_MAX} characters; nothing was taken from it")
+    try: pairs = parse_qsl(query, keep_blank_values=True, max_num_fields=400)
+    except ValueError: raise ValueError("Link: too many parameters; nothing was taken from it") from None
+    found: dict[str, list[str]] = {}
+    for k, v in pairs: found.setdefault(k, []).append(v)
+    return found
+
+
+def link_html(query: str,  # the link's query, without its '?'
+              text: str = "link to these inputs",  # the link's words
+              title: str = "This page with these inputs: bookmark it or send it",  # its tooltip
+             ) -> str:
+    "The Copy link button and the link itself (the same page with these inputs): the browser makes it whole, so it works on any server and on the site."
+    copy = ("var b=this,a=b.parentNode.querySelector('a'),t=a.href,ok=function(){b.textContent='Link copied'},"
+            "no=function(){b.textContent='Not copied: right-click the link'};"
+            "if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(t).then(ok,no)}"
+            "else{var x=document.createElement('textarea');x.value=t;document.body.appendChild(x);x.select();"
+            "try{document.execCommand('copy')?ok():no()}catch(e){no()}x.remove()}")
+    return (f'<button type="button" class="besm-copy-link jupyter-button" style="width:auto;padding:0 1em" '
+            f'onclick="{escape(copy)}">Copy link</button> <a class="besm-link-href" href="?{escape(query)}" '
+            f'title="{escape(title)}">{escape(text)}</a>')
+
+
+def set_page_query(query: str,  # the page's query string: what the site's live layer reads from the address bar
+                  ) -> None:
+    "Tell the calculators made from now on what the page's address asks for (the site's live layer calls this before it makes them)."
+    _page["query"] = query
+
+
+def await_page() -> None:
+    "In a kernel Voila preheated before anyone asked for the page, wait for the page itself (its address; an autosave that may be newer than the kernel). Only the first wait asks Voila: it answers one per kernel, a second would never end."
+    if os.environ.get("VOILA_PREHEAT", "False") == "False": return
+    with _one_wait:
+        if os.environ.get("VOILA_PREHEAT", "False") == "False": return  # the page came while this waited its turn
+        try:
+            from voila.utils import wait_for_request  # only here: the dashboards server is the one place voila runs
+            wait_for_request()
+        finally: os.environ["VOILA_PREHEAT"] = "False"  # the page has come: nothing else waits for it again
+
+
+def page_query() -> str | None:
+    "The page's query string: on the site as the live layer gave it; on a dashboard as Voila gave it; None while a kernel Voila preheated waits for its page."
+    if _page["query"] is not None: return _page["query"]
+    if os.environ.get("VOILA_PREHEAT", "False") == "True": return None
+    return os.environ.get("QUERY_STRING", "")
+
+
+async def _when_asked() -> None:
+    "Once the page is asked for, run what was waiting for its query (on the kernel's own loop, as a cell would)."
+    threading.Thread(target=await_page, daemon=True, name="besm-page").start()
+    while page_query() is None: await asyncio.sleep(0.05)
+    query = page_query()
+    while _waiting:
+        try: _waiting.pop(0)(query)
+        except Exception: pass  # each calculator shows its own refusals; one failing never stops the others
+
+
+def when_page(fn: Callable[[str], object],  # given the page's query string
+             ) -> None:
+    "Run `fn` with the page's query now if it is known, else once the page is asked for (a kernel Voila preheated: the page is made ready before, the inputs follow)."
+    query = page_query()
+    if query is not None: return fn(query)
+    try: loop = asyncio.get_running_loop()
+    except RuntimeError: return None  # no loop (a script): no page will come
+    _waiting.append(fn)
+    if len(_waiting) == 1: loop.create_task(_when_asked())
+
+
 # %% ../../nbs/core/03_calculators.ipynb #cf20c98c
 class Calculator(widgets.VBox):
-    "Labelled inputs, a live answer with working and exact odds, and a seeded Roll button."
+    "Labelled inputs, a live answer with working and exact odds, a seeded Roll button, and a link that reopens it with the same inputs."
     def __init__(self,
                  title: str,  # shown above the inputs
                  fields: Sequence[Field],  # the inputs
@@ -223,14 +398,20 @@ class Calculator(widgets.VBox):
                  seed: int | None = None,  # the first seed shown; random if None
                  seeds: random.Random | None = None,  # where fresh seeds come from
                  intro: str = "",  # a line under the title
+                 key: str = "",  # its name in links (default: from the title, see `link_key`)
                 ):
         self.fields, self.compute_fn, self.roll_fn = list(fields), compute, roll
+        self.key = key or link_key(title)
+        self.link_tab: str | None = None  # the tab it is in, set by `tabs`: its links open that tab
         self._seeds = seeds or random.Random()
+        self._quiet = False  # inputs being set together: the answer is worked out once, at the end
+        self._link_notes: dict[str | None, str] = {}  # what a link gave that was refused, by field (None: the link as a whole)
         self.message = html_text(cls="besm-error besm-calc-message")
         self.output = html_text(cls="besm-output")
         long = len(self.fields) >= 6 or any(isinstance(f.widget, TickPicker) for f in self.fields)
         # on a phone, a long calculator's headline stays in view at the bottom of the screen (the dashboards' stylesheet shows it)
         self.answer = html_text(cls="besm-answer-line" if long else None, layout="hidden")
+        self.link = html_text(cls="besm-link")  # Copy link, and the link itself
         head = [html_text(f"<h3>{escape(title)}</h3>" + (f"<p>{escape(intro)}</p>" if intro else ""), cls="besm-calc-head")]
         rows = [f.row() for f in self.fields]
         roll_row = []
@@ -245,32 +426,53 @@ class Calculator(widgets.VBox):
             roll_row = [widgets.HBox([self.roll_button, html_text("<b>&nbsp;seed&nbsp;</b>"), self.seed], layout=_shared().plain),
                         self.roll_log]
             roll_row[0].add_class("besm-row")
-        super().__init__(head + rows + roll_row + [self.answer, self.message, self.output])
+        super().__init__(head + rows + roll_row + [self.link, self.answer, self.message, self.output])
         self.add_class("besm-calculator")  # on a wide screen the answer stands beside the inputs and stays in view (DASHBOARD_CSS)
+        self._defaults = {f.name: (link_values(f.widget), self._offered(f)) for f in self.fields}  # what a link leaves out
         for f in self.fields:
-            f.widget.observe(lambda _: self.update(), names="value")
+            f.widget.observe(lambda _, name=f.name: self._changed(name), names="value")
         self.update()
+        when_page(self.open_link)
 
     def _new_seed(self) -> int: return self._seeds.randrange(1, 1_000_000)
+
+    @staticmethod
+    def _offered(f: Field) -> tuple:
+        return tuple(map(_token, _choices(f.widget))) if link_kind(f.widget) in ("choice", "ticks") else ()
 
     @property
     def values(self) -> dict:
         "The current field values by parameter name."
         return {f.name: f.widget.value for f in self.fields}
 
+    def _changed(self, name: str) -> None:
+        self._link_notes.pop(name, None)  # the input was changed since: the link's refusal is no longer news
+        if not self._quiet: self.update()
+
+    @contextlib.contextmanager
+    def setting(self) -> Iterator[None]:
+        "Set several inputs at once (each one's own reactions still run); the answer is worked out once, at the end."
+        was, self._quiet = self._quiet, True
+        try: yield
+        finally:
+            self._quiet = was
+            if not was: self.update()
+
     def _show_error(self, err: Exception) -> None:
         param = getattr(err, "param", None)
         target = next((f.error for f in self.fields if f.name == param), self.message)
         text = message_text(err, {f.name: f.title for f in self.fields})
-        target.value = f'<span style="{ERROR_STYLE}">⚠ {escape(text)}</span>'
+        shown = f'<span style="{ERROR_STYLE}">⚠ {escape(text)}</span>'
+        target.value = f"{target.value} {shown}" if target.value else shown  # after what a link gave that was refused
 
     def _clear_errors(self) -> None:
-        for f in self.fields: f.error.value = ""
-        self.message.value = ""
+        for f in self.fields: f.error.value = self._link_notes.get(f.name, "")
+        self.message.value = self._link_notes.get(None, "")
 
     def update(self) -> Result | None:
         "Recompute from the current inputs; show the answer, or the error beside its input."
         self._clear_errors()
+        self.show_link()
         try:
             result = self.compute_fn(**self.values)
         except Exception as err:  # a dashboard shows a message, never a traceback
@@ -280,6 +482,51 @@ class Calculator(widgets.VBox):
         self.output.value = result.to_html()
         self.answer.value = f"<b>{escape(result.headline)}</b>"
         return result
+
+    def show_link(self) -> None:
+        "Show the Copy link button and the link for the inputs as they are now."
+        self.link.value = link_html(self.link_query())
+
+    def link_query(self) -> str:
+        "The query of a link that reopens this calculator as it is now: its tab, and each input not at its default, as `key.field=value`."
+        pairs = [(LINK_TAB, self.link_tab)] if self.link_tab else []
+        for f in self.fields:
+            values, offered = link_values(f.widget), self._offered(f)
+            if (values, offered) != self._defaults[f.name]:  # choices another input changed are always written
+                pairs += [(f"{self.key}.{f.name}", v) for v in values]
+        return urlencode(pairs)
+
+    def open_link(self, query: str,  # a link's query string
+                 ) -> dict[str, str]:
+        "Set the inputs a link gives (its other calculators' parameters are theirs); each refusal shows beside its input while the others apply. The refusals, by field."
+        try: given = parse_link(query)
+        except ValueError as err:
+            self._link_notes = {None: f'<span style="{ERROR_STYLE}">⚠ {escape(str(err))}</span>'}
+            self.update()
+            return {"": str(err)}
+        prefix = self.key + "."
+        mine = {k[len(prefix):]: v for k, v in given.items() if k.startswith(prefix)}
+        if not mine: return {}
+        refused: dict[str, str] = {}
+        labels = {f.name: f.title for f in self.fields}
+        with self.setting():
+            for f in self.fields:  # in order: a choice may change what a later input offers
+                if f.name not in mine:
+                    default, offered = self._defaults[f.name]
+                    if offered == self._offered(f):  # left out of the link: at its default
+                        try: f.widget.value = read_link(f, default)
+                        except (ValueError, traitlets.TraitError): pass
+                    continue
+                try:
+                    value = read_link(f, mine[f.name])
+                    try: f.widget.value = value
+                    except traitlets.TraitError: raise InputError(f.name, "the link's value does not fit here") from None
+                except ValueError as err:
+                    refused[f.name] = message_text(err, labels)
+            unknown = sorted(set(mine) - set(labels))
+            if unknown: refused[None] = f"Link: {', '.join(map(repr, unknown))} {'is not an input' if len(unknown) == 1 else 'are not inputs'} of this calculator; left out"
+            self._link_notes = {k: f'<span style="{ERROR_STYLE}">⚠ {escape(v)}</span>' for k, v in refused.items()}
+        return {k or "": v for k, v in refused.items()}
 
     def do_roll(self) -> str | None:
         "Roll with the seed shown, log the line, then show a fresh seed."
@@ -298,11 +545,20 @@ class Calculator(widgets.VBox):
 # %% ../../nbs/core/03_calculators.ipynb #b59bda0a
 def tabs(pages: Mapping[str, widgets.Widget | Callable[[], widgets.Widget]],  # {tab title: a calculator or tracker, or a function making it}
         ) -> widgets.Tab:
-    "Several calculators on one dashboard, one tab each; a tab given as a function is made when first opened, so the page opens as fast as its first tab."
+    "Several calculators on one dashboard, one tab each; a tab given as a function is made when first opened, so the page opens as fast as its first tab. A link naming a tab (`?tab=…`) opens it."
     makers, made = list(pages.values()), {}
+    keys = [link_key(title) for title in pages]
 
     def page(i: int) -> widgets.Widget:
-        if i not in made: made[i] = makers[i] if isinstance(makers[i], widgets.Widget) else makers[i]()
+        if i not in made:
+            made[i] = makers[i] if isinstance(makers[i], widgets.Widget) else makers[i]()
+            todo = [made[i]]
+            while todo:  # its calculators' and trackers' links open this tab
+                w = todo.pop()
+                if hasattr(w, "link_tab"):
+                    w.link_tab = keys[i]
+                    w.show_link()
+                todo += list(getattr(w, "children", ()))
         return made[i]
 
     # a tab made later fills a box already in place: the tab's children are never replaced (the page would redraw
@@ -317,6 +573,12 @@ def tabs(pages: Mapping[str, widgets.Widget | Callable[[], widgets.Widget]],  # 
         if i is None or i in made: return
         holders[i].children = [page(i)]
     t.observe(opened, names="selected_index")
+
+    def open_tab(query: str) -> None:
+        try: wanted = parse_link(query).get(LINK_TAB, [])
+        except ValueError: return  # the calculators say what is wrong with the link
+        if len(wanted) == 1 and wanted[0] in keys: t.selected_index = keys.index(wanted[0])
+    when_page(open_tab)
     return t
 
 # %% ../../nbs/core/03_calculators.ipynb #370616e3

@@ -12,10 +12,10 @@ from ..checks import (DEGREE_NAMES, D20_BONUS_RANGE, D20_DC_RANGE, TRISTAT_MODIF
                             is_success, take_10, take_20, tristat_check_odds, tristat_outcome_odds, tristat_roll)
 from ..dice import fmt_odds
 from ..render import Result
-from .calc import Calculator, bool_field, int_field
+from .calc import Calculator, bool_field, int_field, parse_link, when_page
 
 # %% auto #0
-__all__ = ['MECHANICS', 'tristat_result', 'tristat_calculator', 'd20_result', 'd20_calculator', 'checks_box']
+__all__ = ['MECHANICS', 'LINK_KEYS', 'tristat_result', 'tristat_calculator', 'd20_result', 'd20_calculator', 'checks_box']
 
 # %% ../../nbs/core/01_checks_ui.ipynb #fd066828
 def tristat_result(target: int,  # the stat or combat value
@@ -85,6 +85,7 @@ def d20_calculator(bonus: int = 5,  # the starting bonus
 
 # %% ../../nbs/core/01_checks_ui.ipynb #06564939
 MECHANICS = ("2d6 roll-under (Tri-Stat)", "d20 vs DC (Anime d20)")
+LINK_KEYS = ("2d6-roll-under", "d20-against-dc")  # the two calculators' names in links
 
 
 def checks_box(seed: int | None = None,  # the first seed shown on each calculator
@@ -101,4 +102,10 @@ def checks_box(seed: int | None = None,  # the first seed shown on each calculat
         if i not in box.calculators: box.calculators[i] = makers[i](seed=seed)
         box.children = (pick, box.calculators[i])
     pick.observe(show, names="index")
+
+    def follow_link(query: str) -> None:  # a link to the second calculator shows it
+        try: named = {k.split(".", 1)[0] for k in parse_link(query)}
+        except ValueError: return
+        if LINK_KEYS[1] in named: pick.index = 1
+    when_page(follow_link)
     return box

@@ -20,18 +20,19 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
+from urllib.parse import urlencode
 
 import ipywidgets as widgets
 
 from ..dice import DiceFeed, InputError
 from ..store import MAX_BYTES, fields, items, load_json, save_json, text
-from .calc import ERROR_STYLE, Panel, TickPicker, html_text
+from .calc import ERROR_STYLE, LINK_TAB, Panel, TickPicker, await_page, html_text, link_html, page_query, parse_link
 
 # %% auto #0
-__all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'NO_FOES', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVES_ENV', 'FOLLOW_SECONDS',
-           'FOLLOW_ENV', 'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of', 'Bar', 'Side', 'Play',
-           'order_html', 'foes_table', 'hide_left', 'saves_folder', 'page_view', 'follow', 'NeedDice', 'Thrown',
-           'Tracker', 'PlayersView', 'tracker_page', 'tracker_class', 'players_data', 'players_page',
+__all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'NO_FOES', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVE_PARAM', 'SAVES_ENV',
+           'FOLLOW_SECONDS', 'FOLLOW_ENV', 'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of', 'Bar',
+           'Side', 'Play', 'order_html', 'foes_table', 'hide_left', 'saves_folder', 'page_view', 'follow', 'NeedDice',
+           'Thrown', 'Tracker', 'PlayersView', 'tracker_page', 'tracker_class', 'players_data', 'players_page',
            'players_handlers']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
@@ -190,6 +191,7 @@ PLAY_CSS = """<style>
   .besm-play > .besm-action-pane { flex: 1 1 auto; }
 }
 </style>"""
+SAVE_PARAM = "save"  # a link's parameter naming the save it opens (`?save=castle-fight`)
 SAVES_ENV = "BESM_NB_SAVES"  # names another saves folder (the tests give each server a fresh one)
 FOLLOW_SECONDS = 1.0  # how often a page looks whether another screen has acted
 FOLLOW_ENV = "BESM_NB_FOLLOW_SECONDS"  # another interval (the tests slow it down to catch a page behind), or "off"
@@ -204,19 +206,14 @@ def saves_folder() -> Path:
 def _text(state: dict) -> str: return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _await_page() -> None:
-    "In a kernel Voila preheated before anyone asked for the page, wait for the page itself: the autosave may be newer than the kernel."
-    if os.environ.get("VOILA_PREHEAT", "False") == "False": return
-    from voila.utils import wait_for_request  # only here: the dashboards server is the one place voila runs
-    wait_for_request()
-    os.environ["VOILA_PREHEAT"] = "False"  # the page has come: another tracker on it, or one made later, must not wait again
+_await_page = await_page  # a tracker made in a kernel Voila preheated waits for the page: the autosave may be newer than the kernel
 
 
 def page_view() -> str:
     "How the page was asked for: 'players' for the players' view (`?view=players`), else 'gm'."
     _await_page()  # a preheated kernel learns the page's address only once the page is asked for
-    query = os.environ.get("QUERY_STRING", "")
-    return "players" if re.search(r"(^|&)view=players(&|$)", query) else "gm"
+    try: return "players" if "players" in parse_link(page_query() or "").get("view", []) else "gm"
+    except ValueError: return "gm"  # a link too long for anything: the GM's page says so (`Tracker.open_linked_save`)
 
 
 def follow(widget: widgets.Widget,  # stops when this widget is closed
@@ -361,6 +358,8 @@ class Tracker(Panel):
         self.saved = W.Dropdown(description="Saved", layout=W.Layout(width="16em"))
         self.saved.add_class("besm-saved")
         self.load_button = self.button("Load", self.load_named, "besm-load")
+        self.save_link = html_text(cls="besm-save-link")  # a link that opens the save picked, on any screen
+        self.saved.observe(lambda _: self.show_link(), names="value")
 
     def history_controls(self) -> widgets.Widget:
         "Undo, Redo and New, with their message."
@@ -372,7 +371,7 @@ class Tracker(Panel):
         self._upload_message = self._row_messages[-1]
         if self.saves is not None:
             rows += [self.row(self.save_as, self.save_button, cls="besm-save-message"),
-                     self.row(self.saved, self.load_button, cls="besm-load-message")]
+                     self.row(self.saved, self.load_button, self.save_link, cls="besm-load-message")]
         return widgets.VBox(rows)
 
     @property
@@ -398,6 +397,7 @@ class Tracker(Panel):
         if self.autosaving:
             self._restore_draft_file()
             self._following = follow(self, self.catch_up)
+        self.open_linked_save()
 
     def _put_aside(self) -> str:
         path = self._file.path
@@ -730,6 +730,36 @@ class Tracker(Panel):
         if name not in saves_of(self.saves, self.kind): raise ValueError(f"Saved: '{name}' is no longer in the saves folder")
         self.restore(load_json(self.saves / name, self.kind, self.version))
         self._say(f"Loaded '{name[:-5]}'. Undo brings back what was here before.", self.load_button._besm_message)
+
+    link_tab: str | None = None  # the tab it is in, set by `tabs`: its links open that tab
+
+    def show_link(self) -> None:
+        "Show the link to the save picked in the Saved list (opening this tracker's tab, if it is in one)."
+        name = self.saved.value
+        query = urlencode(([(LINK_TAB, self.link_tab)] if self.link_tab else []) + [(SAVE_PARAM, name[:-5])]) if name else ""
+        self.save_link.value = link_html(query, "link to this save", "This page opening this save") if name else ""
+
+    def open_linked_save(self, query: str | None = None,  # a link's query (default: the page's)
+                        ) -> bool:
+        "Open the save a link names (`?save=castle-fight`), by name inside the saves folder only, as an action Undo takes back; anything else is refused beside the Saved list. True if it opened."
+        if self.saves is None: return False
+        try: wanted = parse_link((page_query() or "") if query is None else query).get(SAVE_PARAM)
+        except ValueError: wanted = ["?" * 100]  # refused below, like any name that is not a save's
+        if not wanted: return False
+        def load():
+            try: name = save_name(wanted[0]) if len(wanted) == 1 else None
+            except InputError: name = None
+            if name is None or name not in saves_of(self.saves, self.kind):
+                raise ValueError(f"Link: {wanted[0][:64]!r} is not the name of a saved {self.noun} in the saves folder; nothing was opened")
+            self.saved.value = name
+            self.load_named()
+            self._say(f"Opened '{name[:-5]}' from its link. Undo brings back what was here before.", self.load_button._besm_message)
+        opened = self.run(load, self.load_button._besm_message)
+        if opened:  # a reload carries on the game: the address bar forgets the link (a script the message's image runs once;
+            # `window.URL`: in an inline handler a bare `URL` is the document's address)
+            forget = f"var u=new window.URL(location.href);u.searchParams.delete('{SAVE_PARAM}');history.replaceState(null,'',u)"
+            self.load_button._besm_message.value += f'<img alt="" src="data:," style="display:none" onerror="{escape(forget)}">'
+        return opened
 
     def _uploaded(self) -> None:
         files = self.upload.value

@@ -212,7 +212,7 @@ let made = null;  // settles once the page's calculators and trackers are first 
 const settled = new Promise((resolve, reject) => { made = { resolve, reject }; });
 settled.catch(() => {});  // a failed start is told to the page once, by `start`
 
-async function start({ python, module, cells, port }) {
+async function start({ python, module, cells, query, port }) {
   mark('worker');
   const base = new URL(python.base);
   let place = null;
@@ -245,6 +245,8 @@ async function start({ python, module, cells, port }) {
   bridge = pyodide.pyimport('besm_nb.ui.live');
   bridge.connect((type, id, text) => postMessage({ type, id, text }));
   mark('python');
+  try { pyodide.pyimport('besm_nb.ui.calc').set_page_query(query ?? ''); }  // the calculators made next take a link's inputs from it
+  catch (e) { postMessage({ type: 'error', error: String(e) }); }
   if (cells.some((c) => c.tracker)) {  // a tracker saves as on its dashboard, into a folder kept in browser storage
     await mountSaves(pyodide.FS);
     bridge.use_saves(SAVES);

@@ -119,7 +119,8 @@ async function start(spec) {
   const done = new Promise((resolve, reject) => { finished = { resolve, reject }; });
   worker.onerror = inflater.onerror = (e) => finished.reject(new Error(e.message || 'the Python worker could not start'));
   setTimeout(() => finished.reject(new Error('it took too long')), 120_000);  // a runtime that never answers
-  worker.postMessage({ type: 'start', python: { ...spec.python, base: STATIC.href }, module: spec.module, cells: spec.cells, port: line.port2 }, [line.port2]);
+  worker.postMessage({ type: 'start', python: { ...spec.python, base: STATIC.href }, module: spec.module, cells: spec.cells,
+    query: location.search, port: line.port2 }, [line.port2]);  // a link's inputs (see 'Copy link') are in the page's address
   await parsed;
   say('loading');
   const manager = await widgetManager();
