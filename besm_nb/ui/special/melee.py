@@ -127,11 +127,11 @@ def melee_panel(seed: int | None = None,  # the first seed shown
     readings = [rows[first + i] for i, f in enumerate(calc.fields) if f.name in PANEL_READINGS]
     plain = [rows[first + i] for i, f in enumerate(calc.fields) if f.name not in PANEL_READINGS]
     folded = widgets.Accordion(children=[widgets.VBox(readings)], titles=("Readings (switches)",), selected_index=None)
-    answer = rows[first + len(calc.fields):]  # the roll row, its log, the headline line, the message and the answer
+    answer = rows[first + len(calc.fields):]  # the roll row and its log, then the kit's own: the link, the headline line, the message, the answer
     side = lambda kids: widgets.VBox(kids, layout=widgets.Layout(flex="1 1 340px", min_width="0", max_width="100%"))
     # the answer with Roll right above it, beside the inputs on a wide screen, above them on a phone: on the first screen
-    roll_row, roll_log, line, message, output = answer
-    calc.children = [rows[0], widgets.HBox([side([message, roll_row, roll_log, output, line]), side(plain + [folded])],
+    roll_row, roll_log = answer[:2]
+    calc.children = [rows[0], widgets.HBox([side([calc.message, roll_row, roll_log, calc.output, calc.answer, calc.link]), side(plain + [folded])],
                                            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))]
     calc.add_class("besm-melee-panel")
     return calc
