@@ -18,6 +18,16 @@ from hypothesis import settings
 settings.register_profile("besm", deadline=None)
 settings.load_profile("besm")
 
+
+def _patient_expect() -> None:
+    "A page's answer may take more than Playwright's 5 s on a busy 2-core machine: every `expect` waits up to 30 s."
+    try: from playwright.sync_api import expect
+    except ImportError: return
+    expect.set_options(timeout=30_000)
+
+
+_patient_expect()
+
 LOCAL = {"127.0.0.1", "localhost"}
 from tests.helpers import ROOT
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
