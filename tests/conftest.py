@@ -114,6 +114,7 @@ def page(browser, dashboards_url):
     "A fresh page that records every request and blocks any that would leave this machine."
     ctx = browser.new_context()
     pg = ctx.new_page()
+    pg.set_default_navigation_timeout(180_000)  # a first page while the server's kernels start, on a busy 2-core machine
     pg.outside = []
     def route(r):
         url = r.request.url

@@ -408,12 +408,16 @@ class Tracker(Panel):
     def _load_file(self, data: dict, refresh: bool = True) -> None:
         "Show what the autosave holds (checked like a save: nothing changes if it is refused), keeping this page's half-made declaration."
         draft = self.draft()
-        self.restore(data["state"])
-        self._undo, self._redo = [_text(s) for s in data.get("undo", [])], [_text(s) for s in data.get("redo", [])]
-        self._revision = data.get("revision", 0)
-        self._written = self._signature()
-        self._drafted(lambda: self.restore_draft(draft))
-        if refresh: self._after(write=False)
+        was, self._drafting = self._drafting, True  # a screen catching up keeps its declaration to itself: the kept one is the last typed
+        try:
+            self.restore(data["state"])
+            self._undo, self._redo = [_text(s) for s in data.get("undo", [])], [_text(s) for s in data.get("redo", [])]
+            self._revision = data.get("revision", 0)
+            self._written = self._signature()
+            self._drafted(lambda: self.restore_draft(draft))
+            if refresh: self._after(write=False)
+        finally: self._drafting = was
+        if refresh: self.dice_preview()
 
     def catch_up(self) -> bool:
         "If another screen has acted since this page last looked, show the latest (the pages poll this about every second). True if it did."
@@ -618,8 +622,9 @@ class Tracker(Panel):
             need = None
         except Exception as err:
             need = _OUT_OF_DICE.search(str(err))
-            if need is None:  # the rules refuse the declaration: that shows beside it
-                self.dice_need.value = ""
+            if need is None:  # a typed total the dice cannot show is said here; other refusals show beside the declaration
+                self.dice_need.value = (f'<span style="{ERROR_STYLE}">⚠ Typed dice: {escape(str(err).split(": ", 1)[1])}</span>'
+                                        if isinstance(err, InputError) and err.param == "totals" else "")
                 return
         if need is None:
             self.dice_need.value = ("<b>No dice needed.</b>" if not typed else
@@ -707,6 +712,7 @@ class Tracker(Panel):
             name = f"{self.kind}-backup-{time.strftime('%Y%m%d-%H%M%S')}.json"
             self._save_to(self.saves / name)
             kept = f" The previous one is kept as '{name[:-5]}' (in Saved)."
+        if hasattr(self, "dice_typed"): self._drafted(lambda: setattr(self.dice_typed, "value", ""))  # the old fight's dice are not this one's
         self.restore(self.blank())
         self._say(f"New {self.noun}.{kept}", self.history_message)
 

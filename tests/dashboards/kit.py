@@ -22,13 +22,14 @@ def draft_kept(saves, want: Callable[[dict], bool], seconds: float = 60) -> None
     "Wait until a half-made declaration kept in the saves folder satisfies `want` (given the draft's data): a reload before it is written would lose it."
     import time
     from pathlib import Path
-    end = time.time() + seconds
+    end, seen = time.time() + seconds, {}
     while True:
         for f in Path(saves).glob("autosave-*-draft.json"):
             try: data = json.loads(f.read_text(encoding="utf-8"))["data"]
             except (OSError, ValueError, KeyError): continue  # mid-write: looked at again
             if want(data): return
-        if time.time() > end: raise AssertionError(f"no draft in {saves} came to hold the declaration on screen")
+            seen[f.name] = data
+        if time.time() > end: raise AssertionError(f"no draft in {saves} came to hold the declaration on screen; they hold {seen}")
         time.sleep(0.2)
 
 

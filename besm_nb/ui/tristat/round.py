@@ -463,8 +463,9 @@ class Tracker(_Kit):
         self._clear_declaration()
 
     def _clear_declaration(self) -> None:
-        "A clear declaration: no targets, modifiers, answers, Energy or notes carried to the next one."
+        "A clear declaration: no choice of action, targets, modifiers, answers, Energy or notes carried to the next one."
         def clear():
+            if "attack" in self.does.options: self.does.value = "attack"  # the common case, never the last one's hold
             self.targets.value, self.mods.value, self.energy.value, self.g_mod.value = (), (), 0, 0
             self.note.value, self.a_energy.value, self.a_total.value = "", 0, False
         clear() if getattr(self, "_busy", False) else self._once(clear)
