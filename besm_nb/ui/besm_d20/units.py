@@ -381,10 +381,12 @@ class UnitTracker(Tracker):
         now = s.current() if s else None
         acts = legal_actions(s, now) if now else ()
         who = self._acting()
+        fresh = now != self._actor and self._actor is not None and not self._drafting
         if now != self._actor:  # a new one to act: the declaration starts clear
-            if self._actor is not None and not self._drafting: self._clear_declaration()
+            if fresh: self._clear_declaration()
             self._actor = now
         self._offer(self.action, [(END_TURN, "pass")] if who else [(ACTION_LABELS[a], a) for a in acts])
+        if fresh and self.action.options: self.action.value = self.action.options[0][1]  # its first legal action, not the last one's
         targets = legal_targets(s, now, self.action.value) if now and self.action.value else ()
         self._offer(self.target, list(targets))
         self.target.disabled = not targets
