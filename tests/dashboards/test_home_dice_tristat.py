@@ -40,8 +40,10 @@ def test_dice_and_checks_update_and_show_errors(page, dashboards_url):
     body = page.locator("body").inner_text()
     assert "Traceback" not in body and "Error:" not in body.replace("⚠", "")
 
-    # the checks calculator: change the target and watch the exact odds move
+    # the checks calculator, in its own tab: change the target and watch the exact odds move
+    page.get_by_role("tab", name="Checks").click()
     target = field(page, "target")
+    target.wait_for(timeout=30_000)
     target.fill("8")
     target.press("Tab")
     page.wait_for_function(
@@ -61,6 +63,7 @@ def test_dice_and_checks_update_and_show_errors(page, dashboards_url):
     expect(page.locator("body")).to_contain_text("Overwhelming Failure", timeout=15_000)
 
     # a seeded roll is logged with its seed, and the seed replays it exactly
+    page.get_by_role("tab", name="Dice").click()
     expr.fill("3d6")
     page.wait_for_function("document.querySelector('.besm-output').innerText.includes('3d6: 3 to 18')", timeout=10_000)
     page.locator(".besm-seed input").first.fill("1234")
