@@ -32,6 +32,9 @@ DASHBOARD_CSS = """
 .widget-checkbox .widget-label-basic, .widget-checkbox .widget-label-basic span { white-space: normal; overflow: visible;
   text-overflow: clip; height: auto; line-height: 1.3; }
 .besm-hidden { display: none !important; }
+/* a closed dropdown cannot wrap its choice: it is as wide as its longest option, its label above it when both do not fit */
+.jupyter-widgets.widget-dropdown { min-width: fit-content; flex-wrap: wrap; height: auto; }
+.jupyter-widgets.widget-dropdown > select { flex: 1 0 auto; width: auto; max-width: 100%; }
 small { font-size: max(12px, 0.8em); }  /* notes a GM reads at arm's length: never under 12 px */
 .jupyter-button.widget-button:disabled { filter: grayscale(1); opacity: 0.45; cursor: not-allowed; }
 .besm-upload { font-size: 0 !important; }  /* ipywidgets writes the file count into the label: "Upload save (0)" */

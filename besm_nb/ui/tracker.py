@@ -70,7 +70,7 @@ def saves_of(folder: Path,  # the saves folder
 
 
 # %% ../../nbs/core/06_tracker.ipynb #a1b2c3d5
-FOE_VIEWS = {"hidden": "foes' numbers hidden (names and who is out only)", "bars": "foes as bars, without numbers",
+FOE_VIEWS = {"hidden": "foes' names only (and who is out)", "bars": "foes as bars, without numbers",
              "exact": "foes' numbers exact, as the GM sees them"}  # how the players' view shows the other side
 
 

@@ -171,7 +171,7 @@ def check_readable(page) -> dict:
 
 
 # -- foes on the players' view: one check for every tracker that marks foes ---------------------------------------------------
-HIDDEN, BARS = "foes' numbers hidden (names and who is out only)", "foes as bars, without numbers"  # the set-up's words
+HIDDEN, BARS = "foes' names only (and who is out)", "foes as bars, without numbers"  # the set-up's words
 SETUP_TITLE = ".besm-setup .lm-AccordionPanel-title, .besm-setup .jupyter-widget-Collapse-header"
 
 

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.chase import Chase, ChaseRules, Mecha, legal_manoeuvres, start_chase
 from besm_nb.besm_d20.chase_odds import round_odds
 from besm_nb.dice import fmt_odds
-from tests.dashboards.kit import check_first_screen, check_readable, check_tracker_kit, first_screen
+from tests.dashboards.kit import HIDDEN, check_first_screen, check_readable, check_tracker_kit, first_screen
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -70,7 +70,7 @@ def test_chase_tracker_plays_a_scripted_chase(page, dashboards_url):
 
 def test_chase_tracker_offers_the_review_readings_and_each_obstacles_dc(page, dashboards_url):
     tracker = fresh(page, dashboards_url)
-    tracker.get_by_label("Open crashes").select_option(label="open terrain: a failed crash check crashes")
+    tracker.get_by_label("Open crashes").select_option(label="a failed check crashes")
     tracker.get_by_label("Speed change").select_option(label="Gun It's and Cut Off's speed change lasts its round")
     page.locator(".besm-lead-in input").fill("12")
     page.locator("button.besm-start").click()
@@ -136,7 +136,7 @@ def test_chase_at_the_table(browser, dashboards_url):
         a.on("pageerror", lambda e: errors.append(str(e)))
         t = fresh(a, dashboards_url)
         t.get_by_label("Players drive").select_option(label="the prey")
-        t.get_by_label("The other side").select_option(label="foes' numbers hidden (names and who is out only)")
+        t.get_by_label("The other side").select_option(label=HIDDEN)
         a.locator(".besm-lead-in input").fill("12")
         a.locator("button.besm-start").click()
         expect(a.locator(".besm-order .besm-round-now")).to_have_text("1", timeout=30_000)

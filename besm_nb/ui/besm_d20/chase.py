@@ -162,10 +162,10 @@ _TIE_LABELS = {"cancel": "+x against −x: they cancel", "faster": "+x against �
                "slower": "+x against −x: the slow-down counts"}
 _TERRAIN_BONUS_LABELS = {"all": "on every Drive check", "contest": "on the Step 2 contest only"}
 _CUT_OFF_LABELS = {"dc": "collide if the prey misses the crash DC", "always": "always collide"}
-_OPEN_LABELS = {"carry on": "open terrain: a failed crash check glances off (a natural 1 crashes)", "crash": "open terrain: a failed crash check crashes"}
+_OPEN_LABELS = {"carry on": "a failed check glances off (a natural 1 crashes)", "crash": "a failed check crashes"}
 _ROUND_SPEED_LABELS = {"kept": "Gun It's and Cut Off's speed change is kept", "this round": "Gun It's and Cut Off's speed change lasts its round"}
-_ARMOUR_LABELS = {"impacts": "Armour: attacks, crashes, Barnstorm (not Redline's strain)", "all": "Armour: everything but over-speed",
-                  "attacks": "Armour: Step 5 attacks only"}
+_ARMOUR_LABELS = {"impacts": "attacks, crashes, Barnstorm (not Redline's strain)", "all": "everything but over-speed",
+                  "attacks": "Step 5 attacks only"}
 _LURE_LABELS = {"speed": "Lure's own crash check: the speed steps count", "terrain": "Lure's own crash check: the terrain's base DC"}
 MAX_CAPTURE_ROUNDS = 200  # the most rounds the capture odds follow (the odds engine's own limit)
 

@@ -50,7 +50,7 @@ READING_CHOICES = (
     ("heavier", "Crash into something as heavy", [("× 1", "cap"), ("× the mass ratio", "ratio")]),
     ("rear_seat", "Rear seat's × ¾", [("frontal crashes only", "frontal only"), ("front or rear", "front or rear")]),
 )
-CRITICAL_CHOICES = [("not a critical", 0)] + [(f"critical {t}: {vehicle_critical(t).name.lower()}", t) for t in range(3, 19)]
+CRITICAL_CHOICES = [("not a critical", 0)] + [(f"{t}: {vehicle_critical(t).name.lower()}", t) for t in range(3, 19)]  # the roll beside "Critical"
 GLASS_MARK = {"intact": "✓", "broken": "broken", "crazed": "crazed", "gone": "GONE", "none": "none"}
 
 

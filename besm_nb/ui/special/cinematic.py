@@ -80,8 +80,8 @@ def exchange_calculator(seed: int | None = None,  # the first seed shown
     return Calculator("Single combat: one exchange", [
         choice_field("a", "First fighter wants", INTENT_CHOICES, "none"), choice_field("b", "Second fighter wants", INTENT_CHOICES, "none"),
         int_field("skill_a", "First's Tactics or weapon skill", 12, *SKILL_RANGE), int_field("skill_b", "Second's", 12, *SKILL_RANGE),
-        choice_field("speed_up", "1-second turns when", [("one or both want it over quickly (unless the other draws it out)", "one or both"),
-                                                         ("both want it over quickly (one alone halves it)", "both")], "one or both"),
+        choice_field("speed_up", "1-second turns when", [("one or both want it quick (none draws it out)", "one or both"),
+                                                         ("both want it quick (one alone halves it)", "both")], "one or both"),
         criticals_field()], exchange_result, _exchange_roll, seed=seed)
 
 

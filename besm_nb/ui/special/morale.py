@@ -85,8 +85,8 @@ def morale_box() -> widgets.VBox:
     return widgets.VBox([morale_calculator(), fright_calculator(), street_calculator()])
 
 # %% auto #0
-__all__ = ['CAP_CHOICES', 'morale_result', 'morale_calculator', 'fright_result', 'fright_calculator', 'morale_box',
-           'parse_skills', 'street_result', 'street_calculator']
+__all__ = ['CAP_CHOICES', 'STREET_LABELS', 'morale_result', 'morale_calculator', 'fright_result', 'fright_calculator',
+           'morale_box', 'parse_skills', 'street_result', 'street_calculator']
 
 # %% ../../../nbs/special/68_morale_ui.ipynb #cs68a002
 from ...dice import InputError
@@ -107,6 +107,18 @@ def parse_skills(text: str) -> dict[str, int]:
             raise InputError("skills", f"write a skill and its level, e.g. Will 12, from: {', '.join(STREET_SKILLS)}; got {part!r}")
         out[name.strip()] = int(level)
     return out
+
+
+# each roll in a few words: a closed list cannot wrap, and the chapter's table above gives each in full
+STREET_LABELS = {
+    "turn an argument into blows, or a fist-fight into deadly force": "turn words to blows, or fists to deadly force",
+    "walk away from an argument while angry or proud": "walk away from an argument, angry or proud",
+    "sucker punch: catch the foe partly by surprise when turning to violence": "sucker punch: partly surprise the foe",
+    "not back down after missing an attack and taking his counter-attack": "not back down after a miss and his counter",
+    "spot a setup: a place for muggings, a gang in its colours looking for trouble": "spot a setup: a mugging spot, a gang",
+    "tell whether a stranger is hostile, when a fight is in the air": "tell whether a stranger is hostile",
+    "defuse a hostile situation": "defuse a hostile situation",
+}
 
 
 def street_result(situation: str, skills: str, foe: str, criticals: str, ties: str) -> Result:
@@ -136,7 +148,7 @@ def _street_roll(rng, situation, skills, foe, criticals, ties) -> str:
 def street_calculator(seed: int | None = None) -> Calculator:
     "Calculator: the rolls of a street fight."
     return Calculator("Street fighting", [
-        choice_field("situation", "The roll", list(STREET_ROLLS), list(STREET_ROLLS)[0]),
+        choice_field("situation", "The roll", [(STREET_LABELS[s], s) for s in STREET_ROLLS], list(STREET_ROLLS)[0]),
         text_field("skills", "His levels", "Will 12, Streetwise 11, Tactics 10", "e.g. Will 12, Streetwise 11"),
         text_field("foe", "The sucker punch: the foe's best level", "11", "a whole number"), criticals_field(), ties_field()],
         street_result, _street_roll, seed=seed)
