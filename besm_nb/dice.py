@@ -24,11 +24,11 @@ import icepool
 
 # %% auto #0
 __all__ = ['MAX_DICE', 'MIN_SIDES', 'MAX_SIDES', 'MAX_FACES', 'MAX_TERMS', 'MAX_CONSTANT', 'MAX_MULTIPLIER', 'MAX_EXPR_LEN',
-           'EXPLODE_DEPTH', 'MAX_KEEP_DICE', 'MAX_KEEP_FACES', 'InputError', 'shown', 'require_int', 'require_number',
-           'require_bool', 'require_choice', 'require_text', 'require_items', 'checked', 'Term', 'ExprError',
-           'TooLargeForOdds', 'odds_size', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most',
-           'chance_at_least', 'odds_rows', 'pct', 'fmt_odds', 'latex', 'DieRoll', 'TermRoll', 'Roll', 'dice_count',
-           'roll', 'bounds', 'expected_total', 'DiceFeed']
+           'EXPLODE_DEPTH', 'MAX_KEEP_DICE', 'MAX_KEEP_FACES', 'HEADLINE_DIGITS', 'InputError', 'shown', 'require_int',
+           'require_number', 'require_bool', 'require_choice', 'require_text', 'require_items', 'checked', 'Term',
+           'ExprError', 'TooLargeForOdds', 'odds_size', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats',
+           'chance_at_most', 'chance_at_least', 'odds_rows', 'pct', 'fmt_odds', 'headline_odds', 'latex', 'DieRoll',
+           'TermRoll', 'Roll', 'dice_count', 'roll', 'bounds', 'expected_total', 'DiceFeed']
 
 # %% ../nbs/core/00_dice.ipynb #7c942573
 class InputError(ValueError):
@@ -636,6 +636,17 @@ def fmt_odds(p: Fraction,  # a probability
             ) -> str:
     "A probability as its exact fraction and percentage, e.g. '7/12 (58.33%)'."
     return f"{p.numerator}/{p.denominator} ({pct(p)})" if p.denominator != 1 else f"{p.numerator} ({pct(p)})"
+
+
+HEADLINE_DIGITS = 4  # a headline keeps an exact fraction up to this many digits below the line (13/18, 6589/7776)
+
+
+def headline_odds(p: Fraction,  # a probability
+                 ) -> str:
+    "A probability as an answer's headline says it: a short fraction with its percentage ('13/18 (72.22%)'), a long one as the percentage alone ('12.70%', '< 0.01%'); never and certain read '0%' and '100%'. The exact fraction goes under the headline and on hover (`besm_nb.render.Result.exact`)."
+    if p == 0: return "0%"
+    if p == 1: return "100%"
+    return fmt_odds(p) if len(str(p.denominator)) <= HEADLINE_DIGITS else pct(p)
 
 
 def latex(p: Fraction,  # an exact value

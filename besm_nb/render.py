@@ -10,11 +10,11 @@ from fractions import Fraction
 from html import escape
 from typing import Mapping, Sequence
 
-from .dice import pct
+from .dice import HEADLINE_DIGITS, pct
 
 # %% auto #0
-__all__ = ['BAR_COLOUR', 'BAR_HIGHLIGHT', 'LABEL_PX', 'TINY', 'SOURCES', 'fraction', 'exact_line', 'odds_table', 'chart_groups',
-           'bar_chart', 'cite', 'working_table', 'Result']
+__all__ = ['BAR_COLOUR', 'BAR_HIGHLIGHT', 'LABEL_PX', 'TINY', 'OUTCOME_COLOURS', 'SOURCES', 'fraction', 'exact_line',
+           'odds_table', 'outcome_family', 'chart_groups', 'bar_chart', 'cite', 'working_table', 'Result']
 
 # %% ../nbs/core/02_render.ipynb #195f4618
 _TABLE = "border-collapse:collapse;margin:0.4em 0;font-variant-numeric:tabular-nums"
@@ -59,6 +59,21 @@ def odds_table(odds: Mapping[object, Fraction],  # each outcome with its exact p
 
 # %% ../nbs/core/02_render.ipynb #6b850f6d
 TINY = Fraction(1, 200)  # tails together under this share of the chance are drawn as one bar
+# a chart of successes and failures tells them apart at a glance: blues for success, oranges for failure (both readable
+# to red-green colour blindness), the darker shade for the extreme ends (critical, fumble, overwhelming, extreme)
+OUTCOME_COLOURS = {("success", False): "#4c72b0", ("success", True): "#1f3d7a",
+                   ("failure", False): "#e8a26f", ("failure", True): "#b5471b"}
+_EXTREME = ("critical", "fumble", "botch", "overwhelming", "extreme")
+
+
+def outcome_family(name: object,  # an outcome's label, e.g. "Critical success", "Marginal Failure"
+                  ) -> tuple[str, bool] | None:
+    "An outcome's family, 'success' or 'failure', and whether it is an extreme one; None for a label that is neither."
+    n = str(name).lower()
+    extreme = any(w in n for w in _EXTREME)
+    if "fail" in n or "fumble" in n or "botch" in n: return ("failure", extreme)
+    if "success" in n: return ("success", extreme)
+    return None
 
 
 def chart_groups(odds: Mapping[object, Fraction],  # each outcome with its exact probability, in order
@@ -83,33 +98,38 @@ def chart_groups(odds: Mapping[object, Fraction],  # each outcome with its exact
 
 
 def bar_chart(odds: Mapping[object, Fraction],  # each outcome with its exact probability
-              highlight: Sequence[object] = (),  # outcomes drawn in the second colour
+              highlight: Sequence[object] = (),  # outcomes drawn in the second colour (a chart of successes and failures is coloured by family instead)
               height: int = 120,  # pixels for the tallest bar (a long distribution's upright bars)
              ) -> str:
     "An HTML/CSS bar chart of exact odds: up to 24 bars lie flat, each with its label and percentage beside it (never clipped or overlapping at any width); longer distributions stand upright with sparse labels. Tiny tails are one bar; the table under it has the exact fractions."
     groups = chart_groups(odds)
+    families = [outcome_family(name) for name, _, _ in groups]
+    by_outcome = all(families) and len({f[0] for f in families}) == 2  # successes and failures: coloured by family
+
+    def colour(i: int, keys: tuple) -> str:
+        if by_outcome: return OUTCOME_COLOURS[families[i]]
+        return BAR_HIGHLIGHT if any(k in highlight for k in keys) else BAR_COLOUR
+
     top = max((p for _, p, _ in groups), default=Fraction(0)) or Fraction(1)
     font = f"font-size:{LABEL_PX}px;line-height:1.3"
     if len(groups) <= 24:
         rows = []
-        for name, p, keys in groups:
-            colour = BAR_HIGHLIGHT if any(k in highlight for k in keys) else BAR_COLOUR
+        for i, (name, p, keys) in enumerate(groups):
             rows.append(f'<div title="{escape(name)}: {pct(p)}" style="display:flex;align-items:center;gap:6px;{font}">'
                         f'<span style="flex:0 0 auto;min-width:3em;max-width:45%;text-align:right;overflow-wrap:anywhere">{escape(name)}</span>'
                         f'<span style="flex:1 1 auto;min-width:2em;height:14px"><span style="display:block;height:100%;'
-                        f'width:{float(p / top) * 100:.1f}%;min-width:{1 if p else 0}px;background:{colour}"></span></span>'
+                        f'width:{float(p / top) * 100:.1f}%;min-width:{1 if p else 0}px;background:{colour(i, keys)}"></span></span>'
                         f'<span style="flex:0 0 4.6em;text-align:right;white-space:nowrap">{pct(p, 1)}</span></div>')
         return (f'<div class="besm-chart" role="img" aria-label="bar chart of the odds" style="display:flex;flex-direction:column;'
                 f'gap:2px;max-width:560px;margin:0.4em 0">' + "".join(rows) + "</div>")
     step = -(-len(groups) // 10)  # at most ten labels: room for each at a phone's width
     bars = []
     for i, (name, p, keys) in enumerate(groups):
-        colour = BAR_HIGHLIGHT if any(k in highlight for k in keys) else BAR_COLOUR
         lab = (f'<span style="position:absolute;top:2px;left:50%;transform:translateX(-50%);white-space:nowrap;{font}">'
                f'{escape(name)}</span>') if i % step == 0 else ""
         bars.append(f'<div title="{escape(name)}: {pct(p)}" style="position:relative;flex:1 1 0;min-width:1px;'
                     f'display:flex;flex-direction:column;justify-content:flex-end;height:{height}px">'
-                    f'<div style="height:{round(height * p / top)}px;background:{colour}"></div>'
+                    f'<div style="height:{round(height * p / top)}px;background:{colour(i, keys)}"></div>'
                     f'<div style="position:absolute;top:100%;left:0;right:0;height:0">{lab}</div></div>')
     return (f'<div class="besm-chart" role="img" aria-label="bar chart of the odds" style="display:flex;align-items:flex-end;'
             f'height:{height}px;max-width:720px;margin:0.4em 1em 2.2em 1em">' + "".join(bars) + "</div>")
@@ -148,10 +168,19 @@ class Result:
     cumulative: bool = False  # show running totals (numeric outcomes)
     highlight: Sequence[object] = ()  # outcomes to colour in the chart
     note: str = ""  # an extra line of plain text under the headline
+    exact: Mapping[str, Fraction] = field(default_factory=dict)  # the headline's chances by name: their exact fractions
+
+    def title_attr(self) -> str:
+        "The headline's hover text, as an HTML attribute: its chances' exact fractions ('' without any)."
+        if not self.exact: return ""
+        return f' title="exactly: {escape(" · ".join(f"{k} {fraction(p)}" for k, p in self.exact.items()))}"'
 
     def to_html(self) -> str:
-        "The whole answer as one HTML block."
-        parts = [f'<div class="besm-headline" style="font-size:120%;font-weight:600">{escape(self.headline)}</div>']
+        "The whole answer as one HTML block: a headline that rounds a long fraction has the exact one on hover and on a line under it."
+        parts = [f'<div class="besm-headline" style="font-size:120%;font-weight:600"{self.title_attr()}>{escape(self.headline)}</div>']
+        if any(len(str(p.denominator)) > HEADLINE_DIGITS for p in self.exact.values()):
+            parts.append(f'<div class="besm-exact-headline" style="font-size:{LABEL_PX}px;overflow-wrap:anywhere">Exactly: '
+                         + escape(" · ".join(f"{k} {fraction(p)}" for k, p in self.exact.items())) + "</div>")
         if self.note: parts.append(f'<div class="besm-note">{escape(self.note)}</div>')
         if self.odds: parts += [bar_chart(self.odds, self.highlight), odds_table(self.odds, self.odds_label, self.cumulative)]
         if self.working: parts.append(working_table(self.working))

@@ -108,7 +108,7 @@ def action_limit(kind: str,  # "physical" (capped by Dex) or "mental" (capped by
     return dex if kind == "physical" else intelligence
 
 # %% ../../nbs/encounters/70_actions.ipynb #0f42b366
-DEFENCE_RULES = {"each": "each defence is a major action", "once": "defending is one major action a round (cinematic)"}
+DEFENCE_RULES = {"each": "every use is a major action", "once": "defending takes one major action a round (cinematic)"}
 
 
 @checked

@@ -94,7 +94,7 @@ def plan_round(dex: int,  # the character's Dex: the most physical major actions
     if dex_uses and int_uses:
         problems.append(f"Dex ({', '.join(dex_uses)}) and Int ({', '.join(int_uses)}) in one round: she has to keep to one kind of skill")
     if engrossed and (defences or resists):
-        problems.append("an engrossing action leaves no defence at all (no Defense, no Resistance)")
+        problems.append("an engrossing action leaves her unable to defend (no Defense, no Resistance)")
     divided = divide_skills(dict(skills or {}), majors)
     notes = []
     if majors > 1: notes.append(f"Every skill used this round is divided by {majors}, rounded down.")

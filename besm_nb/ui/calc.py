@@ -480,7 +480,7 @@ class Calculator(widgets.VBox):
             self.output.value = self.answer.value = ""
             return None
         self.output.value = result.to_html()
-        self.answer.value = f"<b>{escape(result.headline)}</b>"
+        self.answer.value = f"<b{result.title_attr()}>{escape(result.headline)}</b>"  # the exact chances on hover
         return result
 
     def show_link(self) -> None:

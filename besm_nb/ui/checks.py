@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from ..checks import (DEGREE_NAMES, D20_BONUS_RANGE, D20_DC_RANGE, TRISTAT_MODIFIER_RANGE, TRISTAT_RULE,
                             TRISTAT_TARGET_RANGE, Step, d20_check_odds, d20_roll, d20_success_odds, difficulty_name,
                             is_success, take_10, take_20, tristat_check_odds, tristat_outcome_odds, tristat_roll)
-from ..dice import fmt_odds
+from ..dice import headline_odds
 from ..render import Result
 from .calc import Calculator, bool_field, int_field, parse_link, when_page
 
@@ -27,8 +27,8 @@ def tristat_result(target: int,  # the stat or combat value
     working = [Step("Target", target, TRISTAT_RULE), Step("Modifier added to the roll", f"{modifier:+d}", TRISTAT_RULE),
                Step("Succeed when 2d6", f"≤ {need}", TRISTAT_RULE),
                Step("Natural 2", "always succeeds (critical)", "001 · Damage"), Step("Natural 12", "always fails", "001 · Damage")]
-    return Result(f"Success: {fmt_odds(tristat_check_odds(target, modifier))}", working, odds, "outcome",
-                  highlight=["Critical success"])
+    win = tristat_check_odds(target, modifier)
+    return Result(f"Success: {headline_odds(win)}", working, odds, "outcome", highlight=["Critical success"], exact={"success": win})
 
 
 def _tristat_roll_line(rng, target: int, modifier: int) -> str:
@@ -62,7 +62,8 @@ def d20_result(bonus: int,  # everything added to the d20
                Step("Natural 20", "always succeeds (Marginal Success or better)" if natural_20 else "no automatic success (impossible task)", critical),
                Step("Natural 1", "always fails (Marginal Failure or worse)", critical)]
     note = f"Take 10: {t10.total} → {t10.degree}. Take 20: {t20.total} → {t20.degree} (if the task is possible)."
-    return Result(f"Success: {fmt_odds(d20_success_odds(bonus, dc, natural_20))}", working, odds, "degree", note=note,
+    win = d20_success_odds(bonus, dc, natural_20)
+    return Result(f"Success: {headline_odds(win)}", working, odds, "degree", note=note, exact={"success": win},
                   highlight=[n for n in DEGREE_NAMES if is_success(n)])
 
 

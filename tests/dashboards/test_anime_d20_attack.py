@@ -3,7 +3,7 @@ import pytest
 from tests.helpers import field
 
 from besm_nb.anime_d20.modifiers import resolve_attack
-from besm_nb.dice import fmt_odds
+from besm_nb.dice import headline_odds
 from besm_nb.ui.anime_d20.combat import attack_calculator
 
 pytestmark = pytest.mark.browser
@@ -12,7 +12,7 @@ URL = "/voila/render/anime_d20_attack.ipynb"
 
 def shown(r) -> str:
     "The part of the headline the library's numbers fix."
-    return f"Lands {fmt_odds(r.odds.lands)}; mean damage {float(r.odds.expected):.2f}; drops her below 0 HP {fmt_odds(r.drop)}"
+    return f"Lands {headline_odds(r.odds.lands)}; mean damage {float(r.odds.expected):.2f}; drops her below 0 HP {headline_odds(r.drop)}"
 
 
 def wait_for_output(page, text):

@@ -50,7 +50,9 @@ def open_page(page, url):
 
 
 def planner_says(page, text):
-    page.wait_for_function("t => document.querySelector('.besm-planner .besm-output').innerText.includes(t)", arg=text, timeout=15_000)
+    "The planner's answer says `text` (on a phone its headline is the line kept at the foot of the screen)."
+    page.wait_for_function("""t => [...document.querySelectorAll('.besm-planner > .besm-answer-line, .besm-planner .besm-output')]
+                                   .some(e => e.innerText.includes(t))""", arg=text, timeout=30_000)
 
 
 def set_int(page, name, value):
@@ -273,8 +275,26 @@ def phone(browser, dashboards_url):
     ctx.close()
 
 
+def box(page, selector):
+    "Where the first element shown of `selector` sits on the screen: (top, bottom) in px, the page not scrolled."
+    return page.evaluate("""s => { const e = [...document.querySelectorAll(s)].find(e => e.offsetParent);
+                                  const r = e.getBoundingClientRect(); return [r.top, r.bottom]; }""", selector)
+
+
 def test_the_planner_works_on_a_400px_screen(phone, dashboards_url):
     open_page(phone, dashboards_url)
+    # the answer on the first screen: at 400 x 800 the headline's line stays at the foot of the screen, at 1366 x 900 the
+    # answer stands beside the inputs
+    bob = headline(plan_round(3, 2, {"Striking": 5, "Defense": 6}, attacks=1, defences=1, initiative=4), 3, 2)
+    expect(phone.locator(".besm-planner > .besm-answer-line")).to_have_text(bob, timeout=30_000)
+    top, bottom = box(phone, ".besm-planner > .besm-answer-line")
+    assert 0 <= top and bottom <= 800, (top, bottom)
+    phone.set_viewport_size({"width": 1366, "height": 900})
+    expect(phone.locator(".besm-planner > .besm-answer-line")).to_be_hidden(timeout=30_000)  # the answer beside says it
+    expect(phone.locator(".besm-planner .besm-output .besm-headline")).to_have_text(bob, timeout=30_000)
+    top, bottom = box(phone, ".besm-planner .besm-output .besm-headline")
+    assert 0 <= top and bottom <= 900, (top, bottom)
+    phone.set_viewport_size({"width": 400, "height": 800})
     play_fred(phone)
     for tab, shown in TABS.items():
         open_tab(phone, tab)

@@ -5,7 +5,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from besm_nb.dice import DiceFeed, fmt_odds
+from besm_nb.dice import DiceFeed, fmt_odds, headline_odds
 from besm_nb.special.car_chase import CHASE_KIND, CarChase
 from besm_nb.special.melee import MeleeTurn, melee_turn
 from tests.conftest import LOCAL
@@ -190,8 +190,8 @@ def test_the_melee_panel_adds_up_as_the_library_does_at_400_px(phone, dashboards
     f("green").locator("input").first.check()
     want = melee_turn(13, 9, "parry", pd=2, position="several fronts", first_foe=False, confusion_turns=3,
                       shelter="sheltered by a buddy", comrade_shield_pd=3, green=True)
-    head = (f"Attack {want.attack}: {fmt_odds(MeleeTurn.chance(want.attack_odds))} · "
-            f"parry {want.defence}: {fmt_odds(MeleeTurn.chance(want.defence_odds))}")
+    head = (f"Attack {want.attack}: {headline_odds(MeleeTurn.chance(want.attack_odds))} · "
+            f"parry {want.defence}: {headline_odds(MeleeTurn.chance(want.defence_odds))}")
     panel.locator(".besm-headline", has_text=head).first.wait_for(timeout=30_000)
     assert (want.attack, want.defence) == (5, 4)  # the chapter's hand count
     out = panel.locator(".besm-output").inner_text()

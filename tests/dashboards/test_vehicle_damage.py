@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 from tests.helpers import field
 
-from besm_nb.dice import fmt_odds
+from besm_nb.dice import headline_odds
 from besm_nb.special.vehicles import vehicle_hit_odds
 from besm_nb.ui.special.vehicles import vehicle_damage_calculator
 
@@ -21,7 +21,7 @@ def wait_for_output(page, text):
 
 
 def headline(o) -> str:
-    return f"Past the armour {fmt_odds(o.penetrates)}; fire {fmt_odds(o.fire)}"
+    return f"Past the armour {headline_odds(o.penetrates)}; fire {headline_odds(o.fire)}"
 
 
 def set_value(page, name, value):
@@ -49,12 +49,12 @@ def test_the_resolver_shows_the_librarys_odds(page, dashboards_url):
     set_value(page, "damage", "2d6")
     choose(page, "facing", "front")
     set_value(page, "speed_mph", 0)
-    wait_for_output(page, f"control roll {fmt_odds(Fraction(179, 1944))}")  # the chapter's hand-counted example
+    wait_for_output(page, f"control roll {headline_odds(Fraction(179, 1944))}")  # the chapter's hand-counted example
     out = page.locator(".besm-output").first.inner_text()
     assert "Driver: hit, control roll at −4" in out and "Special Situations · Automobile hit locations" in out
 
     choose(page, "location", "aimed: Gas Tank (-8)")
-    wait_for_output(page, f"fire {fmt_odds(Fraction(13, 36))} (explodes {fmt_odds(Fraction(13, 3888))})")
+    wait_for_output(page, f"fire {headline_odds(Fraction(13, 36))} (explodes {headline_odds(Fraction(13, 3888))})")
 
     # a reading from the folded switches: the engine's DR 8 alone
     choose(page, "location", "aimed: Engine (-3)")

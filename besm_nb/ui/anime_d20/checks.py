@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from ...checks import D20_DC_RANGE, DEGREE_NAMES, d20_roll, difficulty_name, is_success, Step
 from ...anime_d20.checks import HELPER_DC, RANK_RANGE, SCORE_RANGE, check_bonus, combined_check_odds, helper_successes, helpers_needed
-from ...dice import InputError, fmt_odds, require_int
+from ...dice import InputError, headline_odds, require_int
 from ...render import Result
 from ..calc import Calculator, bool_field, choice_field, int_field
 
@@ -46,7 +46,7 @@ def skill_check_result(score: int, rank: int, specialised: bool, power_usage: bo
         working = tuple(working) + (Step(f"{helpers} helper(s) at {helper_bonus:+d} vs DC 10", f"{float(expected):.2f} succeed on average, +2 each",
                                          "002 · Combining Skill Checks"),)
     working = tuple(working) + (Step("DC", difficulty_name(dc), "002 · Table 12-2: Difficulty Classes"),)
-    return Result(f"Bonus {bonus:+d} vs DC {dc}: success {fmt_odds(win)}", working, odds, "degree", note=note,
+    return Result(f"Bonus {bonus:+d} vs DC {dc}: success {headline_odds(win)}", working, odds, "degree", note=note, exact={"success": win},
                   highlight=[d for d in DEGREE_NAMES if is_success(d)])
 
 

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from ...anime_d20.combat import AC_RANGE, BONUS_RANGE
 from ...anime_d20.modifiers import (ATTACK_MODIFIERS, DEFENCE_MODIFIERS, DEFENDING_OTHERS, OPEN_LIMIT, PACE_ROWS, PACES,
                                    Row, block_result, resolve_attack)
-from ...dice import InputError, fmt_odds, roll
+from ...dice import InputError, fmt_odds, headline_odds, roll
 from ...render import Result
 from ..calc import Calculator, bool_field, choice_field, int_field, text_field, tick_field
 
@@ -69,9 +69,9 @@ def attack_result(**values) -> Result:
     note = ("Outcomes: " + "; ".join(f"{k} {fmt_odds(v)}" for k, v in o.outcomes.items())
             + f". Damage {r.damage}" + (", halved for each target" if r.halved else "")
             + f"; critical damage {r.critical}, never defended.")
-    return Result(f"Lands {fmt_odds(o.lands)}; mean damage {float(o.expected):.2f}; "
-                  f"drops her below 0 HP {fmt_odds(r.drop)}", r.working, o.damage, "damage", cumulative=True,
-                  note=note, highlight=[0])
+    return Result(f"Lands {headline_odds(o.lands)}; mean damage {float(o.expected):.2f}; "
+                  f"drops her below 0 HP {headline_odds(r.drop)}", r.working, o.damage, "damage", cumulative=True,
+                  note=note, highlight=[0], exact={"lands": o.lands, "drops her below 0 HP": r.drop})
 
 
 def _roll_line(rng, **values) -> str:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from ...checks import Step, d20_roll
 from ...anime_d20.checks import SCORE_RANGE, ability_modifier
 from ...anime_d20.mind import (CONFLICT_LEVELS, MIND_RULE, break_contact_odds, mind_attack, xp_award)
-from ...dice import InputError, fmt_odds, require_int
+from ...dice import InputError, fmt_odds, headline_odds, require_int
 from ...render import Result
 from ..calc import Calculator, choice_field, int_field, text_field
 
@@ -36,8 +36,8 @@ def mind_combat_result(wisdom: int, intelligence: int, other_bonus: int, target_
                Step(f"Target's Wisdom {target_wisdom}", f"{t_wis:+d}", MIND_RULE)) + m.working + out_working
     note = (f"Mind broken within {rounds} round(s): {fmt_odds(m.broken)}. "
             f"A target who spends a round trying to break contact instead manages it: {fmt_odds(out)}.")
-    return Result(f"Each attack succeeds {fmt_odds(m.success)} for {m.damage} damage", working, m.total,
-                  f"damage over {rounds} round(s)", cumulative=True, note=note,
+    return Result(f"Each attack succeeds {headline_odds(m.success)} for {m.damage} damage", working, m.total,
+                  f"damage over {rounds} round(s)", cumulative=True, note=note, exact={"each attack succeeds": m.success},
                   highlight=[d for d in m.total if d >= target_hp])
 
 

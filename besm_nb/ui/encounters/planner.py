@@ -8,8 +8,6 @@ from __future__ import annotations
 import random
 from html import escape
 
-import ipywidgets as widgets
-
 from ...dice import roll
 from ...encounters.actions import (ATTRIBUTE_RANGE, COUNT_RANGE, INITIATIVE_RANGE, MODIFIER_RANGE, SKILL_RANGE,
                                         initiative_expr)
@@ -87,11 +85,11 @@ def action_planner(seed: int | None = None,  # the first seed shown
         int_field("initiative", "Initiative", 4, *INITIATIVE_RANGE),
         int_field("initiative_modifier", "GM's Initiative modifier", 0, *MODIFIER_RANGE),
         choice_field("initiative_reading", "Initiative roll", _READINGS, "multiply"),
-        choice_field("defence_rule", "Defences count", [("each a major action", "each"), ("once a round (cinematic)", "once")], "each"),
+        choice_field("defence_rule", "Defending counts", [("each roll a major action", "each"), ("once a round (cinematic)", "once")], "each"),
         choice_field("mixing", "Moving while casting", [("allowed (no skill)", "skills"), ("refused (it is Dex)", "actions")], "skills"),
         choice_field("paces", "A few paces (3 yards or less)", [("a minor action", "minor"), ("a movement action", "counted")], "minor"),
         choice_field("prone", "Dropping prone (free)", [("keeps the free move", "apart"), ("uses the free move", "free_move")], "apart"),
-        bool_field("engrossed", "Engrossed in an action (no defence)", False)]
+        bool_field("engrossed", "Engrossed in an action (cannot defend)", False)]
     calc = Calculator("Action planner (Encounters)", fields, planner_result, _planner_roll, seed=seed,
                       intro="Each major action beyond the first divides every skill used this round.")
     kids = list(calc.children)
@@ -99,11 +97,8 @@ def action_planner(seed: int | None = None,  # the first seed shown
         row = next(i for i, f in enumerate(calc.fields) if f.name == name)
         at = kids.index(next(k for k in kids if calc.fields[row].widget in getattr(k, "children", ())))
         kids.insert(at, html_text(f"<h4 style='margin:0.6em 0 0.2em'>{escape(title)}</h4>"))
-    # inputs and answer side by side on a wide screen, the answer under the inputs on a phone
-    head, answer = kids[0], [calc.message, calc.output]
-    inputs = widgets.VBox([k for k in kids[1:] if k not in answer], layout=widgets.Layout(flex="0 1 36em", min_width="0"))
-    out = widgets.VBox(answer, layout=widgets.Layout(flex="1 1 22em", min_width="0", margin="0 0 0 0.5em"))
-    calc.children = [head, widgets.HBox([inputs, out], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))]
+    # the kit's layout (DASHBOARD_CSS): the answer beside the inputs on a wide screen, its headline kept in view on a phone
+    calc.children = kids
     calc.add_class("besm-planner")
     return calc
 

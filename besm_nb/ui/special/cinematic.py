@@ -10,7 +10,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 
 from ...checks import Step
-from ...dice import dist, fmt_odds, parse_param, roll
+from ...dice import dist, fmt_odds, headline_odds, parse_param, roll
 from ...render import Result
 from ...special.cinematic import (INTENTS, RULE, SINGLE_RULE, SPEED_UP, exchange, exchange_odds, extra_effort_bonus,
                                        extra_effort_odds)
@@ -25,9 +25,9 @@ def extra_effort_result(damage: str, st: int, criticals: str) -> Result:
     mean = sum((k * p for k, p in odds.items()), Fraction(0))
     plain = sum((max(0, k) * p for k, p in dist(damage).items()), Fraction(0))
     adds = success_chance(st - 1, criticals) if st - 1 >= SKILL_RANGE[0] else Fraction(0)
-    return WingResult(f"Mean {float(mean):.2f} against {float(plain):.2f} without it; the ST roll adds something {fmt_odds(adds)}",
+    return WingResult(f"Mean {float(mean):.2f} against {float(plain):.2f} without it; the ST roll adds something {headline_odds(adds)}",
                   [Step("All-Out Attack, 1 Fatigue", f"ST {st}: +1 per die per point made by", RULE),
-                   Step("Cap", f"twice the weapon's highest roll: {2 * max(dist(damage))}", RULE)], odds, "damage", chart=False)
+                   Step("Cap", f"twice the weapon's highest roll: {2 * max(dist(damage))}", RULE)], odds, "damage", chart=False, exact={"the ST roll adds something": adds})
 
 
 def _extra_effort_roll(rng, damage, st, criticals) -> str:
@@ -103,12 +103,12 @@ from .rolls import ties_field
 def acrobatic_dodge_result(dodge: int, skill: int, pd: int, modifier: int, criticals: str) -> Result:
     "The answer: the chance the acrobatics work, and the chance the defence holds with it and without it."
     o = acrobatic_dodge_odds(dodge, skill, pd, modifier, criticals)
-    return WingResult(f"Defends {fmt_odds(o['defends'])} (an ordinary Dodge: {fmt_odds(o['ordinary dodge defends'])})",
+    return WingResult(f"Defends {headline_odds(o['defends'])} (an ordinary Dodge: {headline_odds(o['ordinary dodge defends'])})",
                       [Step("DX, Jumping or Acrobatics", f"{skill}: works {fmt_odds(o['acrobatics work'])}", RULE),
                        Step("If it works", f"Dodge doubled: 2 × {dodge} + PD {pd} {modifier:+d} = {2 * dodge + pd + modifier}", RULE),
                        Step("If not", f"the usual Dodge: {dodge} + PD {pd} {modifier:+d} = {dodge + pd + modifier}", RULE),
                        Step("Next turn", f"{acrobatic_attack_penalty(1)} to attack for each acrobatic dodge tried", RULE)],
-                      o, "chance", chart=False)
+                      o, "chance", chart=False, exact={"defends": o["defends"], "an ordinary Dodge": o["ordinary dodge defends"]})
 
 
 def _acrobatic_roll(rng, dodge, skill, pd, modifier, criticals) -> str:
@@ -130,10 +130,10 @@ def acrobatic_dodge_calculator(seed: int | None = None) -> Calculator:
 def evasion_result(jump_skill: int, evade_skill: int, foe_skill: int, criticals: str, ties: str) -> Result:
     "The answer: the chance the jump and then the Evade contest work."
     o = evasion_odds(jump_skill, evade_skill, foe_skill, criticals, ties)
-    return WingResult(f"Evades {fmt_odds(o['evades'])}",
+    return WingResult(f"Evades {headline_odds(o['evades'])}",
                       [Step("Jumping over the foe", f"{EVASION_COST} movement points; DX, Jumping or Acrobatics {jump_skill}", RULE),
                        Step("The Evade contest", f"{evade_skill} + {EVASION_BONUS} = {evade_skill + EVASION_BONUS} against {foe_skill}", RULE)],
-                      o, "result", chart=False)
+                      o, "result", chart=False, exact={"evades": o["evades"]})
 
 
 def _evasion_roll(rng, jump_skill, evade_skill, foe_skill, criticals, ties) -> str:

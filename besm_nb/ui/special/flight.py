@@ -52,7 +52,7 @@ __all__ = ['flier_attack_result', 'flier_attack_calculator', 'flight_cost_result
 import ipywidgets as widgets
 
 from ...checks import Step
-from ...dice import InputError, dist, fmt_odds
+from ...dice import InputError, dist, fmt_odds, headline_odds
 from ...special.flight import (CEILING_FEET, CLIMB, DIAGONAL, DIVE, DIVE_CAP, FLIGHT_KINDS, FLYING_ENCUMBRANCE, HEAVIEST, MOVE_RANGE, RULE,
                                     altitude_effect, dive_damage_odds, flier_defences, flight_cost, flying_encumbrance, ground_fire)
 from ..calc import text_field
@@ -114,10 +114,10 @@ def ground_fire_result(skill: int, range_speed: int, size: int, upward: int, oth
     try: aa = int(typed) if typed else None
     except ValueError: raise InputError("aa_skill", f"a whole number, or blank; got {typed!r}") from None
     g = ground_fire(skill, range_speed, size, upward, other, range_known, aa, double_size, criticals)
-    return WingResult(f"Hits {fmt_odds(g['hit'])}", [
+    return WingResult(f"Hits {headline_odds(g['hit'])}", [
         Step("Range judged", "known" if range_known else (f"Gunner (Anti-Aircraft) {aa}: {fmt_odds(g['judged'])}" if aa is not None else "not judged"), RULE),
         Step("Range not known", "the range and speed penalty doubled" + (", the size penalty too" if double_size else ""), RULE)],
-        {k: v for k, v in g.items() if k != "hit"}, "chance", chart=False)
+        {k: v for k, v in g.items() if k != "hit"}, "chance", chart=False, exact={"hits": g["hit"]})
 
 
 def ground_fire_calculator() -> Calculator:

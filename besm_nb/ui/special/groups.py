@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from ...checks import Step
-from ...dice import InputError, fmt_odds
+from ...dice import InputError, headline_odds
 from ...render import Result
 from ...special.groups import GROUP_OUTCOMES, POSITIONS, RULE, TIES, group_contest, group_contest_odds, group_skill
 from ...special.rolls import SKILL_RANGE, roll_success
@@ -31,10 +31,10 @@ def group_contest_result(skill: int, members: str, position: str, tie: str, crit
     odds = group_contest_odds(skill, group, position, tie, criticals)
     mine = skill + POSITIONS[position]
     good = odds["one at a time"] + odds["fumbler in front"]
-    return Result(f"He rolls {mine} against the group's {group}: faces one foe at a time (one at a time, or a fumbler in front) {fmt_odds(good)}; surrounded {fmt_odds(odds['surrounded'])}",
+    return Result(f"He rolls {mine} against the group's {group}: faces one foe at a time (one at a time, or a fumbler in front) {headline_odds(good)}; surrounded {headline_odds(odds['surrounded'])}",
                   [Step("The group", f"poorest {group + 2}, −2 = {group}", RULE), Step("His skill", f"{skill} {POSITIONS[position]:+d} = {mine}", RULE)]
                   + [Step(k, MEANING[k], RULE) for k in reversed(GROUP_OUTCOMES)],
-                  odds, "result", highlight=["one at a time", "fumbler in front"])
+                  odds, "result", highlight=["one at a time", "fumbler in front"], exact={"one foe at a time": good, "surrounded": odds["surrounded"]})
 
 
 def _roll(rng, skill, members, position, tie, criticals) -> str:
@@ -165,11 +165,11 @@ def teamwork_calculator() -> Calculator:
 def pole_arm_result(dx: int, st: int, foe_st: int, one_handed: bool, foe_one_handed: bool, criticals: str, ties: str) -> Result:
     "The answer: the grab's chance, then each turn's tug of war."
     o = pole_arm_grab_odds(dx, st, foe_st, one_handed, foe_one_handed, criticals, ties)
-    return WingResult(f"The grab works {fmt_odds(o['grab works'])}; then he gets the weapon in the end {fmt_odds(o['grabber gets it in the end'])}",
+    return WingResult(f"The grab works {headline_odds(o['grab works'])}; then he gets the weapon in the end {headline_odds(o['grabber gets it in the end'])}",
                       [Step("The grab", f"DX {dx} {GRAB_MODIFIER:+d} = {dx + GRAB_MODIFIER}", TACTICS_RULE),
                        Step("While he holds it", "no attack; −2 to every active defence", TACTICS_RULE),
                        Step("Each turn: a contest of ST", f"{st}{' −5 one-handed' if one_handed else ''} against {foe_st}{' −5 one-handed' if foe_one_handed else ''}", TACTICS_RULE)],
-                      {k: v for k, v in o.items() if k != "grab works"}, "each turn", chart=False)
+                      {k: v for k, v in o.items() if k != "grab works"}, "each turn", chart=False, exact={k: o[k] for k in ("grab works", "grabber gets it in the end")})
 
 
 def _pole_arm_roll(rng, dx, st, foe_st, one_handed, foe_one_handed, criticals, ties) -> str:

@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 
 import ipywidgets as widgets
 
-from ...dice import InputError, fmt_odds, pct
+from ...dice import InputError, fmt_odds, headline_odds, pct
 from ...render import Result, odds_table, working_table
 from ...special.melee import DEFENCES, MeleeTurn, POSITIONS_NOW, SHELTER, WALLS, melee_turn
 from ...special.morale import FRIGHT_SITUATIONS
@@ -54,7 +54,7 @@ class MeleeResult(Result):
                  + "</tr>"
                  + cells + "</table></div>")
         notes = ("<ul class='besm-notes' style='margin:0.3em 0'>" + "".join(f"<li>{escape(x)}</li>" for x in t.notes) + "</ul>") if t.notes else ""
-        return (Result(self.headline).to_html() + table + notes + "<b>Attack</b>" + working_table(t.attack_working)
+        return (Result(self.headline, exact=self.exact).to_html() + table + notes + "<b>Attack</b>" + working_table(t.attack_working)
                 + f"<b>{escape(self.defence_kind.capitalize())}</b>" + working_table(t.defence_working))
 
 
@@ -68,9 +68,11 @@ def melee_result(**values) -> MeleeResult:
     "The answer: the effective attack and defence with their exact odds and working, the Fright Check, the notes."
     t = _turn(**values)
     kind = values["defence_kind"]
-    att = f"attack {t.attack}: {fmt_odds(MeleeTurn.chance(t.attack_odds))}" if t.attack is not None else "no attack"
-    dfn = f"{kind} {t.defence}: {fmt_odds(MeleeTurn.chance(t.defence_odds))}" if t.defence is not None else f"no {kind}"
-    return MeleeResult(f"{att.capitalize()} · {dfn}", turn=t, defence_kind=kind)
+    exact = ({"attack": MeleeTurn.chance(t.attack_odds)} if t.attack is not None else {}) | (
+        {kind: MeleeTurn.chance(t.defence_odds)} if t.defence is not None else {})
+    att = f"attack {t.attack}: {headline_odds(exact['attack'])}" if t.attack is not None else "no attack"
+    dfn = f"{kind} {t.defence}: {headline_odds(exact[kind])}" if t.defence is not None else f"no {kind}"
+    return MeleeResult(f"{att.capitalize()} · {dfn}", turn=t, defence_kind=kind, exact=exact)
 
 
 def _roll(rng, **values) -> str:

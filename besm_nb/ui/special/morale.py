@@ -10,7 +10,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 
 from ...checks import Step
-from ...dice import fmt_odds
+from ...dice import headline_odds
 from ...render import Result
 from ...special.morale import (FRIGHT_SITUATIONS, RULE, VERY_POOR, morale_check_due, morale_modifier, morale_odds,
                                     roll_morale, situation_fright_odds)
@@ -26,9 +26,9 @@ def morale_result(modifier: int, casualties: int, very_poor: str, fanatic: bool,
     cas = morale_modifier(casualties, first_10_counts)
     due = "A check is due (10% or more casualties)." if morale_check_due(casualties=casualties) else \
         "Under 10% casualties: a check only for a superior force or a fallen leader."
-    return Result(f"Fights on {fmt_odds(odds['fight on'])}", [Step("Casualties", f"{casualties}%: {cas:+d}", RULE),
+    return Result(f"Fights on {headline_odds(odds['fight on'])}", [Step("Casualties", f"{casualties}%: {cas:+d}", RULE),
                   Step("Other modifiers", f"{modifier:+d}", RULE), Step("Reaction roll", f"3d6 {cas + modifier:+d}, read high", RULE), bands_step(table)],
-                  odds, "result", highlight=["fight on"], note=due)
+                  odds, "result", highlight=["fight on"], note=due, exact={"fights on": odds["fight on"]})
 
 
 def _morale_roll(rng, modifier, casualties, very_poor, fanatic, first_10_counts, bands=BASE_BANDS) -> str:
@@ -128,8 +128,8 @@ def street_result(situation: str, skills: str, foe: str, criticals: str, ties: s
     try: foe_level = int(typed) if typed else None
     except ValueError: raise InputError("foe", f"a whole number, or blank; got {typed!r}") from None
     best, chance = street_roll_odds(situation, parse_skills(skills), foe_level, criticals, ties)
-    return Result(f"{best}: {'wins' if kind == 'contest' else 'succeeds'} {fmt_odds(chance)}",
-                  [Step("A " + ("contest" if kind == "contest" else "roll"), f"the best of {', '.join(allowed)}: {best}", STREET_RULE)])
+    return Result(f"{best}: {'wins' if kind == 'contest' else 'succeeds'} {headline_odds(chance)}",
+                  [Step("A " + ("contest" if kind == "contest" else "roll"), f"the best of {', '.join(allowed)}: {best}", STREET_RULE)], exact={best: chance})
 
 
 def _street_roll(rng, situation, skills, foe, criticals, ties) -> str:

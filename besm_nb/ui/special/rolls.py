@@ -11,7 +11,7 @@ from fractions import Fraction
 import ipywidgets as widgets
 
 from ...checks import Step
-from ...dice import InputError, fmt_odds
+from ...dice import InputError, fmt_odds, headline_odds
 from dataclasses import dataclass
 from typing import Mapping, Sequence  # Sequence: for the annotations Result passes on
 
@@ -29,7 +29,7 @@ class WingResult(Result):
     table_label: str = ""  # heading of that table's first column (default: `odds_label`)
 
     def to_html(self) -> str:
-        parts = [Result(self.headline, note=self.note).to_html()]
+        parts = [Result(self.headline, note=self.note, exact=self.exact).to_html()]
         if self.odds and self.chart: parts.append(bar_chart(self.odds, self.highlight))
         rows = self.odds if self.table is None else self.table
         if rows: parts.append(odds_table(rows, self.table_label or self.odds_label, self.cumulative and self.table is None))
@@ -87,8 +87,8 @@ def success_result(skill: int,  # the effective skill
                   ) -> Result:
     "A success roll's answer: the chance, every outcome's odds, the working."
     ok = odds["success"] + odds["critical success"]
-    return Result(f"Effective skill {skill}: {what.lower()} {fmt_odds(ok)}", working, odds, "outcome",
-                  highlight=["success", "critical success"], note=note)
+    return Result(f"Effective skill {skill}: {what.lower()} {headline_odds(ok)}", working, odds, "outcome",
+                  highlight=["success", "critical success"], note=note, exact={what.lower(): ok})
 
 
 def _success(skill, modifier, criticals):
@@ -118,11 +118,11 @@ def _contest(skill_a, skill_b, criticals, ties="stand"):
              Step("Ties", "stand: nobody wins" if ties == "stand" else "rolled again until someone wins", ASSUMED)]
     if ties == "reroll":
         shown = {"first wins": c["first wins"], "second wins": c["second wins"]}
-        return Result(f"First wins {fmt_odds(c['first wins'])}; second wins {fmt_odds(c['second wins'])}", steps, shown, "result",
-                      highlight=["first wins"], note="Ties are rolled again, so the contest always ends with a winner.")
+        return Result(f"First wins {headline_odds(c['first wins'])}; second wins {headline_odds(c['second wins'])}", steps, shown, "result",
+                      highlight=["first wins"], exact=shown, note="Ties are rolled again, so the contest always ends with a winner.")
     shown = {"first wins": c["first wins"], "tie": c["tie"], "second wins": c["second wins"]}
-    return Result(f"First wins {fmt_odds(c['first wins'])}; tie {fmt_odds(c['tie'])}; second wins {fmt_odds(c['second wins'])}",
-                  steps, shown, "result",
+    return Result(f"First wins {headline_odds(c['first wins'])}; tie {headline_odds(c['tie'])}; second wins {headline_odds(c['second wins'])}",
+                  steps, shown, "result", exact=shown,
                   highlight=["first wins"], note=f"With the other reading (ties rolled again until someone wins), the first side would win {fmt_odds(c['eventually'])}.")
 
 
@@ -148,8 +148,8 @@ def _reaction(modifier, bands=BASE_BANDS):
     table = parse_bands(bands)
     odds = reaction_odds(modifier, table)
     good = sum((p for k, p in odds.items() if k in ("Good", "Very Good", "Excellent")), Fraction(0))
-    return Result(f"Good or better {fmt_odds(good)}", [Step("3d6 plus", f"{modifier:+d}", ASSUMED), bands_step(table)], odds, "reaction",
-                  highlight=["Good", "Very Good", "Excellent"])
+    return Result(f"Good or better {headline_odds(good)}", [Step("3d6 plus", f"{modifier:+d}", ASSUMED), bands_step(table)], odds, "reaction",
+                  highlight=["Good", "Very Good", "Excellent"], exact={"good or better": good})
 
 
 def _reaction_roll(rng, modifier, bands=BASE_BANDS):

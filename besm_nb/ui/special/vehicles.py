@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ...dice import fmt_odds
+from ...dice import fmt_odds, headline_odds
 from ...render import Result
 from ...special.criticals import vehicle_critical
 from ...special.vehicles import (AMMO, ENGINE_DEFAULTS, ENGINE_DR_READINGS, ENGINE_HP, ENGINE_HT_LIMITS, FACINGS, FLAT_TYRE,
@@ -41,15 +41,16 @@ def vehicle_damage_result(**values) -> Result:
     "The answer: the headline chances, every outcome's exact odds, and what was assumed."
     o = vehicle_hit_odds(values["damage"], **_options(values))
     control = "; ".join(f"at {m:+d}: {fmt_odds(p)}" for m, p in o.control.items()) or "none"
-    head = (f"Past the armour {fmt_odds(o.penetrates)}; fire {fmt_odds(o.fire)} (explodes {fmt_odds(o.explodes)}); "
-            f"control roll {fmt_odds(o.control_roll)}; someone hurt {fmt_odds(o.hurt)}")
+    chances = {"past the armour": o.penetrates, "fire": o.fire, "explodes": o.explodes, "control roll": o.control_roll, "someone hurt": o.hurt}
+    head = (f"Past the armour {headline_odds(o.penetrates)}; fire {headline_odds(o.fire)} (explodes {headline_odds(o.explodes)}); "
+            f"control roll {headline_odds(o.control_roll)}; someone hurt {headline_odds(o.hurt)}")
     note = (f"Control rolls by modifier: {control}. The shot goes on out of the vehicle {fmt_odds(o.through)}. Where it lands: "
             + "; ".join(f"{a} {fmt_odds(p)}" for a, p in o.areas.items() if p) + ".")
     if o.critical is not None:
         note += f" Critical hit {o.critical.rolls} ({o.critical.name.lower()}): {o.critical.effect}."
         if o.extra_control is not None: note += f" A control roll at {o.extra_control:+d} besides the damage's."
         if o.picks: note += " Picked at random: " + ", ".join(f"{c} {fmt_odds(p)}" for c, p in o.picks.items()) + "."
-    return WingResult(head, o.working, o.outcomes, "outcome", note=note, chart=False)
+    return WingResult(head, o.working, o.outcomes, "outcome", note=note, chart=False, exact=chances)
 
 
 def _roll(rng, **values) -> str:

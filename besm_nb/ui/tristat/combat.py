@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ...checks import Step
-from ...dice import fmt_odds
+from ...dice import fmt_odds, headline_odds
 from ...render import Result
 from ...tristat.combat import (CV_RANGE, RULE, dodge_modifier, dodge_odds, expected_loss, health_lost_odds, hit_odds)
 from ..calc import Calculator, bool_field, choice_field, int_field
@@ -30,7 +30,7 @@ def attack_result(acv: int,  # the attacker's ACV
                Step(f"Dodge number {nth}", f"{dodge_modifier(nth):+d} to the roll", f"{RULE} · Combat Modifiers Table"),
                Step("Dodge on 2d6", f"≤ {dcv - dodge_modifier(nth) - dodge_extra} ({fmt_odds(dodge)})", f"{RULE} · Defense"),
                Step("Natural 2 / 12", "always succeeds / always fails", f"{RULE} · Damage")]
-    return Result(f"Lands: {fmt_odds(odds['lands'])}", working, odds, "the attack", highlight=["lands"])
+    return Result(f"Lands: {headline_odds(odds['lands'])}", working, odds, "the attack", highlight=["lands"], exact={"lands": odds["lands"]})
 
 
 def attack_calculator(seed: int | None = None,  # unused: no roll here; kept for a uniform signature
@@ -72,8 +72,8 @@ def defence_result(defence: str,  # one of DEFENCES
     note = "Mean Health lost: " + "; ".join(f"{d} {float(m):.1f}" for d, m in means.items()) + f". Lowest: {best}."
     working = [Step("Damage total", f"{power} + ACV {acv} = {power + acv}" if adds_acv else power, f"{RULE} · Damage"),
                Step("Answers, in order", "counterattack, shield, dodge, then shield + armour come off", f"{RULE} · Combat Example")]
-    return Result(f"{defence}: mean Health lost {float(expected_loss(odds)):.2f}; no damage {fmt_odds(odds.get(0, Fraction(0)))}",
-                  working, {f"lose {k}": p for k, p in odds.items()}, "Health lost", note=note)
+    return Result(f"{defence}: mean Health lost {float(expected_loss(odds)):.2f}; no damage {headline_odds(odds.get(0, Fraction(0)))}",
+                  working, {f"lose {k}": p for k, p in odds.items()}, "Health lost", note=note, exact={"no damage": odds.get(0, Fraction(0))})
 
 
 def defence_calculator() -> Calculator:
