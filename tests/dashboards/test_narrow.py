@@ -95,6 +95,7 @@ FOLDS = ".lm-AccordionPanel-title, .jupyter-widget-Collapse-header"
 OPEN = "e => e.classList.contains('lm-mod-expanded') || e.parentElement.classList.contains('jupyter-widget-Collapse-open')"
 
 
+@pytest.mark.timeout(900)  # every dashboard, tab and fold at two widths: minutes on a busy 2-core machine
 def test_every_dropdown_shows_its_chosen_option(browser, dashboards_url):
     "At 1366 and 400 px, on every dashboard and tab with its folds opened one by one, no dropdown's chosen option is cut short."
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
