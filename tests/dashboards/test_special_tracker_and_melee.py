@@ -78,7 +78,7 @@ def hit(page, t, vehicle, damage, where, typed, facing="side", tyre=None, hits=N
     if tyre: choose(t, "besm-tyre", tyre)
     if hits: fill(t, "besm-hits", hits)
     if burst: t.locator(".besm-burst input").check()
-    if critical: choose(t, "besm-critical", f"critical {critical}: x3 damage")
+    if critical: choose(t, "besm-critical", f"{critical}: x3 damage")
     t.locator(".besm-hit-odds", has_text="before rolling").first.wait_for(timeout=30_000)
     fill(t, "besm-typed", typed)
     n = t.locator(".besm-log code").count()
