@@ -417,7 +417,6 @@ class Tracker(Panel):
             self._drafted(lambda: self.restore_draft(draft))
             if refresh: self._after(write=False)
         finally: self._drafting = was
-        if refresh: self.dice_preview()
 
     def catch_up(self) -> bool:
         "If another screen has acted since this page last looked, show the latest (the pages poll this about every second). True if it did."
