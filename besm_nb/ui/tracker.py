@@ -30,10 +30,10 @@ from .calc import ERROR_STYLE, LINK_TAB, Panel, TickPicker, await_page, html_tex
 
 # %% auto #0
 __all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'NO_FOES', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVE_PARAM', 'SAVES_ENV',
-           'FOLLOW_SECONDS', 'FOLLOW_ENV', 'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of', 'Bar',
-           'Side', 'Play', 'order_html', 'foes_table', 'hide_left', 'saves_folder', 'page_view', 'follow', 'NeedDice',
-           'Thrown', 'Tracker', 'PlayersView', 'tracker_page', 'tracker_class', 'players_data', 'players_page',
-           'players_handlers']
+           'FOLLOW_SECONDS', 'FOLLOW_ENV', 'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of',
+           'save_label', 'Bar', 'Side', 'Play', 'order_html', 'foes_table', 'hide_left', 'saves_folder', 'page_view',
+           'follow', 'NeedDice', 'Thrown', 'Tracker', 'PlayersView', 'tracker_page', 'tracker_class', 'players_data',
+           'players_page', 'players_handlers']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
@@ -67,6 +67,19 @@ def saves_of(folder: Path,  # the saves folder
         m = re.search(r'"kind":\s*"([^"]*)"', head)
         if m and m.group(1) == kind: found.append((p.stat().st_mtime, p.name))
     return [n for _, n in sorted(found, reverse=True)]
+
+
+_MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+
+
+def save_label(name: str,  # a save's file name, e.g. 'besm-chase-backup-20261126-054459.json'
+               kind: str,  # the tracker's document kind
+              ) -> str:
+    "How the Saved list shows a save: its name without '.json'; a backup New kept, by when it was kept."
+    stem = name[:-5] if name.endswith(".json") else name
+    m = re.fullmatch(re.escape(kind) + r"-backup-\d{4}(\d\d)(\d\d)-(\d\d)(\d\d)(\d\d)", stem)
+    if not m or not 1 <= int(m[1]) <= 12: return stem
+    return f"backup {int(m[2])} {_MONTHS[int(m[1]) - 1]} {m[3]}:{m[4]}:{m[5]}"
 
 
 # %% ../../nbs/core/06_tracker.ipynb #a1b2c3d5
@@ -184,6 +197,9 @@ PLAY_CSS = """<style>
 .besm-tracker .besm-order .widget-html-content { overflow: visible; }
 .besm-declared { border: 1px solid #c8d3e6; border-radius: 6px; padding: 4px 10px; background: #f7f9fd; }
 .besm-dice-need .widget-html-content { font-size: 15px; }
+/* a save's name may be 64 characters: the Saved list shrinks to its row on a phone, the open list shows names whole */
+.jupyter-widgets.widget-dropdown.besm-saved { min-width: 0; max-width: 100%; }
+.jupyter-widgets.widget-dropdown.besm-saved > select { min-width: 0; text-overflow: ellipsis; }
 @media (min-width: 1000px) {
   .besm-play { flex-direction: row; flex-wrap: nowrap !important; }
   .besm-play > .besm-order-pane { flex: 0 0 36%; position: sticky; top: 0; align-self: flex-start;
@@ -355,7 +371,7 @@ class Tracker(Panel):
         self.save_as = W.Text(placeholder="e.g. castle-fight", description="File name", layout=W.Layout(width="16em"))
         self.save_as.add_class("besm-save-name")
         self.save_button = self.button("Save", self.save_named, "besm-save")
-        self.saved = W.Dropdown(description="Saved", layout=W.Layout(width="16em"))
+        self.saved = W.Dropdown(description="Saved")
         self.saved.add_class("besm-saved")
         self.load_button = self.button("Load", self.load_named, "besm-load")
         self.save_link = html_text(cls="besm-save-link")  # a link that opens the save picked, on any screen
@@ -710,7 +726,7 @@ class Tracker(Panel):
         if _text(self.state()) != _text(self.blank()) and self.saves is not None:
             name = f"{self.kind}-backup-{time.strftime('%Y%m%d-%H%M%S')}.json"
             self._save_to(self.saves / name)
-            kept = f" The previous one is kept as '{name[:-5]}' (in Saved)."
+            kept = f" The previous one is kept in Saved as '{save_label(name, self.kind)}'."
         if hasattr(self, "dice_typed"): self._drafted(lambda: setattr(self.dice_typed, "value", ""))  # the old fight's dice are not this one's
         self.restore(self.blank())
         self._say(f"New {self.noun}.{kept}", self.history_message)
@@ -785,7 +801,7 @@ class Tracker(Panel):
     def _refresh_saved(self, pick: str | None = None) -> None:
         if self.saves is None: return
         names = saves_of(self.saves, self.kind)
-        self._offer(self.saved, names)
+        self._offer(self.saved, [(save_label(n, self.kind), n) for n in names])
         if pick in names: self.saved.value = pick
 
     def _signature(self) -> tuple:
@@ -886,10 +902,12 @@ def tracker_class(name: str,  # "module.Class", e.g. "besm_nb.ui.tristat.round.T
 def players_data(tracker: type[Tracker],  # the tracker followed
                  saves: Path | None = None,  # the saves folder (default: `saves_folder()`)
                  results: int = 4,  # how many of the latest results to show
+                 since: str = "",  # the stamp the page already shows: if the game is unchanged, only the stamp comes back
                 ) -> dict:
-    "What a players' page shows now, as HTML: {'stamp', 'order', 'latest'} (the order of play and the latest results, foes as the GM chooses)."
+    "What a players' page shows now, as HTML: {'stamp', 'order', 'latest'} (the order of play and the latest results, foes as the GM chooses); just {'stamp'} if that is what the page already shows."
     file = _Autosave(saves or saves_folder(), tracker.kind, tracker.version)
     stamp = file.stamp()
+    if since and since == str(stamp): return {"stamp": since}  # each page asks every second: an unchanged game costs a look at the file's date only
     data = file.read()
     play = tracker.play_of(data["state"]) if data is not None else None
     if play is None: return {"stamp": str(stamp), "order": f"<i>No {escape(tracker.noun)} yet: the GM's page starts it.</i>", "latest": ""}
@@ -906,7 +924,8 @@ h3 {{ margin: 0.2em 0; }} h4 {{ margin: 0.8em 0 0.2em; }}</style></head><body><d
 let stamp = {stamp};
 async function look() {{
   try {{
-    const r = await fetch(location.pathname + "/data" + location.search, {{cache: "no-store"}});
+    const ask = new URLSearchParams(location.search); ask.set("since", stamp);
+    const r = await fetch(location.pathname + "/data?" + ask, {{cache: "no-store"}});
     if (r.ok) {{ const d = await r.json();
       if (d.stamp !== stamp) {{ stamp = d.stamp; document.querySelector(".besm-players-order").innerHTML = d.order;
                                 document.querySelector(".besm-players-results").innerHTML = d.latest; }} }}
@@ -937,7 +956,7 @@ def players_handlers(path: str,  # where the page is served, e.g. "/besm/players
             except ValueError: raise HTTPError(404) from None
             self.set_header("Cache-Control", "no-store")
             try:
-                if data: self.finish(players_data(tracker))
+                if data: self.finish(players_data(tracker, since=self.get_argument("since", "")))
                 else: self.finish(players_page(tracker))
             except ValueError: raise HTTPError(409) from None  # the autosave cannot be read: the GM's page says why
     return [(path + r"(/data)?", Page)]

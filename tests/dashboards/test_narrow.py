@@ -70,7 +70,7 @@ def test_the_check_sees_overflow_and_cut_labels(browser, dashboards_url):
 DROPDOWNS = """() => {
   const W = document.documentElement.clientWidth, root = document.querySelector('#rendered_cells'), bad = [];
   const ctx = document.createElement('canvas').getContext('2d');
-  for (const d of root.querySelectorAll('.widget-dropdown:not(.besm-saved)')) {  // the saved files' list: file names, not words to read (its width is an open finding)
+  for (const d of root.querySelectorAll('.widget-dropdown')) {
     const s = d.querySelector('select');
     if (!s || !s.getClientRects().length || s.selectedIndex < 0) continue;
     const cs = getComputedStyle(s), text = s.options[s.selectedIndex].text;
