@@ -112,16 +112,16 @@ def bar_chart(odds: Mapping[object, Fraction],  # each outcome with its exact pr
 
     top = max((p for _, p, _ in groups), default=Fraction(0)) or Fraction(1)
     font = f"font-size:{LABEL_PX}px;line-height:1.3"
-    if len(groups) <= 24:
-        rows = []
+    if len(groups) <= 24:  # three columns (label, bar, percentage): every bar starts at the same place, however long its label
+        cells = []
         for i, (name, p, keys) in enumerate(groups):
-            rows.append(f'<div title="{escape(name)}: {pct(p)}" style="display:flex;align-items:center;gap:6px;{font}">'
-                        f'<span style="flex:0 0 auto;min-width:3em;max-width:45%;text-align:right;overflow-wrap:anywhere">{escape(name)}</span>'
-                        f'<span style="flex:1 1 auto;min-width:2em;height:14px"><span style="display:block;height:100%;'
-                        f'width:{float(p / top) * 100:.1f}%;min-width:{1 if p else 0}px;background:{colour(i, keys)}"></span></span>'
-                        f'<span style="flex:0 0 4.6em;text-align:right;white-space:nowrap">{pct(p, 1)}</span></div>')
-        return (f'<div class="besm-chart" role="img" aria-label="bar chart of the odds" style="display:flex;flex-direction:column;'
-                f'gap:2px;max-width:560px;margin:0.4em 0">' + "".join(rows) + "</div>")
+            cells.append(f'<span style="min-width:3em;text-align:right;overflow-wrap:anywhere">{escape(name)}</span>'
+                         f'<span title="{escape(name)}: {pct(p)}" style="height:14px"><span style="display:block;height:100%;'
+                         f'width:{float(p / top) * 100:.1f}%;min-width:{1 if p else 0}px;background:{colour(i, keys)}"></span></span>'
+                         f'<span style="text-align:right;white-space:nowrap">{pct(p, 1)}</span>')
+        return (f'<div class="besm-chart" role="img" aria-label="bar chart of the odds" style="display:grid;'
+                f'grid-template-columns:fit-content(45%) minmax(2em,1fr) auto;align-items:center;gap:2px 6px;{font};'
+                f'max-width:560px;margin:0.4em 0">' + "".join(cells) + "</div>")
     step = -(-len(groups) // 10)  # at most ten labels: room for each at a phone's width
     bars = []
     for i, (name, p, keys) in enumerate(groups):
