@@ -68,6 +68,7 @@ function later(python, base) {
                  ...python.wheels.map(([name, url]) => [new URL(url, base), `${python.wheel_dir}/${name}`])];
   const fetched = Promise.all(files.map(([url]) => fetchOk(url).then((r) => r.arrayBuffer())));
   fetched.catch(() => {});
+  extrasIn = fetched.then(() => true, () => false);
   return async (FS) => {
     const bufs = await fetched;
     FS.mkdirTree(python.wheel_dir);
@@ -208,6 +209,7 @@ function receive({ id, text, k, buffers }) {
 // the real library follows once the page is live (see `later`).
 const NO_STDLIB = 'data:application/zip;base64,UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==';
 let extras = null;  // the standard library and the wheels, in place
+let extrasIn = Promise.resolve(false);  // settles true once they are fetched
 let made = null;  // settles once the page's calculators and trackers are first made: then the page's messages are handled
 const settled = new Promise((resolve, reject) => { made = { resolve, reject }; });
 settled.catch(() => {});  // a failed start is told to the page once, by `start`
@@ -254,13 +256,15 @@ async function start({ python, module, cells, query, port }) {
   }
   const make = (cell) => (cell.tracker ? bridge.build_tracker(cell.tracker) : bridge.build(module ?? null, cell.setup, cell.code)) ?? null;
   const failed = [];
+  // Already fetched (a later visit: they come from this device): put in place first, ~10 ms, so that no cell is made twice
+  if (await Promise.race([extrasIn, new Promise((resolve) => setTimeout(resolve, 0, false))])) await (extras = place(pyodide.FS));
   await serial(() => withSaves(() => {
-    for (const cell of cells) {
+    for (const cell of [...cells].sort((a, b) => Boolean(b.tracker) - Boolean(a.tracker))) {  // a page's tracker first: the tool in play
       try { postMessage({ type: 'built', n: cell.n, model: make(cell) }); }
       catch (e) { failed.push([cell, e]); }
     }
   }));
-  extras = place(pyodide.FS);
+  extras ??= place(pyodide.FS);
   made.resolve();
   await extras;
   if (failed.length) {  // made again with the whole standard library in place: it may import what the saved Python had not

@@ -91,7 +91,7 @@ class PageComm {  // one widget's line to Python, in the shape the widget manage
   deliver(m) { if (this.handler) this.handler(m); else this.early.push(m); }
 }
 
-async function show(manager, id, el, n) {  // draw a live calculator, then put it in its snapshot's place
+async function show(manager, id, el, n, tracker = false) {  // draw a live calculator, then put it in its snapshot's place
   const model = await manager.get_model(id);
   const view = await manager.create_view(model);
   const box = document.createElement('div');
@@ -105,6 +105,7 @@ async function show(manager, id, el, n) {  // draw a live calculator, then put i
   live.shown++;
   say('live', '', n);
   mark('first');
+  if (tracker) mark('tracker');  // a tracker page's tool, live
 }
 
 async function start(spec) {
@@ -146,7 +147,7 @@ async function start(spec) {
     } else if (m.type === 'built') {
       const cell = spec.cells.find((c) => c.n === m.n);
       const el = m.model && outputOf(cell.model);
-      if (el) shown.push(show(manager, m.model, el, cell.n).catch((e) => { live.errors.push(String(e)); say('failed', String(e), cell.n); }));
+      if (el) shown.push(show(manager, m.model, el, cell.n, Boolean(cell.tracker)).catch((e) => { live.errors.push(String(e)); say('failed', String(e), cell.n); }));
       else say('failed', m.error ?? 'this calculator could not start here', cell.n);
     } else if (m.type === 'done') {
       Promise.all(shown).then(() => finished.resolve(live.shown), finished.reject);
