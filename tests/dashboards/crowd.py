@@ -131,12 +131,11 @@ async def visit(url: str, path: str, timeout_s: float = 240) -> float:
     """One device opening a Voila page, as the server sees it: the page, then what its widget manager asks over the kernel's
     websocket (the widgets' states). Seconds until the server has sent every state the page draws its first widget from."""
     import asyncio, json, re, uuid
-    from tornado.httpclient import AsyncHTTPClient
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
     from tornado.websocket import websocket_connect
     t0 = time.perf_counter()
     page = (await AsyncHTTPClient(force_instance=True).fetch(url + path, request_timeout=timeout_s)).body.decode()
     kernel, session, control = re.search(r'"kernelId": "([0-9a-f-]+)"', page).group(1), uuid.uuid4().hex, uuid.uuid4().hex
-    from tornado.httpclient import HTTPRequest
     ws = await websocket_connect(HTTPRequest(url.replace("http", "ws", 1) + f"/api/kernels/{kernel}/channels?session_id={session}",
                                              connect_timeout=timeout_s, request_timeout=timeout_s))
     ws.write_message(_kernel_msg("comm_info_request", {"target_name": "jupyter.widget"}, session))
