@@ -76,6 +76,8 @@ def save_label(name: str,  # a save's file name, e.g. 'besm-chase-backup-2026112
                kind: str,  # the tracker's document kind
               ) -> str:
     "How the Saved list shows a save: its name without '.json'; a backup New kept, by when it was kept."
+    for what, value in (("name", name), ("kind", kind)):
+        if not isinstance(value, str): raise InputError(what, f"must be text, got {type(value).__name__}")
     stem = name[:-5] if name.endswith(".json") else name
     m = re.fullmatch(re.escape(kind) + r"-backup-\d{4}(\d\d)(\d\d)-(\d\d)(\d\d)(\d\d)", stem)
     if not m or not 1 <= int(m[1]) <= 12: return stem
