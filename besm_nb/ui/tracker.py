@@ -909,6 +909,7 @@ def players_data(tracker: type[Tracker],  # the tracker followed
     "What a players' page shows now, as HTML: {'stamp', 'order', 'latest'} (the order of play and the latest results, foes as the GM chooses); just {'stamp'} if that is what the page already shows."
     file = _Autosave(saves or saves_folder(), tracker.kind, tracker.version)
     stamp = file.stamp()
+    if not isinstance(since, str): raise InputError("since", f"must be text (the stamp a page shows), got {type(since).__name__}")
     if since and since == str(stamp): return {"stamp": since}  # each page asks every second: an unchanged game costs a look at the file's date only
     data = file.read()
     play = tracker.play_of(data["state"]) if data is not None else None
