@@ -14,6 +14,8 @@ import pkgutil
 import random
 import sys
 import types
+import uuid
+from contextlib import contextmanager
 from typing import Callable
 
 import comm
@@ -22,9 +24,9 @@ from comm.base_comm import BaseComm
 import besm_nb
 
 # %% auto #0
-__all__ = ['SKIP', 'SAVES', 'stand_in_for_ipython', 'PageComm', 'connect', 'disconnect', 'receive', 'page_modules', 'prepare',
-           'is_live', 'live_ids', 'run_cell', 'build', 'tracker_name', 'tracker_ids', 'use_saves', 'build_tracker',
-           'catch_up']
+__all__ = ['SKIP', 'SAVES', 'stand_in_for_ipython', 'PageComm', 'batched', 'connect', 'disconnect', 'receive', 'page_modules',
+           'prepare', 'is_live', 'live_ids', 'run_cell', 'build', 'tracker_name', 'tracker_ids', 'use_saves',
+           'build_tracker', 'catch_up']
 
 # %% ../../nbs/core/07_live.ipynb #47f98dd2
 def stand_in_for_ipython() -> bool:
@@ -53,16 +55,69 @@ def stand_in_for_ipython() -> bool:
 
 # %% ../../nbs/core/07_live.ipynb #bd25ba9c
 _send: Callable[[str, str, str], None] | None = None  # the page: (message type, widget id, JSON text)
-_before: tuple | None = None  # the comm factory and echo setting before `connect`
+_before: tuple | None = None  # the comm factory, echo setting and `Widget.open` before `connect`
+_batch: list | None = None  # during a page's job (`batched`): its messages, in order; a widget made in it, by its id alone
+_made: set[str] = set()  # the widgets made in this job: not on the page yet
 
 
 class PageComm(BaseComm):
     "A widget's line to the page's widget manager: each message goes to the page as JSON text, with no kernel between."
+    @property
+    def kernel(self):  # ipywidgets sends a change only through a comm with a kernel: a widget made in this job has none yet
+        return None if self.comm_id in _made else self
+
     def publish_msg(self, msg_type: str, data=None, metadata=None, buffers=None, **keys) -> None:
         if msg_type == "comm_close": return  # a page's widgets last as long as the page: nothing to tell it
         if _send is None: raise RuntimeError("the page is not connected: call connect() first")
         if buffers: raise ValueError(f"{self.comm_id}: binary buffers are not carried to the page")
-        _send(msg_type, self.comm_id, json.dumps({"data": data or {}, "metadata": metadata or {}, **keys}))
+        if _batch is None: return _send(msg_type, self.comm_id, json.dumps({"data": data or {}, "metadata": metadata or {}, **keys}))
+        if msg_type == "comm_open" and self.comm_id in _made: _batch.append(self.comm_id)  # its state goes at the job's end
+        else: _batch.append((msg_type, self.comm_id, json.dumps({"data": data or {}, "metadata": metadata or {}, **keys})))
+
+
+def _open_on_page(self) -> None:
+    "`Widget.open` on a page: in a job, the widget's comm opens at once, its state is read once, when the job ends."
+    if self.comm is not None: return
+    if _batch is None: return _before[2](self)
+    wid = self._model_id or uuid.uuid4().hex
+    _made.add(wid)
+    self.comm = comm.create_comm(comm_id=wid, target_name="jupyter.widget", data={}, metadata={"version": _protocol()})
+
+
+def _protocol() -> str:
+    import ipywidgets.widgets.widget as widget_module
+    return widget_module.__protocol_version__
+
+
+@contextmanager
+def batched():
+    """One job from the page (make a cell, handle a message): its messages go in one piece at the end. A widget made in
+    it is read once then, as it is by then: none of its changes in between is read or sent."""
+    global _batch
+    if _batch is not None or _send is None:
+        yield
+        return
+    from ipywidgets.widgets.widget import _instances, _remove_buffers
+    _batch = []
+    try:
+        yield
+    finally:
+        parts = []
+        try:
+            while _batch:  # reading a widget may make one (its layout, on first read): it goes in the same piece
+                batch, _batch = _batch, []
+                for m in batch:
+                    if isinstance(m, tuple): parts.append(m); continue
+                    w = _instances.get(m)
+                    if w is None or w.comm is None or w.comm.comm_id != m: continue  # closed meanwhile: nothing to show
+                    state, paths, buffers = _remove_buffers(w.get_state())
+                    if buffers: raise ValueError(f"{m}: binary buffers are not carried to the page")
+                    parts.append(("comm_open", m, json.dumps({"data": {"state": state, "buffer_paths": paths}, "target_name": "jupyter.widget",
+                                                              "metadata": {"version": _protocol()}, "target_module": None})))
+        finally:
+            _batch = None
+            _made.clear()
+        if parts: _send("batch", "", "[" + ",".join(f"[{json.dumps(k)},{json.dumps(i)},{t}]" for k, i, t in parts) + "]")
 
 
 def connect(send: Callable[[str, str, str], None],  # called with (message type, widget id, JSON text) for each message to the page
@@ -70,10 +125,11 @@ def connect(send: Callable[[str, str, str], None],  # called with (message type,
     "From now on, every widget made talks to the page through `send`; the page's messages come in through `receive`."
     global _send, _before
     import ipywidgets.widgets.widget as widget_module
-    if _before is None: _before = (comm.create_comm, widget_module.JUPYTER_WIDGETS_ECHO)
+    if _before is None: _before = (comm.create_comm, widget_module.JUPYTER_WIDGETS_ECHO, widget_module.Widget.open)
     _send = send
     comm.create_comm = PageComm
     widget_module.JUPYTER_WIDGETS_ECHO = False  # one view per widget: nothing to echo back
+    widget_module.Widget.open = _open_on_page
     random.seed()  # the state this page starts from was saved once for every reader: draw fresh randomness
 
 
@@ -81,7 +137,7 @@ def disconnect() -> None:
     "The page is gone: widgets made from now on talk to a kernel again."
     global _send, _before
     import ipywidgets.widgets.widget as widget_module
-    if _before is not None: comm.create_comm, widget_module.JUPYTER_WIDGETS_ECHO = _before
+    if _before is not None: comm.create_comm, widget_module.JUPYTER_WIDGETS_ECHO, widget_module.Widget.open = _before
     _send, _before = None, None
 
 
@@ -91,7 +147,8 @@ def receive(comm_id: str,  # the widget the message is for
            ) -> None:
     "A message from the page's widget manager, handed to its widget as a kernel would."
     c = comm.get_comm_manager().get_comm(comm_id)
-    if c is not None: c.handle_msg({"content": {"comm_id": comm_id, "data": json.loads(text)}, "buffers": [memoryview(b) for b in buffers]})
+    if c is None: return
+    with batched(): c.handle_msg({"content": {"comm_id": comm_id, "data": json.loads(text)}, "buffers": [memoryview(b) for b in buffers]})
 
 # %% ../../nbs/core/07_live.ipynb #7f276846
 SKIP = ("besm_nb._modidx", "besm_nb.ui.serve", "besm_nb.ui.live")  # not needed on a page (serve starts Voila)
@@ -152,7 +209,7 @@ def build(module: str | None,  # as for `run_cell`
           code: str,
          ) -> str | None:
     "Make a page's calculator cell live: the model id of the widget it shows, or None if that is not a stateless calculator."
-    w = run_cell(module, setup, code)
+    with batched(): w = run_cell(module, setup, code)
     return w.model_id if is_live(w) else None
 
 # %% ../../nbs/core/07_live.ipynb #b1f06cf3
@@ -193,7 +250,7 @@ def build_tracker(name: str,  # 'module:Class', as `tracker_name` gave it
     "Make a page's tracker as its dashboard does (resumed from the autosave if there is one); the model id of its widget."
     module, _, cls = name.partition(":")
     if not module.startswith("besm_nb.") or not cls: raise ValueError(f"name: {name!r} is not 'module:Class' of this package")
-    t = getattr(importlib.import_module(module), cls)()
+    with batched(): t = getattr(importlib.import_module(module), cls)()
     _trackers.append(t)
     return t.model_id
 
@@ -201,9 +258,10 @@ def build_tracker(name: str,  # 'module:Class', as `tracker_name` gave it
 def catch_up() -> int:
     "Another tab has written the saves folder: each live tracker that can tell shows the latest. How many changed."
     changed = 0
-    for t in _trackers:
-        look = getattr(t, "catch_up", None)
-        try: changed += bool(look()) if callable(look) else 0
-        except ValueError: pass  # a file mid-change: its own next look reads it again
+    with batched():
+        for t in _trackers:
+            look = getattr(t, "catch_up", None)
+            try: changed += bool(look()) if callable(look) else 0
+            except ValueError: pass  # a file mid-change: its own next look reads it again
     return changed
 

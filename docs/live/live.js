@@ -129,13 +129,15 @@ async function start(spec) {
   const pending = { next: 0, calls: new Map() };
   const shown = [];
   handle = (m) => {
-    if (m.type === 'comm_open') {
-      const msg = JSON.parse(m.text);
+    if (m.type === 'batch') {  // one job's messages, in order: all handled now, so every model it opens is known before any is read
+      for (const [type, id, msg] of JSON.parse(m.text)) handle({ type, id, msg });
+    } else if (m.type === 'comm_open') {
+      const msg = m.msg ?? JSON.parse(m.text);
       const c = new PageComm(worker, m.id, msg.target_name, pending);
       comms.set(m.id, c);
       manager.handle_comm_open(c, { content: { comm_id: m.id, target_name: msg.target_name, data: msg.data }, metadata: msg.metadata, buffers: [] });
     } else if (m.type === 'comm_msg') {
-      comms.get(m.id)?.deliver({ content: { comm_id: m.id, data: JSON.parse(m.text).data }, buffers: [] });
+      comms.get(m.id)?.deliver({ content: { comm_id: m.id, data: (m.msg ?? JSON.parse(m.text)).data }, buffers: [] });
     } else if (m.type === 'idle') {  // Python has handled the widget's message: it may send the next
       const callbacks = pending.calls.get(m.k);
       pending.calls.delete(m.k);
