@@ -132,7 +132,7 @@ def batched():
         if parts: _send("batch", "", "[" + ",".join(f"[{json.dumps(k)},{json.dumps(i)},{t}]" for k, i, t in parts) + "]")
 
 
-def connect(send: Callable[[str, str, str], None],  # called with (message type, widget id, JSON text) for each message to the page
+def connect(send: Callable[[str, str, str], None],  # called with (message type, widget id, JSON text) for each message to the page; a job's messages come as ("batch", "", a JSON list of [type, id, message])
            ) -> None:
     "From now on, every widget made talks to the page through `send`; the page's messages come in through `receive`."
     global _send, _before
