@@ -90,6 +90,8 @@ _plans: dict[type, list] = {}  # a widget class -> its synced names, each with h
 def read_state(w,  # a widget
               ) -> dict:
     "`w.get_state()`, read faster: which traits are synced, and how each is written, is worked out once per class."
+    from ipywidgets import Widget
+    if not isinstance(w, Widget): raise ValueError(f"w: a widget is needed, not {type(w).__name__}")
     if "keys" in w._trait_values: return w.get_state()  # a list of synced names of its own: read as ipywidgets reads it
     plan = _plans.get(type(w))
     if plan is None: plan = _plans[type(w)] = [(k, w.trait_metadata(k, "to_json", None)) for k in w.trait_names(sync=True)]
