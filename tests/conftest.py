@@ -44,6 +44,37 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _log_tail(log_path: Path, lines: int = 30) -> str:
+    try: return "\n".join(log_path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError: return "(no log)"
+
+
+def wait_until_served(url: str, proc, log_path: Path, within: float = 200) -> None:
+    """Return once the home page renders in full; else RuntimeError with the server's last log lines.
+    Each try has its own deadline: while a kernel starts, Voila keeps the response open with a heartbeat every 10 s, and
+    a kernel that never starts (a 2-core machine starting two dozen at once) leaves it open for ever. A later try gets a
+    kernel from a filled pool."""
+    deadline = time.time() + within
+    tried = []
+    while time.time() < deadline:
+        if proc.poll() is not None: break
+        t0 = time.time()
+        try:
+            with urllib.request.urlopen(url + "/voila/render/index.ipynb", timeout=30) as answer:
+                body = b""
+                while chunk := answer.read(65536):
+                    body += chunk
+                    if time.time() - t0 > 90: raise TimeoutError("the page was still rendering after 90 s")
+            if b"</html>" in body.lower(): return
+            tried.append(f"an incomplete page ({len(body)} bytes)")
+        except OSError as e:  # not listening yet, or the try's own deadline
+            if not isinstance(e, ConnectionRefusedError) and not isinstance(getattr(e, "reason", None), ConnectionRefusedError):
+                tried.append(f"{type(e).__name__}: {e} after {time.time() - t0:.0f} s")
+            time.sleep(0.5)
+    raise RuntimeError(f"the dashboards server did not serve its home page within {within:.0f} s (exit {proc.poll()}); "
+                       f"tries: {tried[-5:]}\nits log ends:\n{_log_tail(log_path)}")
+
+
 @contextlib.contextmanager
 def serve_dashboards(*extra: str,  # more command-line settings for the server
                      log_path: Path | None = None,  # its log (default: .pytest_cache/voila.log when that folder exists)
@@ -52,22 +83,16 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
     "Start `besm-dashboards` on a free port with a fresh saves folder; yield (base URL, process) once the home page answers."
     port = free_port()
     if log_path is None and (ROOT / ".pytest_cache").exists(): log_path = ROOT / ".pytest_cache" / "voila.log"
-    log = open(log_path, "w") if log_path else subprocess.DEVNULL
+    own_log = log_path is None  # a log all the same: a server that does not start says why
+    if own_log: log_path = Path(tempfile.mkstemp(prefix="besm-voila-", suffix=".log")[1])
+    log = open(log_path, "w")
     saves = tempfile.mkdtemp(prefix="besm-saves-")  # trackers autosave here, never into the project
     env = os.environ | {"BESM_NB_SAVES": saves}
     proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(folder),
                              "--port", str(port), *extra], stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 90
-        while True:
-            try:
-                urllib.request.urlopen(url + "/voila/render/index.ipynb", timeout=30).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError(f"the dashboards server did not start (exit {proc.poll()})")
-                time.sleep(0.5)
+        wait_until_served(url, proc, log_path)
         time.sleep(3)  # let the kernel pools fill
         proc.saves = Path(saves)
         yield url, proc
@@ -77,6 +102,8 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
+        if own_log: log_path.unlink(missing_ok=True)
         shutil.rmtree(saves, ignore_errors=True)
 
 
