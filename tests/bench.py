@@ -733,7 +733,7 @@ SITE_TRACKERS = {  # a tracker page -> one action: the button pressed, alternate
 }
 
 
-def site_trackers(cold_runs=5, warm_runs=7, actions=21):
+def site_trackers(cold_runs=5, warm_runs=11, actions=21):
     "Tracker pages on the site: page -> tracker live (empty cache, warm), action -> new state, first visit bytes, storage."
     import functools, gzip, http.server, os, tempfile, threading
     from tests import conftest
@@ -798,6 +798,8 @@ def site_trackers(cold_runs=5, warm_runs=7, actions=21):
             print(f"{'site (' + page + '): machine load average while measured':<58} {statistics.median(loads):8.1f}     (2 cores)")
             report(f"site: {page}: tracker live, empty cache (median)", statistics.median(cold), "s", 4)
             report(f"site: {page}: tracker live, warm cache (median)", statistics.median(warm), "s", 1.5)
+            q1, _, q3 = statistics.quantiles(warm, n=4)  # one load varies by a third on a shared 2-core machine: the spread says how far to trust the median
+            print(f"{'site: warm cache, middle half of the loads':<58} {q1:8.3f} – {q3:.3f} s   ({warm_runs} loads, fastest {min(warm):.3f} s)")
             print(f"{'site: warm cache, the tracker itself drawn live (median)':<58} {statistics.median(warm_tracker):8.3f} s"
                   f"   (made first; the page's calculators follow)")
             raw, (r, g, b) = before_live
