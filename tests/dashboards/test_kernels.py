@@ -1,0 +1,32 @@
+"""The dashboards server's kernels: on Linux they talk to the server over local sockets, never TCP ports."""
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def kernel_connection_files(pid: int) -> list[Path]:
+    "The connection files of the kernels a process started (its children's `-f` argument), read from /proc."
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            args = (stat.parent / "cmdline").read_bytes().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue  # a process that ended while being read
+        if ppid == pid and b"ipykernel_launcher" in b" ".join(args) and b"-f" in args:
+            found.append(Path(args[args.index(b"-f") + 1].decode()))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="local sockets are used on Linux only")
+def test_kernels_use_local_sockets_not_tcp_ports(dashboards_server):
+    # two dozen kernels picking free TCP ports at once can collide; a kernel that cannot bind never answers its page
+    url, proc = dashboards_server
+    files = kernel_connection_files(proc.pid)
+    assert len(files) >= 12, files  # the pools: one or more kernels for each of the 12 dashboards
+    for f in files:
+        info = json.loads(f.read_text())
+        assert info["transport"] == "ipc", (f, info["transport"])
+        assert Path(info["ip"]).parent == f.parent  # the sockets sit beside the connection file, in the server's own folder
