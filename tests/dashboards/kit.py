@@ -18,6 +18,17 @@ def settled(page, t, marker: Callable[[object], str], want: str, seconds: float 
     return marker(t) == want
 
 
+def steady(page, t, marker: Callable[[object], str], seconds: float = 20) -> str:
+    "The tracker's state once two readings half a second apart agree (an action's updates arrive one by one)."
+    seen = marker(t)
+    for _ in range(int(seconds * 2)):
+        page.wait_for_timeout(500)
+        now = marker(t)
+        if now == seen: return now
+        seen = now
+    return seen
+
+
 def draft_kept(saves, want: Callable[[dict], bool], seconds: float = 60) -> None:
     "Wait until a half-made declaration kept in the saves folder satisfies `want` (given the draft's data): a reload before it is written would lose it."
     import time
@@ -49,7 +60,7 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
 
     step(t)
     if next_round: next_round(t)
-    after = marker(t)
+    after = steady(page, t, marker)
 
     # a reload carries on where it was
     page.reload(timeout=120_000)
