@@ -22,7 +22,7 @@ DASHBOARD_CSS = """
 .widget-hbox, .jupyter-widgets.widget-hbox { flex-wrap: wrap; }
 .widget-hbox > *, .widget-vbox > * { max-width: 100%; }
 .widget-inline-hbox { max-width: 100%; }
-.jupyter-button.widget-button { width: auto; min-width: 5em; max-width: 100%; height: auto;
+.jupyter-button.widget-button, .jupyter-button.widget-upload { width: auto; min-width: 5em; max-width: 100%; height: auto;
   min-height: var(--jp-widgets-inline-height); white-space: normal; overflow: visible; text-overflow: clip; }
 .widget-html, .widget-html-content { min-width: 0; max-width: 100%; }
 .widget-html-content { white-space: normal; overflow-wrap: break-word; overflow-x: auto; }
