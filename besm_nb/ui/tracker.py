@@ -26,7 +26,8 @@ import ipywidgets as widgets
 
 from ..dice import DiceFeed, InputError
 from ..store import MAX_BYTES, fields, items, load_json, save_json, text
-from .calc import ERROR_STYLE, LINK_TAB, Panel, TickPicker, await_page, html_text, link_html, page_query, parse_link
+from .calc import (ERROR_STYLE, LINK_TAB, Panel, TickPicker, await_page, fit, html_text, link_html, page_query, parse_link,
+                             shared_layout, shared_style, style_kind)
 
 # %% auto #0
 __all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'NO_FOES', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVE_PARAM', 'SAVES_ENV',
@@ -367,13 +368,14 @@ class Tracker(Panel):
         self.history_note = html_text(cls="besm-history")
         self.download = html_text(cls="besm-download")
         self.upload = W.FileUpload(accept=".json,application/json", multiple=False, description="Upload save",
-                                   layout=W.Layout(width="auto"))
+                                   layout=shared_layout(width="auto"), style=shared_style(style_kind(W.FileUpload)))
         self.upload.add_class("besm-upload")
         self.upload.observe(lambda _: self._uploaded(), names="value")
-        self.save_as = W.Text(placeholder="e.g. castle-fight", description="File name", layout=W.Layout(width="16em"))
+        self.save_as = W.Text(placeholder="e.g. castle-fight", description="File name", layout=shared_layout(width="16em"),
+                              style=shared_style(style_kind(W.Text)))
         self.save_as.add_class("besm-save-name")
         self.save_button = self.button("Save", self.save_named, "besm-save")
-        self.saved = W.Dropdown(description="Saved")
+        self.saved = W.Dropdown(description="Saved", layout=shared_layout(), style=shared_style(style_kind(W.Dropdown)))
         self.saved.add_class("besm-saved")
         self.load_button = self.button("Load", self.load_named, "besm-load")
         self.save_link = html_text(cls="besm-save-link")  # a link that opens the save picked, on any screen
@@ -464,11 +466,12 @@ class Tracker(Panel):
         self.order_view = html_text(cls="besm-order")
         self.players_link = html_text(cls="besm-players-link")
         head = self.row(self.undo_button, self.redo_button, self.new_button, self.players_link, cls="besm-history-message")
-        self.setup_box = W.Accordion(children=[W.VBox(list(setup))], titles=(setup_title,), selected_index=0)
+        self.setup_box = W.Accordion(children=[W.VBox(list(setup), layout=shared_layout())], titles=(setup_title,), selected_index=0,
+                                     layout=shared_layout())
         self.setup_box.add_class("besm-setup")
-        order = W.VBox([self.order_view]); order.add_class("besm-order-pane")
-        panel = W.VBox(list(action) + list(more)); panel.add_class("besm-action-pane")
-        play = W.HBox([order, panel]); play.add_class("besm-play")
+        order = W.VBox([self.order_view], layout=shared_layout()); order.add_class("besm-order-pane")
+        panel = W.VBox(list(action) + list(more), layout=shared_layout()); panel.add_class("besm-action-pane")
+        play = W.HBox([order, panel], layout=shared_layout()); play.add_class("besm-play")
         self.add_class("besm-play-box")
         return [html_text(PLAY_CSS), head, self.history_note, self.setup_box, play,
                 html_text("<h4>Log, newest first</h4>"), log, self.file_controls()]
@@ -500,8 +503,7 @@ class Tracker(Panel):
         self.foes = dict(NO_FOES, foes=[])
         self._foes_setting, self._foes_offered = False, None
         self.foe_pick = TickPicker([], height="8em"); self.foe_pick.add_class("besm-foe-pick")
-        self.show_foes = W.Dropdown(options=[(v, k) for k, v in FOE_VIEWS.items()], value="bars", description="Foes shown",
-                                    style={"description_width": "6.5em"}, layout=W.Layout(width="30em", max_width="100%"))
+        self.show_foes = fit(W.Dropdown(options=[(v, k) for k, v in FOE_VIEWS.items()], value="bars", description="Foes shown"), "6.5em", "30em")
         self.show_foes.add_class("besm-show-foes")
         for w in (self.foe_pick, self.show_foes):
             w.observe(lambda _: self._foes_setting or self.act(self.set_foes, self.foes_message), names="value")
@@ -578,18 +580,16 @@ class Tracker(Panel):
         "The dice box every action shares: leave it empty to roll here with the seed shown, or type the table's dice; it says which dice come next."
         W = widgets
         self._seeds = getattr(self, "_seeds", None) or random.Random()
-        self.dice_seed = W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="Seed",
-                                   layout=W.Layout(width="11em", max_width="100%"), style={"description_width": "3.5em"})
+        self.dice_seed = fit(W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="Seed"), "3.5em", "11em")
         self.dice_seed.add_class("besm-seed")
-        self.dice_typed = W.Text(description="Typed dice", placeholder="totals rolled at the table, e.g. 8 5",
-                                 layout=W.Layout(width="22em", max_width="100%"), style={"description_width": "6.5em"})
+        self.dice_typed = fit(W.Text(description="Typed dice", placeholder="totals rolled at the table, e.g. 8 5"), "6.5em", "22em")
         self.dice_typed.add_class("besm-typed-dice")
         self.dice_need = html_text(cls="besm-dice-need")
         self.dice_typed.observe(lambda _: self.declaration_changed(), names="value")
 
     def dice_controls(self) -> widgets.Widget:
         "The dice box, the seed, and the line saying what the dice are for."
-        box = widgets.HBox([self.dice_typed, self.dice_seed]); box.add_class("besm-row")
+        box = widgets.HBox([self.dice_typed, self.dice_seed], layout=shared_layout()); box.add_class("besm-row")
         return widgets.VBox([self.dice_need, box])
 
     def typed_totals(self) -> list[int]:

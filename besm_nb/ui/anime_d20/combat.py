@@ -12,7 +12,7 @@ from ...anime_d20.modifiers import (ATTACK_MODIFIERS, DEFENCE_MODIFIERS, DEFENDI
                                    Row, block_result, resolve_attack)
 from ...dice import InputError, fmt_odds, headline_odds, roll
 from ...render import Result
-from ..calc import Calculator, bool_field, choice_field, int_field, text_field, tick_field
+from ..calc import Calculator, bool_field, choice_field, int_field, shared_layout, text_field, tick_field
 
 COUNTS = range(1, 6)  # the counts offered for a "per" row
 FLAT_FOOTED_DEX = range(1, 6)  # the Dexterity modifiers offered for the flat-footed row
@@ -141,7 +141,7 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
         attack_result, _roll_line, seed=seed,
         intro="The attack must reach AC; a defence must beat the attack total; a natural 20 cannot be defended.")
     for f in calc.fields:  # the readings' choices are long: wide enough to read them whole
-        if isinstance(f.widget, widgets.Dropdown): f.widget.layout.width = "28em"
+        if isinstance(f.widget, widgets.Dropdown): f.widget.layout = shared_layout(width="28em")
     return calc
 
 # %% auto #0

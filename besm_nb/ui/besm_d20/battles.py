@@ -21,7 +21,7 @@ from ...dice import InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
 from ...dice import DiceFeed
-from ..calc import html_text
+from ..calc import html_text, tick_box
 from ..tracker import NO_FOES, Tracker, foes_table
 
 NARROW_CSS = """<style>
@@ -198,7 +198,7 @@ class BattleTracker(Tracker):
                           options=[("losses × 1 (the tables' range)", "as printed"), ("losses × 10", "x10")])
         self.encounters = F(W.Dropdown, "Encounter rolls", "each half-hour", "21em", cls="besm-encounters",
                             options=[("every half-hour", "each half-hour"), ("once a turn", "each turn")])
-        self.chain = W.Checkbox(True, description="a re-rolled encounter can call for another", indent=False, layout=W.Layout(width="auto"))
+        self.chain = tick_box(True, "a re-rolled encounter can call for another")
         self.final = W.Checkbox(True, description="the characters roll for the turn an army breaks", indent=False,
                                 layout=W.Layout(width="auto"))
         self.final.add_class("besm-final-encounter")

@@ -19,7 +19,7 @@ from ...besm_d20.chase_odds import POLICIES, capture_odds, round_odds
 from ...dice import InputError, fmt_odds, pct
 from ...render import bar_chart, odds_table
 from ...store import fields, items, text
-from ..calc import html_text
+from ..calc import fit, html_text, tick_box
 from ..tracker import FOE_VIEWS, Bar, Play, Side, Tracker
 
 # %% auto #0
@@ -49,9 +49,8 @@ def _lengths(n: int) -> str: return f"{n} length" if n == 1 else f"{n} lengths"
 
 
 def _sized(w, label: str = "9em", width: str = "19em"):
-    "Give a described widget room for its whole label and value (ipywidgets cuts a long label to 'Termin…'), never wider than the screen."
-    w.style.description_width, w.layout.width, w.layout.max_width = label, width, "100%"
-    return w
+    "A described widget with room for its whole label and value, on a layout shared with its size (`fit`)."
+    return fit(w, label, width)
 
 
 def _renamed(err: InputError, labels: dict, prefix: str = "") -> ValueError:
@@ -100,16 +99,16 @@ class _Side:
         self.name = W.Text(name, description="Name"); self.drive = W.IntText(drive, description="Drive")
         self.man = W.IntText(man, description="Manoeuvre"); self.max_speed = W.IntText(speed, description="Max speed")
         self.hp = W.IntText(hp, description="Hit Points"); self.armour = W.IntText(0, description="Armour")
-        self.booster = W.Checkbox(False, description="Booster on", indent=False, layout=W.Layout(width="auto"))
+        self.booster = tick_box(False, "Booster on")
         self.reflex = W.Text("", description="Reflex", placeholder="blank: none")
         self.pick = W.Dropdown(description=side.capitalize()); self.pick.add_class(f"besm-{side}-manoeuvre")
         self.shift = W.Dropdown(options=[("no shift", "")], description="Shift to")
         self.mod = W.IntText(0, description="Drive mod")
         self.mod.add_class(f"besm-{side}-mod")
-        self.operator = W.Checkbox(False, description="operator acts (−4 next)", indent=False, layout=W.Layout(width="auto"))
+        self.operator = tick_box(False, "operator acts (−4 next)")
         self.hits = W.Text("", description="Hits taken", placeholder="e.g. 12 35")
-        self.special = W.Checkbox(False, description="", indent=False, layout=W.Layout(width="auto"))
-        self.boost_now = W.Checkbox(False, description="Booster on this round", indent=False, layout=W.Layout(width="auto"))
+        self.special = tick_box(False, "", own=True)
+        self.boost_now = tick_box(False, "Booster on this round")
         self.boost_now.add_class(f"besm-{side}-boost-now")
         for w in (self.name, self.drive, self.man, self.max_speed, self.hp, self.armour, self.booster, self.reflex):
             w.add_class(f"besm-{side}-{w.description.split()[0].lower()}")
@@ -256,7 +255,7 @@ class ChaseTracker(Tracker):
         self.obstacle_adjust = W.IntText(0, description=f"Obstacle DC ± ({-OBSTACLE_ADJUST} to {OBSTACLE_ADJUST})")
         self.obstacle_adjust.add_class("besm-obstacle-adjust")
         self.house_p = W.IntText(0, description="A-1 '?' cell: pred."); self.house_q = W.IntText(0, description="A-1 '?' cell: prey")
-        self.obstacles = W.Checkbox(True, description="roll for obstacles", indent=False, layout=W.Layout(width="auto"))
+        self.obstacles = tick_box(True, "roll for obstacles")
         self.length = W.IntText(10, description="Length ft")
         self.start_button = self.button("Start chase", self.start, "besm-start", "primary")
         self.resolve_button = self.button("Resolve round", self.resolve, "besm-resolve", "danger")

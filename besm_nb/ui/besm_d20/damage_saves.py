@@ -22,7 +22,7 @@ from ...besm_d20.damage_saves import (ARMOUR_RANGE, ATTACK_SOURCES, CON_RANGE, F
 from ...checks import D20_BONUS_RANGE, Step
 from ...dice import InputError, fmt_odds, pct, roll
 from ...render import Result, bar_chart, odds_table
-from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, html_text, int_field, message_text, tabs
+from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, fit, html_text, int_field, message_text, tabs
 from ..tracker import Bar, Play, Side, Tracker
 
 SOURCE_CHOICES = [("melee, armed or bare-handed (Strength)", "melee"), ("muscle-powered ranged (Strength)", "muscle-powered"),
@@ -141,8 +141,7 @@ def _input(cls: type,  # the widget class, e.g. widgets.IntText
 
 def _sized(w: widgets.Widget, label: str = "7em", width: str = "16em") -> widgets.Widget:
     "Room for a described widget's whole label and value, on its own layout (for a widget shown or hidden by itself)."
-    w.style.description_width, w.layout.width, w.layout.max_width = label, width, "100%"
-    return w
+    return fit(w, label, width, own=True)
 
 
 def _tick(value: bool, description: str) -> widgets.Checkbox:

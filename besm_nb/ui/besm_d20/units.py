@@ -23,7 +23,7 @@ from ...dice import DiceFeed, InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
 from .battles import NARROW_CSS, field_widget, typed_totals
-from ..calc import html_text, message_text
+from ..calc import html_text, message_text, tick_box
 from ..tracker import NO_FOES, Tracker, foes_table
 
 GOBLINS = Unit("Goblin raiders", "B", 10, 10, initiative=1, attack=(1,), damage="1d6", ac=1, armour=2, standing="mercenary")
@@ -159,7 +159,7 @@ class UnitTracker(Tracker):
         self.u_increment = F(W.IntText, "Range increment (ft)", 0, "16em", cls="besm-unit-increment")
         self.u_saves = {s: F(W.IntText, {"fortitude": "Fort", "reflex": "Ref", "will": "Will"}[s], 0, "7em") for s in SAVES}
         self.u_cha = F(W.IntText, "Leader's Cha mod", 0, "13em"); self.u_aura = F(W.IntText, "Aura of Command", 0, "13em")
-        self.u_elite = W.Checkbox(False, description="elite", indent=False, layout=W.Layout(width="auto"))
+        self.u_elite = tick_box(False, "elite")
         self.u_standing = F(W.Dropdown, "Standing", "", "15em", options=[("professional", ""), ("mercenary (−1)", "mercenary"), ("enslaved (−4)", "enslaved")])
         self.add_button = self.button("Add unit", self.add_unit, "besm-add-unit")
         self.ch_name = F(W.Text, "Character", "Baiko", "15em", cls="besm-character-name")
@@ -171,9 +171,9 @@ class UnitTracker(Tracker):
         self.roster_view = html_text(cls="besm-rosters")
         # the counter hit point calculator
         self.c_hd = F(W.Text, "Hit Dice (average)", "1", "14em", cls="besm-hd"); self.c_con = F(W.IntText, "Constitution", 10, "12em")
-        self.c_tiny = W.Checkbox(False, description="3 hp or fewer", indent=False, layout=W.Layout(width="auto"))
+        self.c_tiny = tick_box(False, "3 hp or fewer")
         self.c_tiny_con = F(W.Dropdown, "Its −25%", "add", "22em", options=[("added to Con's ±10%s", "add"), ("after Con's (× ¾)", "multiply")])
-        self.c_mounted = W.Checkbox(False, description="cavalry", indent=False, layout=W.Layout(width="auto"))
+        self.c_mounted = tick_box(False, "cavalry")
         self.c_mount = F(W.Text, "Mount HD", "4", "10em", cls="besm-mount-hd"); self.c_mount_con = F(W.IntText, "Mount Con", 10, "11em")
         self.c_reading = F(W.Dropdown, "Cavalry", "rule", "21em", options=[("half the lower HD (rule)", "rule"), ("lower HD in full (72)", "example")])
         self.c_con_reading = F(W.Dropdown, "Cavalry Con", "higher", "24em", cls="besm-cavalry-con",
@@ -184,7 +184,7 @@ class UnitTracker(Tracker):
             w.observe(lambda _: getattr(self, "_busy", False) or self._show(self._counter_hp, self.c_out), names="value")
         self.use_button = self.button("Use", self.use_counter_hp, "besm-use-hp")
         # readings
-        self.r_defence = W.Checkbox(True, description="target units make defence rolls", indent=False, layout=W.Layout(width="auto"))
+        self.r_defence = tick_box(True, "target units make defence rolls")
         self.r_rounding = F(W.Dropdown, "Failing a save", "nearest", "21em", options=[("to the nearest", "nearest"), ("rounded down", "down"), ("rounded up", "up")])
         self.r_third = F(W.Dropdown, "A-13's third", "by", "21em", options=[("lost a third", "by"), ("left with a third", "to")])
         self.r_size = F(W.Dropdown, "A-13's half, quarter", "first", "24em", options=[("the round it falls so low", "first"), ("every round after too", "every")])
@@ -215,7 +215,7 @@ class UnitTracker(Tracker):
         self.n_counters = F(W.IntText, "Counters (0: all)", 0, "13em")
         self.in_range = F(W.IntText, "In reach (0: all)", 0, "13em")
         self.distance = F(W.IntText, "Distance (ft)", 0, "12em", cls="besm-distance")
-        self.at_hindered = W.Checkbox(False, description="at hindered counters (+2)", indent=False, layout=W.Layout(width="auto"))
+        self.at_hindered = tick_box(False, "at hindered counters (+2)")
         self.situational = F(W.IntText, "Other modifier", 0, "12em")
         for w in (self.action, self.target, self.n_counters, self.in_range, self.distance, self.at_hindered):
             w.observe(lambda _: getattr(self, "_busy", False) or (self._once(lambda: self._show(self._refresh_turn, self.outlook)),
@@ -233,7 +233,7 @@ class UnitTracker(Tracker):
         self.m_target = F(W.Dropdown, "Unit", None, "17em", cls="besm-magic-target", options=[])
         self.m_dc = F(W.IntText, "DC", 15, "7em"); self.m_save = F(W.Dropdown, "Save", "reflex", "11em", options=list(SAVES))
         self.m_damage = F(W.Text, "Damage", "5d6", "10em"); self.m_area = F(W.IntText, "Counters in the area (0: all)", 0, "19em")
-        self.m_armour = W.Checkbox(False, description="Armour stops it", indent=False, layout=W.Layout(width="auto"))
+        self.m_armour = tick_box(False, "Armour stops it")
         self.save_button_ = self.button("Area effect", self.area_effect, "besm-area")
         self.m_hd = F(W.IntText, "Hit Dice", 4, "9em"); self.m_creatures = F(W.IntText, "Creatures", 1, "10em")
         self.m_why = F(W.Text, "Why", "slain by a character", "17em")

@@ -14,13 +14,12 @@ from ...dice import InputError
 from ...encounters.actions import ATTRIBUTE_RANGE
 from ...encounters.exertion import (RECOVERY_RANGE, STAMINA_KIND, STAMINA_RANGE, STAMINA_VERSION, STATS, StaminaRecord,
                                          exertion_cost, rounds_until_collapse)
-from ..calc import html_text
+from ..calc import fit, html_text, tick_box
 from ..tracker import Bar, Play, Side, Tracker
 
 def _sized(w, width: str = "14em", label: str = "initial"):
-    "A described input that shows its whole label and fits a phone's width."
-    w.style.description_width, w.layout.width, w.layout.max_width = label, width, "100%"
-    return w
+    "A described input that shows its whole label and fits a phone's width, on a layout shared with its size (`fit`)."
+    return fit(w, label, width)
 
 
 def _fighter_side(f, exertion: bool, current: bool = False) -> Side:
@@ -93,12 +92,12 @@ class StaminaTracker(Tracker):
         self.f_willpower = _sized(W.IntText(3, description="Willpower"), "10em"); self.f_willpower.add_class("besm-willpower")
         self.f_max = _sized(W.IntText(40, description="Full Stamina"), "11em"); self.f_max.add_class("besm-max-stamina")
         self.f_now = _sized(W.Text("", description="Stamina now", placeholder="full"), "11em"); self.f_now.add_class("besm-stamina-now")
-        self.f_heavy = W.Checkbox(False, description="heavily encumbered", indent=False, layout=W.Layout(width="auto"))
+        self.f_heavy = tick_box(False, "heavily encumbered")
         self.b_add = button("Add", self.add, "besm-add", "primary",
                             {"name": "Name", "strength": "Strength", "willpower": "Willpower", "max_stamina": "Full Stamina",
                              "stamina": "Stamina now", "heavy": "heavily encumbered"})
         # rules
-        self.exertion = W.Checkbox(False, description="Exertion rule in use", indent=False, layout=W.Layout(width="auto"))
+        self.exertion = tick_box(False, "Exertion rule in use")
         self.exertion.add_class("besm-exertion")
         self.recovery = _sized(W.IntText(0, description="Stamina per rest"), "12em"); self.recovery.add_class("besm-recovery")
         self.b_rules = button("Set rules", self.set_rules, "besm-set-rules", labels={"recovery": "Stamina per rest", "exertion": "Exertion rule"})

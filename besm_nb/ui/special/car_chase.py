@@ -20,14 +20,13 @@ from ...special.impact import CONDITIONS, DIRECTIONS, FORMULAS, HEAVIER, REAR_SE
 from ...special.rolls import SKILL_RANGE
 from ...special.vehicles import (AMMO, BYPASS_REACH, EMPTY_SEAT, ENGINE_DEFAULTS, ENGINE_DR_READINGS, FACINGS, FLAT_TYRE, FRONT_4,
                                       GONE_WINDSHIELD, TABLES, TYRES, VEHICLES, VITAL_PART, WINDOW_RULES)
-from ..calc import html_text
+from ..calc import fit, html_text, tick_box
 from ..tracker import NO_FOES, Bar, Play, Side, Tracker, foes_table, hide_left, order_html
 
 
-def _sized(w, width: str = "15em", label: str = "7em"):
-    "A described input showing its whole label, never wider than the screen."
-    w.style.description_width, w.layout.width, w.layout.max_width = label, width, "100%"
-    return w
+def _sized(w, width: str = "15em", label: str = "7em", own: bool = False):
+    "A described input showing its whole label, never wider than the screen, on a layout shared with its size unless `own` (`fit`)."
+    return fit(w, label, width, own)
 
 
 # The readings, as the tracker offers them: (field, label, choices as (label, value)).
@@ -208,12 +207,12 @@ class CarChaseTracker(Tracker):
         self.facing.add_class("besm-facing")
         self.where = _sized(W.Dropdown(description="Where"), "20em", "5em"); self.where.add_class("besm-where")
         self.hits = _sized(W.IntText(1, description=f"Hits ({HITS_RANGE[0]}–{HITS_RANGE[1]})"), "11em", "7em"); self.hits.add_class("besm-hits")
-        self.burst = W.Checkbox(False, description="a burst", indent=False, layout=W.Layout(width="auto")); self.burst.add_class("besm-burst")
+        self.burst = tick_box(False, "a burst"); self.burst.add_class("besm-burst")
         self.critical = _sized(W.Dropdown(options=CRITICAL_CHOICES, value=0, description="Critical"), "19em", "5em")
         self.critical.add_class("besm-critical")
-        self.tyre = _sized(W.Dropdown(description="Tyre hit"), "15em", "5em"); self.tyre.add_class("besm-tyre")
+        self.tyre = _sized(W.Dropdown(description="Tyre hit"), "15em", "5em", own=True); self.tyre.add_class("besm-tyre")
         self.side_pane = _sized(W.Dropdown(options=[("windshield", "windshield"), ("rear window", "rear window")], description="Side shot sees"),
-                                "19em", "9em")
+                                "19em", "9em", own=True)
         self.ammo = _sized(W.Dropdown(options=list(AMMO), description="Rounds"), "13em", "5em")
         self.shot_dice = _sized(W.IntText(0, description="Glass dice (0: own)"), "17em", "11em")
         self.hit_odds = html_text(cls="besm-hit-odds")
@@ -236,7 +235,7 @@ class CarChaseTracker(Tracker):
         self.crash_mph = _sized(W.Text("", description="At mph", placeholder="blank: its speed"), "15em", "5em"); self.crash_mph.add_class("besm-crash-mph")
         self.direction = _sized(W.Dropdown(options=list(DIRECTIONS), value="front", description="From the"), "16em", "5em")
         self.restraint = _sized(W.Dropdown(options=list(RESTRAINTS), description="Held by"), "20em", "5em")
-        self.conditions = W.VBox([W.Checkbox(False, description=c, indent=False, layout=W.Layout(width="auto")) for c in CONDITIONS],
+        self.conditions = W.VBox([tick_box(False, c) for c in CONDITIONS],
                                  layout=W.Layout(flex_flow="row wrap"))
         self.b_crash = button("Crash", self.crash, "besm-crash", "danger",
                               {"other_tons": "Its tons", "mph": "At mph", "conditions": "Also", "totals": "Typed dice", "dice": "Typed dice"})
@@ -251,10 +250,10 @@ class CarChaseTracker(Tracker):
         self.f_ht = _sized(W.IntText(10, description="Engine HT"), "11em", "6em")
         self.f_hp = _sized(W.IntText(70, description="Engine HP"), "11em", "6em")
         self.f_limp = _sized(W.IntText(40, description=f"Limp mph ({LIMP_RANGE[0]}–{LIMP_RANGE[1]})"), "17em", "11em")
-        self.f_goggles = W.Checkbox(False, description="goggles", indent=False, layout=W.Layout(width="auto"))
-        self.f_full = W.Checkbox(False, description="tank full", indent=False, layout=W.Layout(width="auto"))
-        self.f_gas = W.Checkbox(True, description="gasoline", indent=False, layout=W.Layout(width="auto"))
-        self.f_nowind = W.Checkbox(False, description="no windshield", indent=False, layout=W.Layout(width="auto"))
+        self.f_goggles = tick_box(False, "goggles")
+        self.f_full = tick_box(False, "tank full")
+        self.f_gas = tick_box(True, "gasoline")
+        self.f_nowind = tick_box(False, "no windshield")
         self.b_add = button("Add vehicle", self.add_vehicle, "besm-add-vehicle", "primary",
                             {"name": "Name", "driver": "Driver", "skill": "Skill", "speed": "Speed", "tons": "Tons", "tyre": "Tyres",
                              "engine_ht": "Engine HT", "engine_hp": "Engine HP", "limp_mph": "Limp mph"})

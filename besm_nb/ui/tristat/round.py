@@ -21,15 +21,14 @@ from ...tristat.combat import (COMBAT_MODIFIERS, VITAL_SPOT, dodge_odds, expecte
 from ...tristat.round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, HEALTH_RANGE, Action, Attack, AttackPlan, Combatant, Fight, Response,
                                    action_kinds, can_act, fight_act, fight_from_dict, fight_next_round, fight_to_dict,
                                    incapacity, is_pinned, roll_initiative)
-from ..calc import TickPicker, html_text
+from ..calc import TickPicker, fit, html_text, shared_layout, shared_style, style_kind
 from ..tracker import FOE_VIEWS, Bar, Play, Side, foes_table
 from ..tracker import Tracker as _Kit
 
 
-def _sized(w, label: str = "5.5em", width: str = "13em"):
-    "Room for a described widget's whole label and value, never wider than the screen."
-    w.style.description_width, w.layout.width, w.layout.max_width = label, width, "100%"
-    return w
+def _sized(w, label: str = "5.5em", width: str = "13em", own: bool = False):
+    "Room for a described widget's whole label and value, never wider than the screen, on a layout shared with its size unless `own` (`fit`)."
+    return fit(w, label, width, own)
 
 
 TOTAL_DEFENCE = "Total defence"
@@ -144,7 +143,8 @@ class Tracker(_Kit):
         self.answers: list[tuple[str, Response]] = []
         self._actor = None  # whose declaration the choices hold: a new actor starts clear
         self.table = html_text(cls="besm-combatants")
-        box = lambda v, d: W.Checkbox(v, description=d, indent=False, layout=W.Layout(width="auto", margin="0 1em 0 0"))
+        box = lambda v, d: W.Checkbox(v, description=d, indent=False, layout=shared_layout(width="auto", margin="0 1em 0 0"),
+                                      style=shared_style(style_kind(W.Checkbox)))
         # combatant form
         self.f_name = S(W.Text(description="Name"), width="17em"); self.f_acv = S(W.IntText(6, description="ACV"))
         self.f_dcv = S(W.IntText(5, description="DCV")); self.f_health = S(W.IntText(40, description="Health"))
@@ -174,15 +174,15 @@ class Tracker(_Kit):
         self.show_foes = S(W.Dropdown(options=[(v, k) for k, v in FOE_VIEWS.items()], value="bars", description="Foes shown"), "7em", "30em")
         self.show_foes.add_class("besm-show-foes")
         # the round
-        self.roll_init_button = self.button("Roll initiative", self.roll_initiative, "besm-roll-initiative", "primary")
+        self.roll_init_button = self.button("Roll initiative", self.roll_initiative, "besm-roll-initiative", "primary", own=True)
         self.next_button = self.button("Next round", self.next_round, "besm-next-round")
         # declaration
-        self.who = S(W.Dropdown(description="Who acts"), width="15em"); self.who.add_class("besm-who")
-        self.does = S(W.Dropdown(options=["attack"], description="Does"), width="15em"); self.does.add_class("besm-does")
-        self.attack = S(W.Dropdown(description="Attack"), width="15em"); self.attack.add_class("besm-attack")
-        self.energy = S(W.IntText(0, description="Energy spent"), "7em", "12em"); self.energy.add_class("besm-energy")
-        self.g_mod = S(W.IntText(0, description="Grab mod"), "7em", "12em"); self.g_mod.add_class("besm-grapple-mod")
-        self.note = S(W.Text(description="Note", placeholder="what she does"), width="17em"); self.note.add_class("besm-note")
+        self.who = S(W.Dropdown(description="Who acts"), width="15em", own=True); self.who.add_class("besm-who")
+        self.does = S(W.Dropdown(options=["attack"], description="Does"), width="15em", own=True); self.does.add_class("besm-does")
+        self.attack = S(W.Dropdown(description="Attack"), width="15em", own=True); self.attack.add_class("besm-attack")
+        self.energy = S(W.IntText(0, description="Energy spent"), "7em", "12em", own=True); self.energy.add_class("besm-energy")
+        self.g_mod = S(W.IntText(0, description="Grab mod"), "7em", "12em", own=True); self.g_mod.add_class("besm-grapple-mod")
+        self.note = S(W.Text(description="Note", placeholder="what she does"), width="17em", own=True); self.note.add_class("besm-note")
         self.targets = TickPicker([], height="9em"); self.targets.add_class("besm-targets")
         self.mods = TickPicker(ATTACK_ROWS, height="11em"); self.mods.add_class("besm-mods")
         own = lambda text: W.HTML(text, layout=W.Layout())  # shown and hidden alone: never the layout every other text shares
@@ -190,15 +190,15 @@ class Tracker(_Kit):
         self.mods_head = own("<b>Modifiers</b> (the book's combat modifiers table; + makes the roll harder)")
         # answers
         self.a_target = S(W.Dropdown(description="Answer to"), width="15em"); self.a_who = S(W.Dropdown(description="By"), width="15em")
-        self.a_kind = S(W.Dropdown(description="With"), width="15em"); self.a_attack = S(W.Dropdown(description="Counter with"), "7em", "17em")
-        self.a_total = box(False, "total defence (no attack this round)"); self.a_total.add_class("besm-total-defence")
+        self.a_kind = S(W.Dropdown(description="With"), width="15em"); self.a_attack = S(W.Dropdown(description="Counter with"), "7em", "17em", own=True)
+        self.a_total = W.Checkbox(False, description="total defence (no attack this round)", indent=False, layout=W.Layout(width="auto", margin="0 1em 0 0")); self.a_total.add_class("besm-total-defence")
         self.a_energy = S(W.IntText(0, description="Answer Energy"), "8em", "13em")
         self.a_kind.add_class("besm-answer-kind"); self.a_who.add_class("besm-answer-who"); self.a_target.add_class("besm-answer-to")
         self.add_answer_button = self.button("Add answer", self.add_answer, "besm-add-answer")
         self.clear_answers_button = self.button("Clear answers", self.clear_answers, "besm-clear-answers")
         self.answers_view = html_text(cls="besm-answers")
         self.odds = html_text(cls="besm-odds-panel")
-        self.resolve_button = self.button("Resolve", self.resolve, "besm-resolve", "danger")
+        self.resolve_button = self.button("Resolve", self.resolve, "besm-resolve", "danger", own=True)
         self.last = html_text(cls="besm-last")
         # Energy at any time
         self.e_from = S(W.Dropdown(description="Energy from"), "7em", "16em"); self.e_to = S(W.Dropdown(description="Health to"), "7em", "16em")
@@ -214,11 +214,12 @@ class Tracker(_Kit):
             w.observe(lambda _: self._choose(), names="value")
         for w in (self.energy, self.g_mod, self.note, self.a_energy, self.a_total, self.a_attack):
             w.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
-        form = [W.HBox([self.f_name, self.f_acv, self.f_dcv]), W.HBox([self.f_health, self.f_energy, self.f_body]),
-                W.HBox([self.f_mind, self.f_soul, self.f_shield]), W.HBox([self.f_armour, self.f_ff, self.f_conditions]),
-                W.HBox([self.f_wrestling, self.f_elasticity, self.f_strength]),
-                W.HBox([self.f_attack, self.f_power, self.f_ranged, self.f_adds, self.f_weapon, self.f_mental, self.f_controls]),
-                W.HBox([self.f_foe])]
+        line = lambda *ws: W.HBox(list(ws), layout=shared_layout())
+        form = [line(self.f_name, self.f_acv, self.f_dcv), line(self.f_health, self.f_energy, self.f_body),
+                line(self.f_mind, self.f_soul, self.f_shield), line(self.f_armour, self.f_ff, self.f_conditions),
+                line(self.f_wrestling, self.f_elasticity, self.f_strength),
+                line(self.f_attack, self.f_power, self.f_ranged, self.f_adds, self.f_weapon, self.f_mental, self.f_controls),
+                line(self.f_foe)]
         explain = "".join(f"<li><b>{escape(label)}</b>: {escape(why)}</li>" for label, _, why in READINGS.values())
         readings = self.row(*self.readings.values(), cls="besm-readings-message")
         self.readings_message = self._row_messages[-1]
