@@ -95,7 +95,8 @@ def read_state(w,  # a widget
     if "keys" in w._trait_values: return w.get_state()  # a list of synced names of its own: read as ipywidgets reads it
     plan = _plans.get(type(w))
     if plan is None: plan = _plans[type(w)] = [(k, w.trait_metadata(k, "to_json", None)) for k in w.trait_names(sync=True)]
-    return {k: (f or w._trait_to_json)(getattr(w, k), w) for k, f in plan}
+    held = w._trait_values  # a value already set is read straight from it: a trait's own reading is the slow part
+    return {k: (f or w._trait_to_json)(held[k] if k in held else getattr(w, k), w) for k, f in plan}
 
 
 def _protocol() -> str:
