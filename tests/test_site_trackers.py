@@ -347,6 +347,32 @@ def test_after_one_visit_the_site_works_with_the_server_gone(pw, profile):
     ctx.close()
 
 
+def test_the_service_worker_holds_the_compiled_runtime_for_the_next_page(pw, profile):
+    "After a visit, the service worker holds the runtime's compiled WebAssembly (Chromium shares it with the next page's worker); an open page's word keeps it held."
+    server = Server().start()
+    try:
+        ctx = open_profile(pw, profile)
+        pg = page_of(ctx)
+        pg.goto(f"{server.url}/anime_d20/damage_ui.html")
+        wait_live(pg)
+        pg.wait_for_function("window.besmOffline && window.besmOffline.state === 'ready'", timeout=LIVE)
+        pg.reload()
+        wait_live(pg)
+        sw = ctx.service_workers[0]
+        held = "runtime ? runtime.then((m) => (m instanceof WebAssembly.Module ? WebAssembly.Module.exports(m).length : String(m))) : 'none'"
+        assert sw.evaluate(held) > 100  # the runtime's exports: the module itself, not a stand-in
+        sw.evaluate("runtime = null")  # as if it had not been held yet: the page's word holds it again
+        assert sw.evaluate(held) == "none"
+        pg.evaluate("navigator.serviceWorker.controller.postMessage('besm-hold')")
+        deadline = time.time() + 10
+        while sw.evaluate("runtime === null") and time.time() < deadline: pg.wait_for_timeout(100)
+        assert sw.evaluate(held) > 100
+        assert ctx.outside == [] and ctx.errors == [], (ctx.outside, ctx.errors)
+        ctx.close()
+    finally:
+        server.stop()
+
+
 def test_a_new_version_of_the_site_replaces_the_old_copy(pw, profile):
     "A rebuilt site (a changed page, a new sw.js): the new copy is filled, taking unchanged files from the old, and the old is deleted."
     server = Server().start()

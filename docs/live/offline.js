@@ -25,6 +25,9 @@
     navigator.serviceWorker.register(new URL('sw.js', root), { scope: root.href }).then(async () => {
       await navigator.serviceWorker.ready;
       navigator.serviceWorker.controller?.postMessage('besm-version');
+      // while this page is open, a word every 20 s keeps the service worker from stopping when idle (after 30 s): it
+      // holds the compiled runtime for the next page or reload (see sw.js)
+      setInterval(() => navigator.serviceWorker.controller?.postMessage('besm-hold'), 20_000);
     }).catch((e) => Object.assign(state, { state: 'failed', error: String(e) }));
   };
   const ready = () => {  // after this page's calculators are live (or have failed), or at once on a page with none
