@@ -685,7 +685,10 @@ def main() -> int:
     shutil.copy(DOCS / "conf.py", SRC / "conf.py")
     shutil.copy(DOCS / "favicon.svg", SRC / "favicon.svg")
     shutil.copytree(static, SRC / "_static", dirs_exist_ok=True)
-    for f in ("besm.css", "besm-search.js"): shutil.copy(DOCS / f, SRC / "_static" / f)
+    shutil.copy(DOCS / "besm-search.js", SRC / "_static" / "besm-search.js")
+    from besm_nb.ui.serve import WIDGET_CSS  # the calculators and trackers styled as on the dashboards: one stylesheet
+    (SRC / "_static" / "besm.css").write_text((DOCS / "besm.css").read_text() + "\n/* The kit's widgets, as on the dashboards "
+                                               "(besm_nb.ui.serve.WIDGET_CSS) */" + WIDGET_CSS)
     shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")
     # the widget manager asks for its icon fonts relative to the page, in two places, from every folder's pages
     fonts = [f for f in (static / "widgets").iterdir() if f.suffix in {".woff2", ".woff", ".ttf", ".eot", ".svg"}]

@@ -187,9 +187,21 @@ PAST_THE_EDGE = """() => [...document.querySelectorAll('.besm-live :is(.widget-t
     .filter((el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.right > window.innerWidth + 1; })
     .map((el) => (el.querySelector('label')?.innerText || el.innerText || el.className).trim().slice(0, 40))"""
 
+# a closed drop-down whose chosen option does not fit in it (its text, its padding and its arrow), and the Upload button's label
+CUT_SHORT = """() => [...document.querySelectorAll('.besm-live select')].filter((s) => s.getClientRects().length && s.selectedIndex >= 0)
+    .filter((s) => { const cs = getComputedStyle(s), probe = document.createElement('span');
+        Object.assign(probe.style, { font: cs.font, whiteSpace: 'pre', position: 'absolute', visibility: 'hidden' });
+        probe.textContent = s.options[s.selectedIndex].text;
+        document.body.append(probe);
+        const need = probe.getBoundingClientRect().width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
+        probe.remove();
+        return need > s.clientWidth + 1; })
+    .map((s) => s.options[s.selectedIndex].text)"""
+UPLOAD_LABELS = "() => [...document.querySelectorAll('.besm-live .besm-upload')].map((b) => getComputedStyle(b, '::after').content + '|' + getComputedStyle(b).fontSize)"
+
 
 def test_every_tracker_fits_a_phone(pw, profile):
-    "At 400 px wide, every input and button of each live tracker is on the screen: rows wrap, nothing stands past the edge."
+    "At 400 px wide, every input and button of each live tracker is on the screen: rows wrap, nothing stands past the edge, no choice is cut short."
     server = Server().start()
     try:
         ctx = open_profile(pw, profile)
@@ -200,12 +212,17 @@ def test_every_tracker_fits_a_phone(pw, profile):
             wait_live(pg)
             assert pg.evaluate(PAST_THE_EDGE) == [], path
             assert pg.evaluate("document.documentElement.scrollWidth") <= 400, path
+            assert pg.evaluate(CUT_SHORT) == [], path  # a closed drop-down shows its choice whole
+            assert set(pg.evaluate(UPLOAD_LABELS)) == {'"Upload save"|0px'}, path  # not ipywidgets' "Upload save (0)"
         # the check can fail: without the site's rules for widgets, the Tri-Stat set-up form stands past the edge
         pg.goto(f"{server.url}/tristat/round_ui.html")
         wait_live(pg)
         pg.evaluate("""() => { for (const sheet of document.styleSheets) { if (!(sheet.href || '').includes('besm.css')) continue;
             for (let i = sheet.cssRules.length - 1; i >= 0; i--) if ((sheet.cssRules[i].selectorText || '').includes('.widget-hbox')) sheet.deleteRule(i); } }""")
         assert "ACV" in pg.evaluate(PAST_THE_EDGE)
+        pg.evaluate("""() => { for (const sheet of document.styleSheets) { if (!(sheet.href || '').includes('besm.css')) continue;
+            for (let i = sheet.cssRules.length - 1; i >= 0; i--) if ((sheet.cssRules[i].cssText || '').includes('widget-dropdown')) sheet.deleteRule(i); } }""")
+        assert pg.evaluate(CUT_SHORT), "without the rules for drop-downs, a choice is cut short"
         ctx.close()
     finally:
         server.stop()

@@ -17,8 +17,9 @@ TEMPLATE = "besm"  # the name voila.json asks for
 HOME = "index.ipynb"
 QUIET = ("is not trusted", "running over TCP without encryption")  # log lines left out unless --verbose
 
-# Every dashboard at 400 px as at 1366 px: nothing runs off the side, nothing is cut short.
-DASHBOARD_CSS = """
+# The kit's widgets, wherever they are drawn (the dashboards, and the rules site, which carries this too): at 400 px as
+# at 1366 px nothing runs off the side and nothing is cut short.
+WIDGET_CSS = """
 .widget-hbox, .jupyter-widgets.widget-hbox { flex-wrap: wrap; }
 .widget-hbox > *, .widget-vbox > * { max-width: 100%; }
 .widget-inline-hbox { max-width: 100%; }
@@ -34,15 +35,13 @@ DASHBOARD_CSS = """
 .besm-hidden { display: none !important; }
 /* a closed dropdown cannot wrap its choice: it is as wide as its longest option, its label above it when both do not fit */
 .jupyter-widgets.widget-dropdown { min-width: fit-content; flex-wrap: wrap; height: auto; }
-.jupyter-widgets.widget-dropdown > select { flex: 1 0 auto; width: auto; max-width: 100%; }
+.jupyter-widgets.widget-dropdown > select { flex: 1 0 auto; width: auto; max-width: 100%; min-height: var(--jp-widgets-inline-height); }
 small { font-size: max(12px, 0.8em); }  /* notes a GM reads at arm's length: never under 12 px */
 .jupyter-button.widget-button:disabled { filter: grayscale(1); opacity: 0.45; cursor: not-allowed; }
 .besm-upload { font-size: 0 !important; }  /* ipywidgets writes the file count into the label: "Upload save (0)" */
 .besm-upload::after { content: "Upload save"; font-size: var(--jp-widgets-font-size); }
 .besm-upload i { font-size: var(--jp-widgets-font-size); margin-right: 0.4em; }
 .besm-tracker .besm-log .widget-html-content:empty::before { content: "Nothing yet."; font-style: italic; opacity: 0.7; }
-.jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
-.jp-RenderedMarkdown td, .jp-RenderedMarkdown th { text-align: left !important; vertical-align: top; }
 .widget-tab > .lm-TabBar .lm-TabBar-content, .widget-tab > .p-TabBar .p-TabBar-content { flex-wrap: wrap; }
 .widget-tab > .lm-TabBar .lm-TabBar-tab, .widget-tab > .p-TabBar .p-TabBar-tab { flex: 0 0 auto; min-width: 0; max-width: none; }
 .widget-tab > .lm-TabBar, .widget-tab > .p-TabBar { height: auto; min-height: var(--jp-widgets-horizontal-tab-height); }
@@ -54,6 +53,18 @@ small { font-size: max(12px, 0.8em); }  /* notes a GM reads at arm's length: nev
   background-attachment: local, local, scroll, scroll; }
 .widget-html-content table.besm-wide td:first-child, .widget-html-content table.besm-wide th:first-child {
   position: sticky; left: 0; background: #fff; z-index: 1; }
+@media (max-width: 700px) {
+  .besm-label { width: 100% !important; }
+  .widget-inline-hbox .widget-label { width: auto !important; min-width: 5em; }
+  .widget-text, .widget-dropdown, .widget-select, .widget-select-multiple { width: auto !important; }
+  .jupyter-widgets.widget-dropdown > select { min-width: 10em; }  /* an empty list would shrink to its arrow */
+}
+"""
+
+# A dashboard's page around them (Voila's): the answer beside the inputs and kept in view, the players' view, a phone in play.
+DASHBOARD_CSS = WIDGET_CSS + """
+.jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
+.jp-RenderedMarkdown td, .jp-RenderedMarkdown th { text-align: left !important; vertical-align: top; }
 /* a calculator's answer: beside its inputs on a wide screen, kept in view while they scroll; on a phone its headline
    stays at the bottom of the screen while the inputs above it are changed */
 .besm-calculator > .besm-answer-line { position: sticky; bottom: 0; z-index: 3; background: #fff; padding: 4px 0;
@@ -82,15 +93,11 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 @media (max-width: 700px) {
   #rendered_cells { padding: 0 6px; }
   .jp-Cell { padding: 2px 0; }
-  .besm-label { width: 100% !important; }
-  .widget-inline-hbox .widget-label { width: auto !important; min-width: 5em; }
-  .widget-text, .widget-dropdown, .widget-select, .widget-select-multiple { width: auto !important; }
-  .jupyter-widgets.widget-dropdown > select { min-width: 10em; }  /* an empty list would shrink to its arrow */
 }
 """
 
 # %% auto #0
-__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'DASHBOARD_CSS', 'write_template', 'dashboards_folder', 'user_saves_folder',
+__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'DASHBOARD_CSS', 'write_template', 'dashboards_folder', 'user_saves_folder',
            'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c

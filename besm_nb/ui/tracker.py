@@ -202,7 +202,7 @@ PLAY_CSS = """<style>
 .besm-dice-need .widget-html-content { font-size: 15px; }
 /* a save's name may be 64 characters: the Saved list shrinks to its row on a phone, the open list shows names whole */
 .jupyter-widgets.widget-dropdown.besm-saved { min-width: 0; max-width: 100%; }
-.jupyter-widgets.widget-dropdown.besm-saved > select { min-width: 0; text-overflow: ellipsis; }
+.jupyter-widgets.widget-dropdown.besm-saved > select { min-width: min(10em, 100%); text-overflow: ellipsis; }  /* empty: not just its arrow */
 @media (min-width: 1000px) {
   .besm-play { flex-direction: row; flex-wrap: nowrap !important; }
   .besm-play > .besm-order-pane { flex: 0 0 36%; position: sticky; top: 0; align-self: flex-start;
