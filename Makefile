@@ -26,10 +26,15 @@ run: $(STAMP)
 run-lan: $(STAMP)
 	$(BIN)/besm-dashboards nbs/dashboards --port $(PORT) --lan
 
-## every check: export in sync, notebook tests, docs build (-W), pytest incl. the browser tests
+## every check: export in sync, the docs build (which runs every notebook once: its tests), pytest incl. the browser tests
+TEST_STAGES := sync-check docs pytest
 test: $(STAMP)
-	@start=$$(date +%s); \
-	$(MAKE) --no-print-directory sync-check nbtest docs pytest && \
+	@start=$$(date +%s); times=""; \
+	for stage in $(TEST_STAGES); do \
+	  s=$$(date +%s); $(MAKE) --no-print-directory $$stage; rc=$$?; times="$$times $$stage $$(( $$(date +%s) - s )) s;"; \
+	  if [ $$rc -ne 0 ]; then echo "make test: $$stage failed; stage times:$$times"; exit $$rc; fi; \
+	done; \
+	echo "make test: stage times:$$times"; \
 	echo "make test: all checks passed in $$(( $$(date +%s) - start )) s"
 
 # the package and notebooks must already be what nbdev_export and nbdev_clean make of them
@@ -45,6 +50,7 @@ sync-check: $(STAMP)
 export: $(STAMP)
 	$(BIN)/nbdev_export && $(BIN)/nbdev_clean
 
+# every notebook's own checks, in-process (quick while writing; `make test` runs them in the docs build instead)
 nbtest: $(STAMP)
 	$(BIN)/nbdev_test --n_workers 2
 

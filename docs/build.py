@@ -553,6 +553,33 @@ def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> tuple
     return set(calculators), trackers
 
 
+def build_page(fname: str, pages: dict[str, str], live: dict[str, str], python: dict) -> tuple[str, nbformat.NotebookNode, float]:
+    "One page of the site from its notebook processed by nbdev: converted, run (its test), cleaned, folded and made live."
+    t = time.time()
+    nb = nbformat.read(ROOT / "_proc" / fname, as_version=4)
+    meta = front_matter(nb)
+    convert(nb, meta, fname, pages)
+    place_index_entries(nb, fname)
+    module = default_exp(fname)
+    live_ids, trackers = execute(nb, (ROOT / "nbs" / fname).parent, module)
+    clean_outputs(nb, pages[fname])
+    clean_widget_state(nb)
+    prune_widgets(nb)
+    fold(nb)
+    snapshot(nb, module, live, pages[fname], live_ids, python, trackers)
+    return fname, nb, time.time() - t
+
+
+def run_only(fname: str, *_) -> tuple[str, None, float]:
+    "Run a notebook the site does not show (a dashboard), as its test: any error fails the build."
+    from nbclient import NotebookClient
+    t = time.time()
+    nb = nbformat.read(ROOT / "nbs" / fname, as_version=4)
+    os.environ.setdefault("BESM_NB_SAVES", tempfile.mkdtemp(prefix="besm-docs-saves-"))  # a tracker's saves: never into the project
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str((ROOT / "nbs" / fname).parent)}}).execute()
+    return fname, None, time.time() - t
+
+
 def front_matter(nb: nbformat.NotebookNode) -> dict:
     "Take nbdev's front matter cell off the notebook and return its title and description."
     first = nb.cells[0] if nb.cells else None
@@ -658,20 +685,26 @@ def main() -> int:
     pages = {fname: page_of(fname) for fname in order} | {"api.ipynb": "api"}  # the API page is generated below
     live = dashboards()
     built = {}
-    for fname in order:
-        nb = nbformat.read(ROOT / "_proc" / fname, as_version=4)
-        meta = front_matter(nb)
-        convert(nb, meta, fname, pages)
-        place_index_entries(nb, fname)
-        module = default_exp(fname)
-        live_ids, trackers = execute(nb, (ROOT / "nbs" / fname).parent, module)
-        clean_outputs(nb, pages[fname])
-        clean_widget_state(nb)
-        prune_widgets(nb)
-        fold(nb)
-        snapshot(nb, module, live, pages[fname], live_ids, python, trackers)
-        built[pages[fname]] = nb
-        print(f"docs: {fname} -> {pages[fname]}.html ({time.time() - t0:.1f} s)", flush=True)
+    # every notebook runs once, here: a site page's run is also its test, and the notebooks the site does not show (the
+    # dashboards) run as tests only. Any error fails the build, as nbdev_test would fail it.
+    off_site = sorted(str(p.relative_to(ROOT / "nbs")) for p in (ROOT / "nbs").rglob("*.ipynb")
+                      if not any(part.startswith((".", "_")) for part in p.relative_to(ROOT / "nbs").parts))
+    off_site = [f for f in off_site if f not in pages]
+    jobs = [(f, True) for f in order] + [(f, False) for f in off_site]
+    workers = max(1, int(os.environ.get("BESM_DOCS_WORKERS") or min(2, os.cpu_count() or 1)))
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        running = {pool.submit(build_page if on_site else run_only, fname, pages, live, python): fname for fname, on_site in jobs}
+        for done in as_completed(running):
+            try: fname, nb, seconds = done.result()  # a notebook's error comes here, with its cell and traceback
+            except Exception:
+                pool.shutdown(wait=False, cancel_futures=True)
+                print(f"docs: {running[done]} failed (the cell and its error follow)", file=sys.stderr, flush=True)
+                raise
+            if nb is not None: built[pages[fname]] = nb
+            made = f"{pages[fname]}.html" if nb is not None else "run, not a page"
+            print(f"docs: {fname} -> {made} in {seconds:.1f} s ({time.time() - t0:.1f} s)", flush=True)
     built["api"] = api_page(order)
     sections = [(c, n + (["api.ipynb"] if c == "For contributors" else [])) for c, n in sections]
     built["index"].cells.append(nbformat.v4.new_markdown_cell(toctrees(sections, pages)))

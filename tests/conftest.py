@@ -79,6 +79,7 @@ def wait_until_served(url: str, proc, log_path: Path, within: float = 200) -> No
 def serve_dashboards(*extra: str,  # more command-line settings for the server
                      log_path: Path | None = None,  # its log (default: .pytest_cache/voila.log when that folder exists)
                      folder: Path = ROOT / "nbs" / "dashboards",  # the dashboards served
+                     env: dict | None = None,  # more environment for the server and its kernels
                     ):
     "Start `besm-dashboards` on a free port with a fresh saves folder; yield (base URL, process) once the home page answers."
     port = free_port()
@@ -87,13 +88,12 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
     if own_log: log_path = Path(tempfile.mkstemp(prefix="besm-voila-", suffix=".log")[1])
     log = open(log_path, "w")
     saves = tempfile.mkdtemp(prefix="besm-saves-")  # trackers autosave here, never into the project
-    env = os.environ | {"BESM_NB_SAVES": saves}
+    env = os.environ | {"BESM_NB_SAVES": saves} | (env or {})
     proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(folder),
                              "--port", str(port), *extra], stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_served(url, proc, log_path)
-        time.sleep(3)  # let the kernel pools fill
         proc.saves = Path(saves)
         yield url, proc
     finally:
@@ -111,6 +111,14 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
 def dashboards_server():
     "One dashboards server for the whole test session: (base URL, process)."
     with serve_dashboards() as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
+def slow_follow_server():
+    """A second server, for the whole session, whose pages look for other screens' actions only every 60 s: a page is sure
+    to be behind when it acts (on the main server a page catches up within a second, before a test could act on it)."""
+    with serve_dashboards("--VoilaConfiguration.preheat_kernel=False", env={"BESM_NB_FOLLOW_SECONDS": "60"}) as served:
         yield served
 
 

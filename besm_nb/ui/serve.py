@@ -97,8 +97,8 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 """
 
 # %% auto #0
-__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'DASHBOARD_CSS', 'write_template', 'dashboards_folder', 'user_saves_folder',
-           'quiet_stderr', 'main']
+__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'DASHBOARD_CSS', 'SPARES', 'OPENED_FILE', 'write_template',
+           'dashboards_folder', 'user_saves_folder', 'spare_plan', 'read_opened', 'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 def write_template(dest: Path,  # a Jupyter data folder to write the template into
@@ -144,12 +144,90 @@ def user_saves_folder(env: dict | None = None,  # the environment to read (defau
         base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"  # a relative one is to be ignored
     return base / "besm_nb" / "saves"
 
+# %% ../../nbs/core/04_serve.ipynb #13bfbbee
+from collections.abc import Sequence
+
+SPARES = 2  # preheated kernels the server keeps: one for each of the pages last opened
+OPENED_FILE = ".besm-pages-opened"  # in the saves folder: the pages last opened, preheated at the next start
+
+
+def spare_plan(opened: Sequence[str],  # the pages opened before, newest first
+               page: str,  # the page opened now
+               spares: int = SPARES,  # how many pages keep a spare kernel
+              ) -> list[str]:
+    "The pages that keep a preheated kernel once `page` is opened: the `spares` last opened, newest first."
+    return list(dict.fromkeys([page, *opened]))[:max(spares, 0)]
+
+
+def read_opened(folder: Path | None,  # the saves folder
+               ) -> list[str]:
+    "The pages last opened, as the server wrote them there (nothing if the file is missing or unreadable)."
+    try: lines = (folder / OPENED_FILE).read_text(encoding="utf-8").splitlines() if folder else []
+    except (OSError, UnicodeDecodeError): return []
+    return [l for l in lines if l.endswith(".ipynb") and ".." not in l and not l.startswith("/")][:16]
+
+
+def _lean(base: type) -> type:
+    "Voila's preheating kernel manager, preheating only the pages a table opens: one spare kernel for each of the last `spares` pages opened, refilled when used, and none for the others."
+    from traitlets import Int
+
+    class BesmKernelManager(base):
+        spares = Int(SPARES, config=True, help="preheated kernels kept: one for each of the pages last opened")
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)  # Voila's pool size is 0 (voila.json): nothing is started for every page
+            from besm_nb.ui.tracker import SAVES_ENV
+            self._folder = Path(os.environ[SAVES_ENV]) if os.environ.get(SAVES_ENV) else None
+            found = [p for p in read_opened(self._folder) if (Path(self.root_dir) / p).is_file()]
+            self._opened = found or [HOME]  # a first start: the home page, which every visit opens first
+            self._plan(self._opened[:self.spares], delay=0)
+
+        def get_pool_size(self, notebook_name: str) -> int:
+            "Asked by Voila for every page opened: the answer is what is ready now; the page then keeps a spare."
+            ready = super().get_pool_size(notebook_name)
+            if notebook_name: self._page_opened(notebook_name)
+            return ready
+
+        def _page_opened(self, page: str) -> None:
+            self._opened = spare_plan(self._opened, page, 16)
+            self._plan(self._opened[:self.spares], delay=self.fill_delay)
+            if self._folder is not None:
+                try: (self._folder / OPENED_FILE).write_text("\n".join(self._opened) + "\n", encoding="utf-8")
+                except OSError: pass  # a read-only folder: only the next start's preheating is lost
+
+        def _plan(self, pages: list[str], delay: float) -> None:
+            "Keep one spare kernel for each of `pages` and none for any other page."
+            default = dict(self.kernel_pools_config.get("default", {}), pool_size=0)
+            self.kernel_pools_config = {"default": default, **{p: {"pool_size": 1} for p in pages}}
+            for page, pool in list(self._pools.items()):
+                if page not in pages:
+                    while pool: self._drop(pool.pop())
+            for page in pages: self.fill_if_needed(delay=delay, notebook_name=page)
+
+        def _drop(self, pending) -> None:
+            "Shut down a spare kernel no page wants any more, once it has started."
+            import asyncio
+            def done(task):
+                if task.cancelled() or task.exception() is not None: return
+                task.result()["task"].cancel()  # its notebook's run, waiting for a page
+                asyncio.ensure_future(self.shutdown_kernel(task.result()["kernel_id"]))
+            pending.add_done_callback(done)
+
+    return BesmKernelManager
+
 # %% ../../nbs/core/04_serve.ipynb #bc345a3f
 def _app_class():
     "Voila, with `/` redirected to the home page, and the trackers' light players' page (no kernel per page) at `/besm/players`."
     from jupyter_server.utils import url_path_join
     from tornado.web import RedirectHandler
+    import voila.app
     from voila.app import Voila
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    def factory(base, preheat, *args, **kwargs):  # Voila makes its kernel manager here: ours preheats what a table opens
+        made = voila_kernel_manager_factory(base, preheat, *args, **kwargs)
+        return _lean(made) if preheat else made
+    voila.app.voila_kernel_manager_factory = factory
 
     class DashboardsApp(Voila):
         def init_handlers(self):

@@ -151,7 +151,7 @@ def test_the_dashboard_at_400_px(browser, dashboards_url):
 
 
 # -- laid out for play, on several screens ------------------------------------------------------------------------------
-from tests.dashboards.test_tristat_table import slow_follow_server, where  # noqa: E402  (a server whose pages look only every 60 s)
+from tests.dashboards.test_tristat_table import where  # noqa: E402
 
 SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both widths are saved there
 FATE, CLASSLESS = ".besm-fate-ledger", ".besm-classless"

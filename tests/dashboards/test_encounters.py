@@ -309,7 +309,7 @@ def test_the_planner_works_on_a_400px_screen(phone, dashboards_url):
 
 
 # -- the Stamina tracker laid out for play, on several screens ---------------------------------------------------------
-from tests.dashboards.test_tristat_table import slow_follow_server, where  # noqa: E402  (a server whose pages look only every 60 s)
+from tests.dashboards.test_tristat_table import where  # noqa: E402
 
 SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both widths are saved there
 

@@ -4,13 +4,12 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.dashboards.test_chase import URL as CHASE, chase_round
-from tests.dashboards.test_tristat_table import slow_follow_server  # noqa: F401 (a fixture: pages look only every 60 s)
 from tests.dashboards.test_wounds_tracker import URL as WOUNDS, amount, open_wounds
 
 pytestmark = pytest.mark.browser
 
 
-def test_a_screen_behind_is_refused_on_the_chase_and_the_wounds_record(browser, slow_follow_server):  # noqa: F811
+def test_a_screen_behind_is_refused_on_the_chase_and_the_wounds_record(browser, slow_follow_server):
     url = slow_follow_server[0]
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
     try:

@@ -6,7 +6,6 @@ from playwright.sync_api import expect
 
 from tests.dashboards.test_chase_table import CHASE, chase_with_a_cab, set_speed
 from tests.dashboards.test_narrative_battle import URL as BATTLE
-from tests.dashboards.test_tristat_table import slow_follow_server  # noqa: F401 (the fixture)
 from tests.dashboards.test_unit_combat import URL as UNITS, typed
 
 pytestmark = pytest.mark.browser

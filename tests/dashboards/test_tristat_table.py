@@ -1,13 +1,11 @@
 """The Tri-Stat tracker at the table, in a real browser: laid out for play (the order of play, the odds and Resolve on
 the first screen), one fight on two screens, the players' view, a half-made declaration kept across a reload, typed
 dice asked for step by step; its calculators' answers on the first screen; chart labels readable at a phone's width."""
-import os
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import serve_dashboards
 from tests.dashboards.kit import CHART_CHECK, PLAY_PARTS, check_first_screen, draft_kept, first_screen
 from tests.dashboards.test_home_dice_tristat import TRISTAT, add_fighters, fill, fresh_fight, tick_target
 
@@ -144,19 +142,6 @@ def test_two_screens_follow_each_other(browser, dashboards_url):
         expect(b.locator(".besm-history-message")).to_contain_text("changed on another screen")
     finally:
         for c in (ctx_a, ctx_b, ctx_p): c.close()
-
-
-@pytest.fixture(scope="module")
-def slow_follow_server():
-    "A server whose pages look for other screens' actions only every 60 s: a page is sure to be behind when it acts."
-    old = os.environ.get("BESM_NB_FOLLOW_SECONDS")
-    os.environ["BESM_NB_FOLLOW_SECONDS"] = "60"  # the server's kernels inherit it
-    try:
-        with serve_dashboards("--VoilaConfiguration.preheat_kernel=False") as served:
-            yield served
-    finally:
-        if old is None: os.environ.pop("BESM_NB_FOLLOW_SECONDS", None)
-        else: os.environ["BESM_NB_FOLLOW_SECONDS"] = old
 
 
 def test_a_screen_behind_is_refused_and_nothing_is_lost(browser, slow_follow_server):
