@@ -679,7 +679,7 @@ def main() -> int:
     SRC.mkdir(parents=True)
     python, saving = live_python(SRC / "_static")  # saving the Python state runs while the pages are executed
     from nbdev.serve import proc_nbs
-    proc_nbs(n_workers=0)
+    proc_nbs(n_workers=min(2, os.cpu_count() or 1))  # nbdev processes the notebooks in parallel too
     sections = nav()
     order = chapters()
     pages = {fname: page_of(fname) for fname in order} | {"api.ipynb": "api"}  # the API page is generated below
@@ -695,7 +695,8 @@ def main() -> int:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        running = {pool.submit(build_page if on_site else run_only, fname, pages, live, python): fname for fname, on_site in jobs}
+        import build as this  # the jobs named by module: running nbdev's processor has put IPython's own module in __main__'s place
+        running = {pool.submit(this.build_page if on_site else this.run_only, fname, pages, live, python): fname for fname, on_site in jobs}
         for done in as_completed(running):
             try: fname, nb, seconds = done.result()  # a notebook's error comes here, with its cell and traceback
             except Exception:
