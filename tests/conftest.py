@@ -89,8 +89,11 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
     log = open(log_path, "w")
     saves = tempfile.mkdtemp(prefix="besm-saves-")  # trackers autosave here, never into the project
     env = os.environ | {"BESM_NB_SAVES": saves} | (env or {})
+    # a closed page's kernel goes a minute after its page has gone (not the dashboards' quarter of an hour): a session
+    # opens hundreds of pages, and each page's kernel keeps watching its tracker's saves while it lives
+    cull = ["--MappingKernelManager.cull_idle_timeout=60", "--MappingKernelManager.cull_interval=10"]
     proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(folder),
-                             "--port", str(port), *extra], stdout=log, stderr=subprocess.STDOUT, env=env)
+                             "--port", str(port), *cull, *extra], stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_served(url, proc, log_path)

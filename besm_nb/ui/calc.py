@@ -406,14 +406,34 @@ def set_page_query(query: str,  # the page's query string: what the site's live 
     _page["query"] = query
 
 
+def _wait_for_request() -> None:
+    """Wait for the page a preheated kernel was made for, and put what Voila says of the request (its address, its query)
+    into the environment, as `voila.utils.wait_for_request` does, without importing Voila in the kernel: that import
+    brings in the whole Jupyter server, about 3 s of work for every kernel the server starts."""
+    import asyncio
+    import json
+    import websockets  # a dependency of Voila's: present wherever a dashboard runs
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:{env.get('VOILA_APP_PORT', '8866')}"
+           f"{base}voila/query/{env.get('VOILA_KERNEL_ID')}")
+    async def ask() -> str | None:
+        try:
+            async with websockets.connect(url, open_timeout=5) as ws: return await ws.recv()
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException): return None
+    got: list = []
+    t = threading.Thread(target=lambda: got.append(asyncio.new_event_loop().run_until_complete(ask())), name="besm-request")
+    t.start(); t.join()
+    if got and got[0] is not None:
+        for k, v in json.loads(got[0]).items(): env[k] = v
+
+
 def await_page() -> None:
     "In a kernel Voila preheated before anyone asked for the page, wait for the page itself (its address; an autosave that may be newer than the kernel). Only the first wait asks Voila: it answers one per kernel, a second would never end."
     if os.environ.get("VOILA_PREHEAT", "False") == "False": return
     with _one_wait:
         if os.environ.get("VOILA_PREHEAT", "False") == "False": return  # the page came while this waited its turn
-        try:
-            from voila.utils import wait_for_request  # only here: the dashboards server is the one place voila runs
-            wait_for_request()
+        try: _wait_for_request()
         finally: os.environ["VOILA_PREHEAT"] = "False"  # the page has come: nothing else waits for it again
 
 
