@@ -91,7 +91,8 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
     env = os.environ | {"BESM_NB_SAVES": saves} | (env or {})
     # a closed page's kernel goes a minute after its page has gone (not the dashboards' quarter of an hour): a session
     # opens hundreds of pages, and each page's kernel keeps watching its tracker's saves while it lives
-    cull = ["--MappingKernelManager.cull_idle_timeout=60", "--MappingKernelManager.cull_interval=10"]
+    cull = [c for c in ("--MappingKernelManager.cull_idle_timeout=60", "--MappingKernelManager.cull_interval=10")
+            if not any(e.startswith(c.split("=")[0]) for e in extra)]  # a setting given twice stops the server
     proc = subprocess.Popen([str(Path(sys.executable).parent / "besm-dashboards"), str(folder),
                              "--port", str(port), *cull, *extra], stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"

@@ -290,10 +290,9 @@ def test_a_save_link_from_a_tab_opens_that_tab_and_the_save(tmp_path, monkeypatc
 def test_one_wait_for_the_page_whoever_asks_first(monkeypatch):
     "Voila answers one wait per kernel (a second never ends): a calculator's wait and a tracker's share it."
     import threading
-    import voila.utils
     from besm_nb.ui import calc, tracker
     calls, gate = [], threading.Event()
-    monkeypatch.setattr(voila.utils, "wait_for_request", lambda: (calls.append(1), gate.wait(5)))
+    monkeypatch.setattr(calc, "_wait_for_request", lambda: (calls.append(1), gate.wait(5)))
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.setenv("QUERY_STRING", "view=players")
     first = threading.Thread(target=calc.await_page); first.start()  # a calculator's thread, waiting
