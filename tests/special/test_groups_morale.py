@@ -240,3 +240,14 @@ def test_the_readings_the_fourth_review_asked_to_state():
     from besm_nb.special.melee import melee_turn
     assert [melee_turn(12, 8, "parry", green=True, green_defence=g).defence for g in ("full", "half")] == [6, 7]
     assert melee_turn(12, 8, "dodge", green=True, green_defence="full").defence == 8  # a Dodge is no skill
+
+
+def test_street_rolls_take_a_character_sheet_not_a_million_skills():
+    import time
+    huge = {f"Skill {i}": 10 for i in range(1_000_000)}
+    start = time.perf_counter()
+    with pytest.raises(InputError, match="skills: must name at most 1,000 skills, got 1,000,000"):
+        street_roll_odds("defuse a hostile situation", huge)
+    assert time.perf_counter() - start < 0.5
+    sheet = dict(list(huge.items())[:999]) | {"Diplomacy": 13}
+    assert street_roll_odds("defuse a hostile situation", sheet) == ("Diplomacy", success_chance(13))
