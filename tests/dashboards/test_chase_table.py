@@ -54,7 +54,7 @@ def test_the_chase_laid_out_for_play(browser, dashboards_url):
         expect(t.locator(".besm-control-area .besm-dice-need")).to_contain_text("are all it needs: press Roll control", timeout=30_000)
         fill(t, "besm-typed", "")
         control(page, t, "Roadster", "6", 7)
-        expect(t.locator(".besm-hit-area .besm-dice-need")).to_contain_text("for damage", timeout=30_000)  # back by Resolve hit
+        expect(t.locator(".besm-hit-area .besm-dice-need")).to_contain_text("First dice:", timeout=30_000)  # back by Resolve hit
         t.locator("button.besm-end-turn").click()
         wait_attr(page, ".besm-turn-head", "data-turn", 2)
         assert page.locator(".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content").evaluate_all(
