@@ -195,8 +195,9 @@ FIT_CSS = ("<style>.besm-fit .widget-html, .besm-fit .widget-html-content { min-
 PLAY_CSS = """<style>
 .besm-play { display: flex; flex-direction: column; gap: 0.8em; align-items: stretch; }
 .besm-play > .besm-order-pane, .besm-play > .besm-action-pane { min-width: 0; max-width: 100%; }
-.besm-play-box, .besm-play-box .widget-box, :is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output, .widget-tab-contents,
-  .widget-box):has(.besm-play-box) { overflow: visible !important; }
+.besm-play-box, .besm-play-box .widget-box:not(.besm-scroll-box), :is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output,
+  .widget-tab-contents, .widget-box):has(.besm-play-box) { overflow: visible !important; }
+/* a list that scrolls in its own box (a TickPicker's) keeps its scrolling: spilled over the rows below, they would take its clicks */
 .besm-tracker .besm-order .widget-html-content { overflow: visible; }
 .besm-declared { border: 1px solid #c8d3e6; border-radius: 6px; padding: 4px 10px; background: #f7f9fd; }
 .besm-dice-need .widget-html-content { font-size: 15px; }
