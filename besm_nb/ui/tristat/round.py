@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 from html import escape
 from pathlib import Path
+from typing import Callable, Sequence
 
 import ipywidgets as widgets
 
