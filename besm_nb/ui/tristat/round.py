@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 from html import escape
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 import ipywidgets as widgets
 
@@ -95,8 +95,9 @@ def answer_order(target: str,  # the one the attack is aimed at
     return [(n, n) for n in mine] + ([("—", "")] if theirs and not mine else []) + [(n, n) for n in theirs]
 
 
-def _players_part(part: str, foe: Callable[[str], bool], actor: str | None) -> str:
-    "One line of an entry, a foe's numbers left out (the engine's sentences, as the log holds them in HTML)."
+def _players_part(part: str, foes: Sequence[str], actor: str | None) -> str:
+    "One line of an entry, a foe's numbers left out (the engine's sentences, as the log holds them: in HTML, names escaped)."
+    foe = lambda name: name in foes
     m = re.fullmatch(r"(.+?): initiative -?\d+ \+ \d+ = -?\d+\.", part)
     if m and foe(m[1]): return f"{m[1]}: initiative rolled."
     m = re.fullmatch(r"(.+?) rolls (\d+(?: [+-]\d+)?) on 2d6 for (.*) against -?\d+: (.*)", part)
@@ -104,7 +105,7 @@ def _players_part(part: str, foe: Callable[[str], bool], actor: str | None) -> s
     m = re.fullmatch(r"(.*) comes off (.+?)&#x27;s Health \((.*)\); (-?\d+) left\.", part)
     if m:
         total, victim, why = m[1], m[2], m[3]
-        if any(why.startswith(f + "&#x27;s ") for f in foe.names) and not re.match(r"-?\d", total):
+        if any(why.startswith(f + "&#x27;s ") for f in foes) and not re.match(r"-?\d", total):
             total = total.split(" = ", 1)[1]  # what made a foe's total: her power and ACV
         if not foe(victim): return f"{total} comes off {victim}&#x27;s Health ({why}); {m[4]} left."
         total = total.split(" − ")[0]  # what protects her, and what comes through
@@ -130,11 +131,9 @@ def players_line(line: str,  # one entry of the tracker's log, as HTML: lines jo
                 ) -> str:
     "An entry of the log as the players' view shows it when foes' numbers are kept back: each foe's numbers left out, the rest as it stands."
     names = [escape(f) for f in foes]
-    foe = lambda name: name in names
-    foe.names = names
     parts = line.split("<br>")
     head = re.fullmatch(r"<b>(.+?): [a-z-]+</b>", parts[0])
-    return "<br>".join(_players_part(p, foe, head[1] if head else None) for p in parts)
+    return "<br>".join(_players_part(p, names, head[1] if head else None) for p in parts)
 
 # %% ../../../nbs/tristat/11_round_ui.ipynb #4c525b3f
 def _play(fight: Fight, table: dict, log: list[str], players: bool = False) -> Play:
@@ -677,14 +676,14 @@ class Tracker(_Kit):
         for t in targets:
             d = fighters[t]
             dcv = d.mind if weapon.mental else d.dcv
-            held = answer_modifier(fighters, t, "dodge")[0]  # a held defender dodges (or resists) the harder, as the roll will
-            line = f"<b>{escape(t)}</b>: a first {'resistance' if weapon.mental else 'dodge'} succeeds {fmt_odds(dodge_odds(dcv, 1, held))}"
+            dodge_mod = answer_modifier(fighters, t, "dodge")[0]  # a held defender dodges (or resists) the harder, as the roll will
+            line = f"<b>{escape(t)}</b>: a first {'resistance' if weapon.mental else 'dodge'} succeeds {fmt_odds(dodge_odds(dcv, 1, dodge_mod))}"
             if weapon.controls: line += "; it controls or deceives: no Health lost"
             else:
                 less = "".join(f" − {n} {v}" for n, v in (("armour", d.armour), ("force field", d.force_field)) if v)
                 stand = health_lost_odds(weapon.power, cv, mod, armour=d.armour, force_field=d.force_field, adds_acv=weapon.adds_acv,
                                          critical_multiplier=crit, vital=vital)
-                dodge = health_lost_odds(weapon.power, cv, mod, dodge=True, dcv=dcv, dodge_modifier_extra=held, armour=d.armour,
+                dodge = health_lost_odds(weapon.power, cv, mod, dodge=True, dcv=dcv, dodge_modifier_extra=dodge_mod, armour=d.armour,
                                          force_field=d.force_field, adds_acv=weapon.adds_acv, critical_multiplier=crit, vital=vital)
                 line += (f"{'; ' + less.strip(' −').replace(' − ', ', ') + ' take some off' if less else ''}; Health lost on average "
                          f"{float(expected_loss(stand)):.1f} if she stands, {float(expected_loss(dodge)):.1f} if she dodges")
