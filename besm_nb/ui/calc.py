@@ -194,6 +194,7 @@ class TickPicker(widgets.VBox):
         self.ticked = html_text(cls="besm-ticked")
         self.box = widgets.VBox(layout=widgets.Layout(max_height=height, overflow="hidden auto", border="1px solid #ccc",
                                                       padding="2px 6px", width="100%"))
+        self.box.add_class("besm-scroll-box")  # it scrolls its own list: a page's rule that boxes never clip leaves it alone
         self._filter_from = filter_from
         self.filter.observe(lambda _: self._show(), names="value")
         self.observe(lambda ch: self._set(ch["new"]), names="value")

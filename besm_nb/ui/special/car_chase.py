@@ -125,6 +125,9 @@ CHASE_LEFT = [(r"({foe} joins the chase: [^<\n]*?) \(skill \d+\)", r"\1"),  # th
               (r"({foe}, [^<\n]*?): \d+ of \d+ HP is more than half", r"\1: more than half its HP is gone"),  # the engine's HP taken
               (r"({foe}, [^<\n]*?); \d+ of \d+ HP taken", r"\1"),
               (r"(\b{foe}[ :][^<\n]*?) \(taken so far \d+\)", r"\1")]  # a person aboard: the damage taken so far
+CHASE_LEFT += [(r"(\b{foe}: control roll [^<\n]*?) against -?\d+(?=: rolled)", r"\1"),  # the driver's chance, from his skill
+               (r"(\b{foe}: control roll [^<\n]*?), missed by \d+", r"\1"),
+               (r"(\b{foe}: [^<\n]*? crushing), \d+ damage", r"\1: hurt")]  # a person aboard hurt in a crash, not how badly
 
 
 def chase_play(chase: CarChase,
