@@ -784,7 +784,8 @@ class Roll:
         parts = []
         for i, t in enumerate(self.terms):
             body = t.shown()
-            if t.term.is_dice and (len(self.terms) > 1 or t.term.multiplier != 1): body = f"[{body}]"
+            # a group is bracketed beside other terms, a multiplier or a minus: "-[2+5+1]", never "-2+5+1"
+            if t.term.is_dice and (len(self.terms) > 1 or t.term.multiplier != 1 or t.term.sign < 0): body = f"[{body}]"
             if t.term.multiplier != 1: body += f"×{t.term.multiplier}"
             op = ("-" if t.term.sign < 0 else "") if i == 0 else (" - " if t.term.sign < 0 else " + ")
             parts.append(op + body)
