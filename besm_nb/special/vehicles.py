@@ -819,6 +819,9 @@ def _damage_counts(damage: str) -> tuple[tuple[tuple[int, int], ...], int]:
     parse_param(damage, "damage")
     values, ns, den = _draw_table(damage, ())
     if max(values) > 100_000: raise InputError("damage", "can total more than 100,000: too much for these tables")
+    if max(values) < 0:  # "-5", "1d6-10": no damage at all, rather than a typing slip read as 0
+        raise InputError("damage", f"{damage.strip()!r} is always below 0; a hit does 0 damage or more (a roll that only "
+                                   "sometimes falls below 0, such as 1d6-3, counts those as 0)")
     out: dict[int, int] = {}
     for k, n in zip(values, ns): out[max(0, k)] = out.get(max(0, k), 0) + n
     return tuple(sorted(out.items())), den
