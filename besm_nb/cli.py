@@ -6,13 +6,18 @@
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
 import json
+import os
 import sys
 from fractions import Fraction
+from typing import Callable, Iterable
 
 PROG = "besm-nb"
 EXAMPLES = """examples:
   besm-nb roll "4d6kh3" --seed 7           the dice, kept and dropped, and the total
+  besm-nb roll -- -3d6                     an expression that starts with '-' goes after '--'
   besm-nb odds "2d6+3"                     exact odds, with at-least and at-most columns
   besm-nb check d20 --bonus 5 --dc 15      degrees of success of an Anime d20 check
   besm-nb check 2d6 --target 9             a Tri-Stat roll-under check
@@ -22,7 +27,7 @@ EXAMPLES = """examples:
   besm-nb chase-round --predator "Gun It" --prey "Pull Ahead"
   besm-nb vehicle-hit 6d6+2
   besm-nb dashboards                       serve the dashboards (needs besm_nb[dashboards])
-add --json to any odds or roll for a script; every command has --help."""
+add --json to any odds or roll for a script; every command has --help; names (Gun It, close, lethal) in any case."""
 
 
 def _chance(p: Fraction) -> dict:
@@ -45,9 +50,56 @@ def _odds_lines(odds: dict, label: str) -> list[list[str]]:
 def _emit(args, data: dict, text: str) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=1) if args.json else text)
 
+
+def whole_number(lo: int,  # the smallest value allowed
+                 hi: int,  # the largest
+                ) -> Callable[[str], int]:
+    "An argparse `type` for a whole number from `lo` to `hi`: a value outside is refused in a few words, not a list of choices."
+    def read(text: str) -> int:
+        try: n = int(text)
+        except ValueError: raise argparse.ArgumentTypeError(f"must be a whole number from {lo} to {hi}, got {text!r}") from None
+        if not lo <= n <= hi: raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, got {n}")
+        return n
+    read.__name__ = "whole number"
+    return read
+
+
+class _Names:
+    "The names an option takes, read from the rules only when needed (parsing it, or its --help): `besm-nb --help` stays quick."
+    def __init__(self, load: Callable[[], Iterable[str]]): self._load, self._names = load, None
+
+    def _all(self) -> tuple[str, ...]:
+        if self._names is None: self._names = tuple(self._load())
+        return self._names
+
+    def __iter__(self): return iter(self._all())
+    def __contains__(self, name) -> bool: return name in self._all()
+    def __len__(self) -> int: return len(self._all())
+
+    def __call__(self, text: str) -> str:
+        "As argparse's `type`: the name as the rules spell it, whatever its case (anything else is left for the choices to refuse)."
+        return next((n for n in self._all() if n.casefold() == text.strip().casefold()), text)
+
+
+# what a terminal that cannot show a character prints instead (a Windows console, LANG=C)
+_PLAIN = {"→": "->", "‸": "^", "✓": "+", "×": "x", "≥": ">=", "≤": "<=", "−": "-", "–": "-", "—": "-", "…": "...", "·": "-",
+          "’": "'", "‘": "'", "“": '"', "”": '"', "½": "1/2", "°": " deg"}
+
+
+def _plainly(err: UnicodeEncodeError) -> tuple[str, int]:
+    "Characters this terminal cannot show, in plain letters ('→' as '->'), else '?'."
+    return "".join(_PLAIN.get(ch, "?") for ch in err.object[err.start:err.end]), err.end
+
+
+def _plain_streams() -> None:
+    "Let standard output and error print every answer, whatever the terminal's character set."
+    codecs.register_error("besm_plain", _plainly)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper): stream.reconfigure(errors="besm_plain")
+
 # %% auto #0
-__all__ = ['PROG', 'EXAMPLES', 'cmd_roll', 'cmd_odds', 'cmd_check', 'cmd_tristat_attack', 'cmd_d20_attack', 'cmd_damage_save',
-           'cmd_chase_round', 'cmd_vehicle_hit', 'build_parser', 'main']
+__all__ = ['PROG', 'EXAMPLES', 'whole_number', 'cmd_roll', 'cmd_odds', 'cmd_check', 'cmd_tristat_attack', 'cmd_d20_attack',
+           'cmd_damage_save', 'cmd_chase_round', 'cmd_vehicle_hit', 'build_parser', 'main']
 
 # %% ../nbs/core/08_cli.ipynb #5a2d7e68
 def cmd_roll(args) -> None:
@@ -77,9 +129,10 @@ def cmd_odds(args) -> None:
     _emit(args, data, head + "\n" + _table(table, right=(0, 1, 2, 3, 4)))
 
 
-def cmd_check(args, parser) -> None:
+def cmd_check(args) -> None:
     "A check's degrees of success with their exact odds: d20 against a DC, or 2d6 rolled at or under a target."
     from besm_nb.dice import fmt_odds
+    parser = args.command_parser
     if args.dice in ("d20", "1d20"):
         if args.bonus is None or args.dc is None: parser.error("a d20 check needs --bonus and --dc")
         if args.target is not None: parser.error("--target is for a 2d6 check; a d20 check takes --bonus and --dc")
@@ -100,17 +153,23 @@ def cmd_check(args, parser) -> None:
 
 
 def cmd_tristat_attack(args) -> None:
-    "Tri-Stat: the chance an attack hits, and the Health it will cost the defender, exactly."
+    "Tri-Stat: the chance an attack hits (and lands, after a dodge), and the Health it will cost the defender, exactly."
     from besm_nb.dice import fmt_odds
-    from besm_nb.tristat.combat import expected_loss, health_lost_odds, hit_odds
-    hit = hit_odds(args.acv, args.modifier)
-    lost = health_lost_odds(args.power, args.acv, args.modifier, dodge=args.dodge, dcv=args.dcv, nth_dodge=args.nth,
+    from besm_nb.tristat.combat import MODIFIERS_BY_NAME, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds, hit_odds
+    if args.dodge and args.dcv is None: args.command_parser.error("--dodge needs --dcv, the defender's Defence Combat Value")
+    if args.dcv is not None and not args.dodge: args.command_parser.error("--dcv is the dodge's: add --dodge, or leave --dcv out")
+    lost = health_lost_odds(args.power, args.acv, args.modifier, dodge=args.dodge, dcv=args.dcv or 0, nth_dodge=args.nth,
                             shield=args.shield, armour=args.armour, force_field=args.force_field, vital=args.vital)
+    roll_modifier = args.modifier + (MODIFIERS_BY_NAME[VITAL_SPOT].value if args.vital else 0)  # as health_lost_odds rolls it
+    hit = hit_odds(args.acv, roll_modifier)
+    lands = hit * (1 - dodge_odds(args.dcv, args.nth)) if args.dodge else hit
     mean = expected_loss(lost)
-    head = (f"ACV {args.acv}{'' if not args.modifier else f' ({args.modifier:+d} to the roll)'}: hits {fmt_odds(hit)}"
-            + (f"; she dodges with DCV {args.dcv} (dodge {args.nth} of the round)" if args.dodge else "")
+    head = (f"ACV {args.acv}{'' if not roll_modifier else f' ({roll_modifier:+d} to the roll)'}: "
+            + (f"lands {fmt_odds(lands)} after she dodges with DCV {args.dcv} (dodge {args.nth} of the round); "
+               f"hits {fmt_odds(hit)} before her dodge" if args.dodge else f"hits {fmt_odds(hit)}")
             + f"\nHealth lost: {float(mean):.2f} on average ({mean.numerator}/{mean.denominator})")
-    data = {"hit": _chance(hit), "health_lost": {str(k): _chance(p) for k, p in lost.items()}, "expected_loss": _chance(mean)}
+    data = {"hit": _chance(hit), "lands": _chance(lands), "health_lost": {str(k): _chance(p) for k, p in lost.items()},
+            "expected_loss": _chance(mean)}
     _emit(args, data, head + "\n" + _table(_odds_lines(lost, "Health lost"), right=(0, 1, 2)))
 
 
@@ -175,11 +234,35 @@ def cmd_vehicle_hit(args) -> None:
 
 # %% ../nbs/core/08_cli.ipynb #8e7c3a19
 def _command(sub, name: str, run, what: str, example: str, json_out: bool = True) -> argparse.ArgumentParser:
-    "One subcommand: its help line, an example under its options, and --json."
+    "One subcommand: its help line, an example under its options, and --json; its own parser rides along, for its errors."
     c = sub.add_parser(name, help=what, description=what + ".", epilog=f"example:\n  {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
     if json_out: c.add_argument("--json", action="store_true", help="print JSON for scripts: each chance as its exact fraction and value")
-    c.set_defaults(run=run)
+    c.set_defaults(run=run, command_parser=c)
     return c
+
+
+def _name_option(c, flag: str, names: _Names, default: str, what: str, listed: bool = True) -> None:
+    "An option naming one of the rules' names: any case, and its --help lists them (`listed`: also refuse any other)."
+    c.add_argument(flag, type=names, default=default, choices=names if listed else None, metavar="NAME",
+                   help=f"{what} (default {default}): %(choices)s" if listed else what)
+
+
+def _rules(module: str, *names: str) -> _Names:
+    "Names the rules of `module` define (constants, joined), loaded when first needed."
+    def load() -> list[str]:
+        import importlib
+        m, out = importlib.import_module(f"besm_nb.{module}"), []
+        for n in names: out += [x for x in getattr(m, n) if x not in out]
+        return out
+    return _Names(load)
+
+
+def _vehicle_areas() -> list[str]:
+    "Where a shot may be aimed, on either vehicle ('random' rolls it on the table)."
+    from besm_nb.special.vehicles import VEHICLES, areas
+    out = ["random"]
+    for v in VEHICLES: out += [a for a in areas(v) if a not in out]
+    return out
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -191,29 +274,31 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     c = _command(sub, "roll", cmd_roll, "Roll a dice expression, showing every die kept and dropped, and the total", 'besm-nb roll "4d6kh3" --seed 7')
-    c.add_argument("expr", help="the dice: 2d6+3, d%%, 4d6kh3, 2d20kl1, 6d6>=5, 3d6!, d20r1, 2d6*3 …")
+    c.add_argument("expr", help="the dice: 2d6+3, d%%, 4d6kh3, 2d20kl1, 6d6>=5, 3d6!, d20r1, 2d6*3 … (one that starts with '-' "
+                                "goes after '--': besm-nb roll -- -3d6)")
     c.add_argument("--seed", type=int, help="seed of the random dice, to replay a roll (default: a fresh one, printed)")
-    c.add_argument("--times", type=int, default=1, choices=range(1, 101), metavar="N", help="roll it N times (1 to 100; default 1)")
+    c.add_argument("--times", type=whole_number(1, 100), default=1, metavar="N", help="roll it N times (1 to 100; default 1)")
 
     c = _command(sub, "odds", cmd_odds, "The exact odds of a dice expression, with the chance of at least and at most each total", 'besm-nb odds "2d6+3"')
-    c.add_argument("expr", help="the dice, in the same notation as roll")
+    c.add_argument("expr", help="the dice, in the same notation as roll (after '--' if it starts with '-')")
 
-    c = _command(sub, "check", lambda a: cmd_check(a, c), "The degrees of success of a check with their exact odds: d20 + bonus "
+    c = _command(sub, "check", cmd_check, "The degrees of success of a check with their exact odds: d20 + bonus "
                  "against a DC (Anime d20), or 2d6 at or under a target (Tri-Stat)", "besm-nb check d20 --bonus 5 --dc 15")
-    c.add_argument("dice", choices=("d20", "1d20", "2d6"), help="d20 (with --bonus and --dc) or 2d6 (with --target)")
+    c.add_argument("dice", type=_Names(lambda: ("d20", "1d20", "2d6")), choices=("d20", "1d20", "2d6"),
+                   help="d20 (with --bonus and --dc) or 2d6 (with --target)")
     c.add_argument("--bonus", type=int, help="d20: everything added to the die")
     c.add_argument("--dc", type=int, help="d20: the Difficulty Class")
     c.add_argument("--no-natural-20", action="store_true", help="d20: a natural 20 does not always succeed (an impossible task)")
     c.add_argument("--target", type=int, help="2d6: the stat or combat value to roll at or under")
     c.add_argument("--modifier", type=int, default=0, help="2d6: added to the roll; + is harder (default 0)")
 
-    c = _command(sub, "tristat-attack", cmd_tristat_attack, "Tri-Stat: the chance an attack hits and the Health it costs the defender",
-                 "besm-nb tristat-attack --acv 8 --power 20 --dodge --dcv 5")
+    c = _command(sub, "tristat-attack", cmd_tristat_attack, "Tri-Stat: the chance an attack hits (and lands, after a dodge) and the "
+                 "Health it costs the defender", "besm-nb tristat-attack --acv 8 --power 20 --dodge --dcv 5")
     c.add_argument("--acv", type=int, required=True, help="the attacker's Attack Combat Value")
     c.add_argument("--power", type=int, required=True, help="the attack's power (damage before the ACV is added)")
     c.add_argument("--modifier", type=int, default=0, help="added to the attack roll; + is harder (default 0)")
-    c.add_argument("--dodge", action="store_true", help="the defender dodges (with --dcv)")
-    c.add_argument("--dcv", type=int, default=0, help="the defender's Defence Combat Value, when she dodges")
+    c.add_argument("--dodge", action="store_true", help="the defender dodges (give her --dcv)")
+    c.add_argument("--dcv", type=int, help="the defender's Defence Combat Value, when she dodges")
     c.add_argument("--nth", type=int, default=1, help="which dodge of her round this is (default 1: the first)")
     for name, what in (("shield", "shield value raised against the attack"), ("armour", "the defender's armour"),
                        ("force-field", "the defender's force field")):
@@ -228,23 +313,24 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--defence", type=int, help="the target's defence bonus, if she rolls a defence")
     c.add_argument("--nth", type=int, default=1, help="which defence of her round this is (default 1)")
     c.add_argument("--armour", type=int, default=0, help="Armour or Force Field rating (default 0)")
-    c.add_argument("--crit", default="dice", help="critical damage: dice (the dice doubled, the default) or twice (all of it rolled twice)")
+    _name_option(c, "--crit", _rules("anime_d20.combat", "CRIT_READINGS"), "dice",
+                 "critical damage: dice (the dice doubled) or twice (all of it rolled twice)")
     c.add_argument("--hp", type=int, help="the target's Hit Points now: also give the chance the attack drops her below 0")
 
     c = _command(sub, "damage-save", cmd_damage_save, "BESM d20: the chance of each result of a Damage Save", "besm-nb damage-save --save 3 --dc 15")
     c.add_argument("--save", type=int, required=True, help="Constitution bonus + Armour Value + Damn Healthy! ranks")
     c.add_argument("--dc", type=int, required=True, help="the Damage Save DC")
-    c.add_argument("--attack", default="lethal", help="lethal (the default) or stun")
+    _name_option(c, "--attack", _rules("besm_d20.damage_saves", "ATTACKS"), "lethal", "the kind of attack")
     c.add_argument("--stun-hits", type=int, default=0, help="stun hits the target carries (default 0)")
     c.add_argument("--lethal-hits", type=int, default=0, help="lethal hits the target carries (default 0)")
     c.add_argument("--mook", action="store_true", help="the target is a mook to this attacker")
 
     c = _command(sub, "chase-round", cmd_chase_round, "BESM d20 chases: the odds of one round for a pair of manoeuvres",
                  'besm-nb chase-round --predator "Gun It" --prey "Zig-Zag" --lead 10')
-    c.add_argument("--predator", default="Gun It", help="the predator's manoeuvre (default Gun It)")
-    c.add_argument("--prey", default="Pull Ahead", help="the prey's manoeuvre (default Pull Ahead)")
+    _name_option(c, "--predator", _rules("besm_d20.chase", "PREDATOR_MANOEUVRES"), "Gun It", "the predator's manoeuvre")
+    _name_option(c, "--prey", _rules("besm_d20.chase", "PREY_MANOEUVRES"), "Pull Ahead", "the prey's manoeuvre")
     c.add_argument("--lead", type=int, default=10, help="the lead in lengths, 0 to 30 (default 10)")
-    c.add_argument("--terrain", default="close", help="open, close (the default) or tight")
+    _name_option(c, "--terrain", _rules("besm_d20.chase", "TERRAINS"), "close", "the terrain")
     c.add_argument("--speed", type=int, help="the chase speed now (default: the terrain's starting speed)")
     for side in ("predator", "prey"):
         c.add_argument(f"--{side}-drive", type=int, default=0, help=f"the {side}'s Drive bonus (default 0)")
@@ -254,12 +340,13 @@ def build_parser() -> argparse.ArgumentParser:
     c = _command(sub, "vehicle-hit", cmd_vehicle_hit, "Special situations: the odds of every outcome of one hit on a car or motorcycle",
                  "besm-nb vehicle-hit 6d6+2 --vehicle motorcycle")
     c.add_argument("damage", help="the weapon's damage: dice such as 6d6+2, or a total already rolled such as 23")
-    c.add_argument("--vehicle", default="car", help="car (the default) or motorcycle")
-    c.add_argument("--facing", default="front", help="where the shot came from: front (the default), side or rear")
-    c.add_argument("--location", default="random", help="random (the default: rolled on the table) or the area aimed at")
-    c.add_argument("--ammo", default="ordinary", help="ordinary (the default), tracer, incendiary or explosive")
+    _name_option(c, "--vehicle", _rules("special.vehicles", "VEHICLES"), "car", "the vehicle hit")
+    _name_option(c, "--facing", _rules("special.vehicles", "FACINGS"), "front", "where the shot came from")
+    _name_option(c, "--location", _Names(_vehicle_areas), "random", "random (the default: rolled on the table) or the area aimed "
+                 "at, as the vehicle's table names it (a car's Windshield, Tire, Engine …)", listed=False)
+    _name_option(c, "--ammo", _rules("special.vehicles", "AMMO"), "ordinary", "the ammunition")
 
-    _command(sub, "dashboards", None, "Serve the dashboards in a browser (needs pip install 'besm_nb[dashboards]'); "
+    _command(sub, "dashboards", None, "Serve the dashboards in a browser (needs pip install \"besm_nb[dashboards]\"); "
              "'besm-nb dashboards --help' lists its options", "besm-nb dashboards --port 9000", json_out=False)
     return p
 
@@ -267,22 +354,31 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None,  # the arguments (default: the command line's)
         ) -> int:
     "Run one command; a refusal goes to standard error, in the rules' own words, with exit status 1."
+    _plain_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["dashboards"]:  # the server parses its own options
-        try: from besm_nb.ui.serve import main as serve
-        except ImportError as err:
-            print(f"{PROG} dashboards: {err}; install the dashboards with: pip install 'besm_nb[dashboards]'", file=sys.stderr)
-            return 1
-        serve(argv[1:], prog=f"{PROG} dashboards")
-        return 0
+        from besm_nb.ui.serve import main as serve
+        return serve(argv[1:], prog=f"{PROG} dashboards") or 0
     args = build_parser().parse_args(argv)
     try:
         args.run(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not as Python's complaint on the way out
     except ValueError as err:  # a rule's refusal: the same words the calculators show
         print(f"{PROG} {args.command}: {err}", file=sys.stderr)
         if callable(getattr(err, "caret", None)):  # an expression: point at the character
             print("".join("  " + line + "\n" for line in err.caret().splitlines()), end="", file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader stopped reading (| head): nothing went wrong here
+        _drop_unwritten()
         sys.stderr.close()
+    except OSError as err:  # the answer could not be written: a full disk, a device gone
+        _drop_unwritten()
+        print(f"{PROG} {args.command}: could not write the answer: {err.strerror or err}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _drop_unwritten() -> None:
+    "Point standard output at nothing, so what could not be written is not tried again (with a traceback) as Python exits."
+    try: os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation): pass

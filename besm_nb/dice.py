@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import inspect
 import math
+import operator
 import random
 import re
 import threading
@@ -24,11 +25,12 @@ import icepool
 
 # %% auto #0
 __all__ = ['MAX_DICE', 'MIN_SIDES', 'MAX_SIDES', 'MAX_FACES', 'MAX_TERMS', 'MAX_CONSTANT', 'MAX_MULTIPLIER', 'MAX_EXPR_LEN',
-           'EXPLODE_DEPTH', 'MAX_KEEP_DICE', 'MAX_KEEP_FACES', 'HEADLINE_DIGITS', 'InputError', 'shown', 'require_int',
-           'require_number', 'require_bool', 'require_choice', 'require_text', 'require_items', 'checked', 'Term',
-           'ExprError', 'TooLargeForOdds', 'odds_size', 'parse', 'parse_param', 'dist', 'DiceStats', 'stats',
-           'chance_at_most', 'chance_at_least', 'odds_rows', 'pct', 'fmt_odds', 'headline_odds', 'latex', 'DieRoll',
-           'TermRoll', 'Roll', 'dice_count', 'roll', 'bounds', 'expected_total', 'DiceFeed']
+           'EXPLODE_DEPTH', 'MAX_KEEP_DICE', 'MAX_KEEP_FACES', 'MAX_TOTALS', 'MAX_SUMS', 'HEADLINE_DIGITS',
+           'InputError', 'shown', 'require_int', 'require_number', 'require_bool', 'require_choice', 'require_text',
+           'require_items', 'checked', 'Term', 'ExprError', 'TooLargeForOdds', 'odds_size', 'odds_work', 'parse',
+           'parse_param', 'dist', 'DiceStats', 'stats', 'chance_at_most', 'chance_at_least', 'odds_rows', 'pct',
+           'fmt_odds', 'headline_odds', 'latex', 'DieRoll', 'TermRoll', 'Roll', 'dice_count', 'roll', 'bounds',
+           'expected_total', 'DiceFeed']
 
 # %% ../nbs/core/00_dice.ipynb #7c942573
 class InputError(ValueError):
@@ -269,6 +271,8 @@ MAX_EXPR_LEN = 200
 EXPLODE_DEPTH = 5  # an exploding die is rolled again at most this many times: six rolls in all
 MAX_KEEP_DICE = 20  # dice in a group that keeps or drops, for exact odds
 MAX_KEEP_FACES = 400  # die faces of such a group, for exact odds
+MAX_TOTALS = 20_000  # different totals exact odds may list (multipliers spread them: see `odds_work`)
+MAX_SUMS = 2_000_000  # sums of two partial totals exact odds may do, over every term (see `odds_work`)
 
 # %% ../nbs/core/00_dice.ipynb #201bd911
 _COMPARE: dict[str, Callable[[int, int], bool]] = {
@@ -378,6 +382,17 @@ class _Scanner:
         return n
 
 
+def _fixed_count(s: _Scanner, count: int, sides: int, mods: dict) -> None:
+    "Refuse a target that every face meets, or none: the count could never change. An exploding die that meets it on every face still counts 1 to 6 rolls."
+    cmp, n, at = mods["target"], mods["target_n"], mods.pop("at")
+    meets = sum(_COMPARE[cmp](f, n) for f in range(1, sides + 1))
+    if meets == 0: s.fail(f"no face of a d{sides} is {cmp} {n}, so the count is always 0", at)
+    if meets == sides and not mods.get("explode"):
+        kept = count if "keep" not in mods else mods["keep_n"] if mods["keep"][0] == "k" else count - mods["keep_n"]
+        s.fail(f"every face of a d{sides} is {cmp} {n}, so the count is always {kept}"
+               + (f" (the {kept} {'die' if kept == 1 else 'dice'} kept)" if "keep" in mods else ""), at)
+
+
 def _modifiers(s: _Scanner, count: int, sides: int) -> dict:
     "The modifiers after `NdS`, in any order: keep or drop, `!`, rerolls, a target."
     mods: dict = {}
@@ -403,13 +418,10 @@ def _modifiers(s: _Scanner, count: int, sides: int) -> dict:
             cmp = _CMP_NAME.get(c, c)
             if "target" in mods: s.fail("a group has only one target", start)
             n = s.whole(f"'{c}' (count the dice {cmp} a number)", f"6d6{cmp}5", 0, MAX_SIDES)
-            meets = sum(_COMPARE[cmp](f, n) for f in range(1, sides + 1))
-            if meets in (0, sides):
-                s.fail(f"{'no' if meets == 0 else 'every'} face of a d{sides} is {cmp} {n}, so the count is always "
-                       f"{0 if meets == 0 else count}", start)
-            mods |= {"target": cmp, "target_n": n}
+            mods |= {"target": cmp, "target_n": n, "at": start}
         else:
             s.pos = start
+            if "at" in mods: _fixed_count(s, count, sides, mods)
             return mods
         if mods.get("explode") and mods.get("keep") and mods.get("target"):
             s.fail("a group cannot explode, keep or drop, and count a target all at once", start,
@@ -462,6 +474,46 @@ def odds_size(terms: Sequence[Term],  # parsed terms
     return sum(t.count * _outcomes(t) for t in terms if t.is_dice)
 
 
+def _die_shows(t: Term) -> list[int]:
+    "Every value one die of a group can add to it, as its odds count it: its faces, an exploding chain's totals, or its hits on a target."
+    top = EXPLODE_DEPTH + 1  # rolls in the longest chain
+    if t.target and t.keep: return [0, 1]  # a kept die meets the target or not
+    value = (lambda f: int(_COMPARE[t.target](f, t.target_n))) if t.target else (lambda f: f)
+    if not t.explode: return sorted({value(f) for f in range(1, t.sides + 1)})
+    # a chain of k rolls: k - 1 highest faces, then one that stops it (or any face, on the last roll allowed)
+    return sorted({(k - 1) * value(t.sides) + value(f) for k in range(1, top + 1)
+                   for f in range(1, t.sides + (1 if k == top else 0))})
+
+
+def _group_shows(t: Term) -> tuple[list[int], int]:
+    "The values a die group can total (before its multiplier), and the sums of two partial totals adding its dice up takes."
+    if not t.is_dice: return [t.value], 0
+    shows = _die_shows(t)
+    low, steps = shows[0], [v - shows[0] for v in shows]
+    reach, sums = 1, 0  # `reach`: the totals so far as bits, bit i standing for `low` times the dice + i
+    for i in range(t.kept):
+        if i: sums += reach.bit_count() * len(shows)  # icepool adds one more die to every total so far
+        reach = functools.reduce(operator.or_, (reach << d for d in steps))
+    if t.keep: sums = 0  # a pool keeps or drops by its own method, bounded by MAX_KEEP_DICE and MAX_KEEP_FACES
+    base = low * t.kept
+    return [base + i for i, bit in enumerate(bin(reach)[:1:-1]) if bit == "1"], sums
+
+
+def odds_work(terms: Sequence[Term],  # parsed terms
+             ) -> tuple[int, int]:
+    "The different totals an expression can make and the sums of two partial totals its exact odds take, worked out from the values alone (no chances); stops early once past `MAX_TOTALS` or `MAX_SUMS`."
+    totals: set[int] = {0}
+    sums = 0
+    for i, t in enumerate(terms):
+        shows, inner = _group_shows(t)
+        sums += inner + (len(totals) * len(shows) if i else 0)
+        if sums > MAX_SUMS: return len(totals), sums
+        factor = t.sign * t.multiplier
+        totals = {a + factor * v for a in totals for v in shows}
+        if len(totals) > MAX_TOTALS: return len(totals), sums
+    return len(totals), sums
+
+
 def _hint(text: str, pos: int, after_dice: bool) -> str:
     "Why a character cannot follow a complete term, in words."
     ch = text[pos]
@@ -475,7 +527,7 @@ def _hint(text: str, pos: int, after_dice: bool) -> str:
 
 
 def parse(expr: str,  # a dice expression such as "2d6+3", "4d6kh3" or "6d6>=5"
-          exact: bool = True,  # also hold it to the exact-odds bounds (MAX_FACES, MAX_KEEP_DICE, MAX_KEEP_FACES); False for rolling only
+          exact: bool = True,  # also hold it to the exact-odds bounds (MAX_FACES, MAX_KEEP_DICE, MAX_KEEP_FACES, MAX_TOTALS, MAX_SUMS); False for rolling only
          ) -> tuple[Term, ...]:
     "Parse a dice expression into its terms; anything malformed or out of bounds raises `InputError` naming the position."
     if not isinstance(expr, str):
@@ -507,6 +559,13 @@ def _parsed(text: str, exact: bool) -> tuple[Term, ...]:
         if (faces := odds_size(terms)) > MAX_FACES:
             raise TooLargeForOdds("expr", f"has {faces:,} die faces in all (dice × sides{'; an exploding die counts six times' if any(t.explode for t in terms) else ''}); "
                                           f"exact odds are kept to {MAX_FACES:,} so they stay fast (it can still be rolled)")
+        totals, sums = odds_work(terms)
+        if totals > MAX_TOTALS:
+            raise TooLargeForOdds("expr", f"can make more than {MAX_TOTALS:,} different totals (its multipliers spread them out); "
+                                          f"exact odds list at most {MAX_TOTALS:,} so they stay fast (it can still be rolled)")
+        if sums > MAX_SUMS:
+            raise TooLargeForOdds("expr", f"needs more than {MAX_SUMS:,} sums of two partial totals for its exact odds (its multipliers spread "
+                                          f"the totals out); exact odds are kept to {MAX_SUMS:,} so they stay fast (it can still be rolled)")
     return tuple(terms)
 
 # %% ../nbs/core/00_dice.ipynb #5d283d7f
@@ -725,7 +784,8 @@ class Roll:
         parts = []
         for i, t in enumerate(self.terms):
             body = t.shown()
-            if t.term.is_dice and (len(self.terms) > 1 or t.term.multiplier != 1): body = f"[{body}]"
+            # a group is bracketed beside other terms, a multiplier or a minus: "-[2+5+1]", never "-2+5+1"
+            if t.term.is_dice and (len(self.terms) > 1 or t.term.multiplier != 1 or t.term.sign < 0): body = f"[{body}]"
             if t.term.multiplier != 1: body += f"×{t.term.multiplier}"
             op = ("-" if t.term.sign < 0 else "") if i == 0 else (" - " if t.term.sign < 0 else " + ")
             parts.append(op + body)

@@ -31,6 +31,10 @@
   its new state on screen, saved on the device (<= 150 ms median), the bytes of a first visit before the tracker is
   live and with the whole site kept for offline use (as sent, and as a gzip or brotli host would send them), and the
   storage each tracker's autosave takes after a ten-round fight.
+
+`python tests/bench.py --quick` (what `make test` runs, through tests/test_bench_quick.py) computes every figure but the
+browser ones at a small size (a few repeats, small saves and pools) and times nothing against its target: it shows that
+the bench still runs, so that it cannot rot unseen again. `--no-browser` leaves the browser figures out of a full run.
 """
 import statistics
 import subprocess
@@ -41,7 +45,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project root: `tests` is a package
 
 
+QUICK = "--quick" in sys.argv  # every figure at a small size, nothing held to its target (see the docstring)
+
+
+def size(full, quick):
+    "A figure's size: `full` in a real run, `quick` under --quick."
+    return quick if QUICK else full
+
+
 def median_ms(fn, n=200, setup=None):
+    n = size(n, 1)
     times = []
     for _ in range(n):
         if setup: setup()
@@ -50,7 +63,7 @@ def median_ms(fn, n=200, setup=None):
 
 
 def report(name, value, unit, target):
-    ok = "ok" if value <= target else "OVER TARGET"
+    ok = "not held to it: --quick" if QUICK else "ok" if value <= target else "OVER TARGET"
     print(f"{name:<58} {value:8.3f} {unit}   (target <= {target} {unit}: {ok})", flush=True)
 
 
@@ -75,7 +88,7 @@ def core():
     code = "import sys, time; t=time.perf_counter(); import besm_nb.dice, besm_nb.checks; " \
            "print(time.perf_counter()-t, 'sympy' in sys.modules, 'ipywidgets' in sys.modules)"
     walls, imports, heavy = [], [], set()
-    for _ in range(7):
+    for _ in range(size(7, 1)):
         t = time.perf_counter()
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
         walls.append(time.perf_counter() - t); imports.append(float(out[0]))
@@ -100,20 +113,20 @@ def chase():
     for terrain, lead, p, q in (("close", 10, "Gun It, then the best finisher", "Pull Ahead until 20+, then Stunt"),
                                 ("close", 10, "Shortcut, then Box In", "Pull Ahead until 30, then Vanish"),
                                 ("open", 12, "Redline, then the best finisher", "Pull Ahead, then the best finisher")):
-        report(f"Chase: capture_odds 20 rounds, {p[:8]} v {q[:10]} (median)",
-               median_ms(lambda: capture_odds(car, bike, terrain, lead, p, q, rounds=20), 5, cold) / 1000, "s", 1)
+        report(f"Chase: capture_odds {size(20, 3)} rounds, {p[:8]} v {q[:10]} (median)",
+               median_ms(lambda: capture_odds(car, bike, terrain, lead, p, q, rounds=size(20, 3)), 5, cold) / 1000, "s", 1)
 
 
-def chase_load(rounds=9000):
+def chase_load(rounds=None):
     import json
     import tracemalloc
     from besm_nb.besm_d20.chase import Chase, ChaseRules, ChaseState, Mecha, chase_from_dict, chase_to_dict
+    rounds = rounds or size(9000, 30)
     start = ChaseState(Mecha("A", drive=5, max_speed=1000, hp=100), Mecha("B", drive=5, max_speed=1000, hp=100), "close", 10, 60,
                        rules=ChaseRules(obstacles=False))
-    data = chase_to_dict(Chase(start))
-    data["rounds"] = [{"predator": {"manoeuvre": "Jockey"}, "prey": {"manoeuvre": "Set Up"}, "dice": [12, 10]}] * rounds  # ties: it runs on
-    data.pop("now")
-    data = json.loads(json.dumps(data))
+    chase = Chase(start)
+    for _ in range(rounds): chase.act("Jockey", "Set Up", [12, 10])  # ties: it runs on
+    data = json.loads(json.dumps(chase_to_dict(chase)))  # as saved: the rounds and where they leave the chase (`now`)
     report(f"Chase: load a {rounds:,}-round save (median of 3)", median_ms(lambda: chase_from_dict(data), 3) / 1000, "s", 2)
     tracemalloc.start()
     chase_from_dict(data)
@@ -135,19 +148,20 @@ def character_saves():
     import json
     import tracemalloc
     from besm_nb.besm_d20 import classless, damage_saves as ds, fate_points as fp
+    events, entries, built = size(ds.MAX_EVENTS, 30), size(fp.MAX_ENTRIES, 30), size(classless.MAX_ENTRIES, 30)
     record = ds.DamageTrack(ds.Target("T", fate_points=100)).to_dict()
     record["events"] = ([{"event": "attack", "dc": 10, "attack": "stun", "natural": 9, "attacker_level": -1, "max_effect": "none",
                           "maximum_force": False}, {"event": "end round"},
-                         {"event": "wait", "rounds": 600, "resting": False, "medical": False}] * ds.MAX_EVENTS)[:ds.MAX_EVENTS]
+                         {"event": "wait", "rounds": 600, "resting": False, "medical": False}] * events)[:events]
     ledger = fp.FateLedger("P").to_dict()
     ledger["entries"] = [{"entry": "gain", "points": 1, "note": "a goal"},
-                         {"entry": "spend", "use": "Raw Power", "points": 1, "note": "", "level": 5, "roll": 3, "weapon": "none"}] * (fp.MAX_ENTRIES // 2)
+                         {"entry": "spend", "use": "Raw Power", "points": 1, "note": "", "level": 5, "roll": 3, "weapon": "none"}] * (entries // 2)
     build = classless.ClasslessBuild("P", 90).to_dict()
     build["entries"] = [{"entry": "session", "extra": True},
-                        {"entry": "buy", "kind": "ability", "name": "Strength", "count": 1, "cost": "", "int_mod": 0}] * (classless.MAX_ENTRIES // 2)
-    for name, load, data in ((f"a {ds.MAX_EVENTS:,}-event damage record", ds.DamageTrack.from_dict, record),
-                             (f"a {fp.MAX_ENTRIES:,}-entry Fate ledger", fp.FateLedger.from_dict, ledger),
-                             (f"a {classless.MAX_ENTRIES:,}-entry classless build", classless.ClasslessBuild.from_dict, build)):
+                        {"entry": "buy", "kind": "ability", "name": "Strength", "count": 1, "cost": "", "int_mod": 0}] * (built // 2)
+    for name, load, data in ((f"a {events:,}-event damage record", ds.DamageTrack.from_dict, record),
+                             (f"a {entries:,}-entry Fate ledger", fp.FateLedger.from_dict, ledger),
+                             (f"a {built:,}-entry classless build", classless.ClasslessBuild.from_dict, build)):
         data = json.loads(json.dumps(data))
         report(f"Load {name} (median of 3)", median_ms(lambda: load(data), 3) / 1000, "s", 1)
         tracemalloc.start(); load(data); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
@@ -166,9 +180,10 @@ def battles():
     b, rng = start_battle(samurai, horde, characters="A", party_size=3, party_level=4), random.Random(1)
     report("Narrative battle: resolve one turn (median)", median_ms(lambda: resolve_turn(b, dice=rng), 1000), "ms", 1)
     report("Narrative battle: turn_odds, exact (median)", median_ms(lambda: turn_odds(b), 200), "ms", 20)
-    report("Narrative battle: battle_odds over 16 turns, 2,000 simulated (median)", median_ms(lambda: battle_odds(b, 16), 5) / 1000, "s", 1)
+    turns = size(16, 2)
+    report(f"Narrative battle: battle_odds over {turns} turns, 2,000 simulated (median)", median_ms(lambda: battle_odds(b, turns), 5) / 1000, "s", 1)
     even = start_battle(samurai, army_from_troops("Levy", General("Goro", 10, 2), [Troops("Foot", 5200, 1)]))
-    report("Narrative battle: battle_odds over 16 turns, evenly matched (median)", median_ms(lambda: battle_odds(even, 16), 5) / 1000, "s", 1)
+    report(f"Narrative battle: battle_odds over {turns} turns, evenly matched (median)", median_ms(lambda: battle_odds(even, turns), 5) / 1000, "s", 1)
     # unit combat: an attack's odds (exact within the stated bound, simulated past it), and loading the longest save
     import json
     import tracemalloc
@@ -184,26 +199,28 @@ def battles():
     report("Unit combat: attack_outlook, 30 counters, two attacks (median)", median_ms(lambda: attack_outlook(s, "Host", "Goblins", "attack"), 10), "ms", 500)
     t, _ = roll_initiative(start_combat([NISHIHAMA, Unit("Goblins", "B", 10, 10, ac=1, armour=2)]), [20, 1])
     report("Unit combat: attack_outlook, the sample roster's charge (median)", median_ms(lambda: attack_outlook(t, NISHIHAMA.name, "Goblins", "charge"), 50), "ms", 50)
-    six = engaged(Unit("Six", "A", 30, 20, attack=(6, 5, 4, 3, 2, 1), damage="2d8+4"), Unit("Horde", "B", 30, 20, ac=1, armour=2))
-    report("Unit combat: attack_outlook, 30 counters, six attacks (simulated; median)", median_ms(lambda: attack_outlook(six, "Six", "Horde", "attack"), 5) / 1000, "s", 2)
-    report("Unit combat: the largest exact odds, six attacks of 30 counters (median)",
-           median_ms(lambda: unit_attack_odds((6, 5, 4, 3, 2, 1), 1, "1d8+3", 30, 30, 19, armour=2), 5) / 1000, "s", 2)
-    report("Unit combat: the largest simulated odds, 100d5+1000 at 1,000,000 HP (median)",
-           median_ms(lambda: unit_attack_odds((100,) * 6, -52, "100d5+1000", 30, 30, 1_000_000), 3) / 1000, "s", 2)
+    n, bonuses = size(30, 3), size((6, 5, 4, 3, 2, 1), (6, 5))  # --quick: fewer counters and attacks
+    six = engaged(Unit("Six", "A", n, 20, attack=bonuses, damage="2d8+4"), Unit("Horde", "B", n, 20, ac=1, armour=2))
+    report(f"Unit combat: attack_outlook, {n} counters, {len(bonuses)} attacks (simulated; median)", median_ms(lambda: attack_outlook(six, "Six", "Horde", "attack"), 5) / 1000, "s", 2)
+    report(f"Unit combat: the largest exact odds, {len(bonuses)} attacks of {n} counters (median)",
+           median_ms(lambda: unit_attack_odds(bonuses, 1, "1d8+3", n, n, 19, armour=2), 5) / 1000, "s", 2)
+    report(f"Unit combat: the largest simulated odds, 100d5+1000 at 1,000,000 HP, {len(bonuses)} attacks of {n} counters (median)",
+           median_ms(lambda: unit_attack_odds((100,) * len(bonuses), -52, "100d5+1000", n, n, 1_000_000), 3) / 1000, "s", 2)
     heavy = [Unit(n, side, 30, 1_000_000, attack=(6, 5, 4, 3, 2, 1), damage="2d8+4", armour=100) for n, side in (("Host", "A"), ("Horde", "B"))]
     c, rng = Combat(start_combat(heavy)), random.Random(1)
     c.do(UnitAction("initiative"), rng)
     c.do(UnitAction("attack", unit=c.state.current(), target=[u for u in ("Host", "Horde") if u != c.state.current()][0], option="charge"), rng)
-    while len(c.actions) < MAX_ACTIONS:
+    actions = size(MAX_ACTIONS, 20)
+    while len(c.actions) < actions:
         now = c.state.current()
         c.do(UnitAction("round") if now is None else UnitAction("attack", unit=now, target="Horde" if now == "Host" else "Host"), rng)
     data = json.loads(json.dumps(c.to_dict()))
-    report(f"Unit combat: load a {MAX_ACTIONS:,}-action save, six attacks of 30 counters each (median of 3)", median_ms(lambda: combat_from_dict(data), 3) / 1000, "s", 2)
+    report(f"Unit combat: load a {actions:,}-action save, six attacks of 30 counters each (median of 3)", median_ms(lambda: combat_from_dict(data), 3) / 1000, "s", 2)
     tracemalloc.start()
     combat_from_dict(data)
     peak = tracemalloc.get_traced_memory()[1] / 1e6
     tracemalloc.stop()
-    report(f"Unit combat: load a {MAX_ACTIONS:,}-action save, peak memory", peak, "MB", 500)
+    report(f"Unit combat: load a {actions:,}-action save, peak memory", peak, "MB", 500)
 
 
 def battle_bounds():
@@ -217,19 +234,20 @@ def battle_bounds():
     b = Battle(start_battle(Army("A", g, 10**8, 200), Army("B", g, 10**8, 200)))
     b.turn(dice=[10, 10, 1, 1])  # a tie: 1d4 × 100 × 100 each, and the battle goes on
     data = json.loads(json.dumps(b.to_dict()))
-    data["actions"] *= MAX_ACTIONS
-    data["claims"] |= {"turn": MAX_ACTIONS + 1, "strength": [10**8 - 10_000 * MAX_ACTIONS] * 2}
-    report(f"Narrative battle: load a {MAX_ACTIONS:,}-turn save (median of 3)", median_ms(lambda: battle_from_dict(data), 3) / 1000, "s", 2)
+    actions = size(MAX_ACTIONS, 20)
+    data["actions"] *= actions
+    data["claims"] |= {"turn": actions + 1, "strength": [10**8 - 10_000 * actions] * 2}
+    report(f"Narrative battle: load a {actions:,}-turn save (median of 3)", median_ms(lambda: battle_from_dict(data), 3) / 1000, "s", 2)
     tracemalloc.start(); battle_from_dict(data); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
-    report(f"Narrative battle: load a {MAX_ACTIONS:,}-turn save, peak memory", peak, "MB", 100)
+    report(f"Narrative battle: load a {actions:,}-turn save, peak memory", peak, "MB", 100)
     elite = lambda aq: start_battle(Army("East", g, 10**9, aq), Army("West", g, 9 * 10**8, aq))
-    report("Narrative battle: battle_odds, AQ 200 a side, 16 turns, exact (median)", median_ms(lambda: battle_odds(elite(200)), 3) / 1000, "s", 1)
-    worst, name = 0.0, ""
+    report("Narrative battle: battle_odds, AQ 200 a side, 16 turns, exact (median)", median_ms(lambda: battle_odds(elite(200), size(16, 2)), 3) / 1000, "s", 1)
+    worst, name, long = 0.0, "", size(200, 3)
     for aq in (5, 30, 200):  # the chain stopped at its limit, then 2,000 battles of 200 turns simulated (AQ 200: the longest)
-        t = time.perf_counter(); battle_odds(elite(aq), 200, n=SIMULATED_TURNS // 200); took = time.perf_counter() - t
+        t = time.perf_counter(); battle_odds(elite(aq), long, n=size(SIMULATED_TURNS // 200, 100)); took = time.perf_counter() - t
         if took > worst: worst, name = took, f"AQ {aq} a side"
-    report(f"Narrative battle: battle_odds worst legal case ({name}, 200 turns)", worst, "s", 2)
-    tracemalloc.start(); battle_odds(elite(30), 200, n=SIMULATED_TURNS // 200); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
+    report(f"Narrative battle: battle_odds worst legal case ({name}, {long} turns)", worst, "s", 2)
+    tracemalloc.start(); battle_odds(elite(30), long, n=size(SIMULATED_TURNS // 200, 100)); peak = tracemalloc.get_traced_memory()[1] / 1e6; tracemalloc.stop()
     report("Narrative battle: battle_odds worst legal case, peak memory", peak, "MB", 500)
 
 
@@ -305,6 +323,7 @@ def encounters():
     report(f"Encounters: load a {len(r.events)}-event fight (median)",
            median_ms(lambda: StaminaRecord.from_dict(saved), 50), "ms", 20)
     from besm_nb.encounters.exertion import MAX_EVENTS, MAX_FIGHTERS
+    MAX_EVENTS, MAX_FIGHTERS = size(MAX_EVENTS, 40), size(MAX_FIGHTERS, 3)
     add = lambda i: {"do": "add", "name": f"c{i}", "strength": 100, "willpower": 100, "max_stamina": 10 ** 5, "stamina": 10 ** 5, "heavy": False}
     crowd = [add(i) for i in range(MAX_FIGHTERS)]
     acts = crowd + [e for _ in range(MAX_EVENTS) for e in [{"do": "act", "name": f"c{i}"} for i in range(MAX_FIGHTERS)] + [{"do": "end_round"}]]
@@ -357,6 +376,7 @@ def car_chase():
     report("car chase: the same, the resolver's caches cleared, median", median_ms(hit_with_odds, 30, cold), "ms", 20)
     report("car chase: the control roll's odds, median", median_ms(lambda: c.control_roll("Roadster", -1), 2000), "ms", 1)
     long = CarChase(); long.add_vehicle("A", speed=60); long.add_vehicle("B", kind="motorcycle", speed=50, tons=0.25)
+    MAX_EVENTS = size(MAX_EVENTS, 40)
     while len(long.steps) < MAX_EVENTS:
         for name in ("A", "B"):
             if len(long.steps) >= MAX_EVENTS - 4: break
@@ -586,6 +606,7 @@ def crowds_only():
         browser.close()
 
 
+MULTIPLIED_WORST = ("1d100x50+1d500+1d4x997+10d20x50", "1d500+1d100x100+32d4x10+21d4x2", "20d10x50+11d20+62d4")  # near MAX_SUMS
 DICE_WORST = ("100d10", "100d10r<=9", "20d20kh19", "4d100kh3", "13d5!kh12", "16d10!", "100d10!>=8", "20d20kh10>=10",
               "1d166!", "20d20kh19+20d20kh18+10d20")  # the largest the caps allow, of each kind
 
@@ -597,7 +618,7 @@ def dice_notation():
     code = ("import resource, sys, time; from besm_nb.dice import dist; t, c = time.perf_counter(), time.process_time(); "
             "dist(sys.argv[1]); print(time.perf_counter() - t, time.process_time() - c, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
     worst = (0.0, 0.0, 0.0)
-    for expr in DICE_WORST:
+    for expr in size(DICE_WORST, ("4d6kh3", "6d10!>=8")):
         out = subprocess.run([sys.executable, "-c", code, expr], capture_output=True, text=True, check=True).stdout.split()
         wall, cpu, mb = map(float, out)
         print(f"{'dist(' + repr(expr) + '), fresh process':<58} {wall * 1000:8.1f} ms   (CPU {cpu * 1000:.0f} ms, peak {mb:.0f} MB)")
@@ -606,6 +627,10 @@ def dice_notation():
     print(f"{'dice notation: slowest allowed expression, wall time':<58} {worst[0]:8.3f} s   (the machine's load adds to it)")
     report("dice notation: largest peak memory of those processes", worst[2], "MB", 500)
     long = " + ".join(["10d10!r<=2kh3"] * 12) + " + 1d4"  # 195 characters, 13 terms
+    for expr in size(MULTIPLIED_WORST, ("d100x100+d100",)):  # the caps on totals and sums: the slowest they allow
+        t, c = time.perf_counter(), time.process_time()
+        dice._counts.cache_clear(); dice.odds_rows(expr); dice.stats(expr)
+        print(f"{'odds of ' + repr(expr) + ' (dist, rows, stats)':<58} {(time.perf_counter() - t) * 1000:8.1f} ms   (CPU {(time.process_time() - c) * 1000:.0f} ms)")
     report("parse a 195-character expression (median)", median_ms(lambda: dice.parse(long, exact=False), 500), "ms", 1)
     rng = random.Random(1)
     report("roll('100d100kh50') with every die shown (median)", median_ms(lambda: str(dice.roll("100d100kh50", rng)), 200), "ms", 5)
@@ -613,7 +638,7 @@ def dice_notation():
     if cli.exists():
         import resource
         walls, cpus = [], []
-        for _ in range(5):
+        for _ in range(size(5, 1)):
             before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
             subprocess.run([str(cli), "--help"], capture_output=True, check=True)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -625,7 +650,8 @@ def dice_notation():
 
 # -- the trackers on the site: live in the reader's browser, saved on the device, kept for offline use -----------------
 def ten_rounds(folder: Path) -> dict:
-    "Each tracker played for ten rounds (or to its end) with its autosave in `folder`/<kind>: (rounds played, steps to undo)."
+    "Each tracker played for ten rounds (two with --quick; or to its end) with its autosave in `folder`/<kind>: (rounds played, steps to undo)."
+    ROUNDS = size(10, 2)
     import ipywidgets  # noqa: F401  (the trackers' widgets)
     from besm_nb.ui.anime_d20.damage import WoundsTracker
     from besm_nb.ui.besm_d20.battles import BattleTracker
@@ -641,7 +667,7 @@ def ten_rounds(folder: Path) -> dict:
         for name, acv, dcv, power in [("Aiko", 8, 6, 40), ("Ben", 7, 5, 30), ("Chiyo", 6, 5, 30), ("Daigo", 7, 6, 35)]:
             t.f_name.value, t.f_acv.value, t.f_dcv.value, t.f_power.value, t.f_health.value = name, acv, dcv, power, 200
             t.add_button.click()
-        for _ in range(10):
+        for _ in range(ROUNDS):
             t.roll_init_button.click()
             for _ in range(8):
                 standing = [n for n, c in t.fight.now()[0].items() if n != t.who.value and c.health > 0]
@@ -649,26 +675,26 @@ def ten_rounds(folder: Path) -> dict:
                 t.targets.value = (standing[0],)
                 t.resolve_button.click()
             t.next_button.click()
-        return 10
+        return ROUNDS
 
     def chase(t):
         t.lead_in.value = "20"; t.start_button.click()
-        for r in range(10):
+        for r in range(ROUNDS):
             if t.chase.over: return r
             t.pred.pick.value, t.prey.pick.value = "Gun It", "Pull Ahead"
             t.resolve_button.click()
-        return 10
+        return ROUNDS
 
     def battle(t):
         t.start_button.click()
-        for r in range(10):
+        for r in range(ROUNDS):
             if t.battle.state.over: return r
             t.turn_button.click()
-        return 10
+        return ROUNDS
 
     def units(t):
         t.start_button.click(); t.init_button.click()
-        for r in range(10):
+        for r in range(ROUNDS):
             for _ in range(6):
                 if t.combat.state.over: return r
                 if t.owing.options: t.morale_button.click(); continue
@@ -679,20 +705,20 @@ def ten_rounds(folder: Path) -> dict:
             t.round_button.click()
             if t.owing.options: t.morale_button.click(); t.round_button.click()
             t.init_button.click()
-        return 10
+        return ROUNDS
 
     def stamina(t):
         for name in ("Garth", "Ezra", "Mira"): t.f_name.value = name; t.b_add.click()
-        for _ in range(10):
+        for _ in range(ROUNDS):
             for name in ("Garth", "Ezra", "Mira"): t.who.value = name; t.b_act.click()
             t.b_end.click()
-        return 10
+        return ROUNDS
 
     def each(*buttons):
         def play(t):
-            for _ in range(10):
+            for _ in range(ROUNDS):
                 for b in buttons: getattr(t, b).click()
-            return 10
+            return ROUNDS
         return play
 
     def saves_record(t):
@@ -709,8 +735,8 @@ def ten_rounds(folder: Path) -> dict:
     try:
         from besm_nb.ui.special.car_chase import CarChaseTracker
         def car(t):
-            for _ in range(10): t.b_end.click()
-            return 10
+            for _ in range(ROUNDS): t.b_end.click()
+            return ROUNDS
         plays["car chase (turns only)"] = (CarChaseTracker, car)
     except ImportError: pass
     out = {}
@@ -720,7 +746,8 @@ def ten_rounds(folder: Path) -> dict:
         try:
             t = cls(saves=where)
             rounds = play(t)
-        except Exception as e:  # a tracker whose controls changed: said, and the others still measured
+        except Exception as e:  # a tracker whose controls changed: said, and the others still measured (--quick: it fails)
+            if QUICK: raise
             print(f"storage: {name}: not measured ({type(e).__name__}: {e})")
             continue
         out[name] = (rounds, len(t._undo), sum(f.stat().st_size for f in where.iterdir()))
@@ -821,12 +848,25 @@ def site_trackers(cold_runs=5, warm_runs=11, actions=21):
                 report(f"site: {page}: action -> new state, saved (median)", statistics.median(times[1:]), "ms", 150)
             ctx.close()
     server.shutdown()
+    storage()
+
+
+def storage():
+    "The storage each tracker's autosave takes after ten rounds (no browser: the trackers are played here)."
+    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (rounds, steps, size) in ten_rounds(Path(tmp)).items():
-            print(f"{'storage: ' + name + f', {rounds} rounds':<58} {size / 1e3:8.1f} kB   ({steps} steps to undo)")
+        for name, (rounds, steps, size_) in ten_rounds(Path(tmp)).items():
+            print(f"{'storage: ' + name + f', {rounds} rounds':<58} {size_ / 1e3:8.1f} kB   ({steps} steps to undo)")
 
 
 if __name__ == "__main__":
+    if QUICK:  # every figure but the browser ones, small (tests/test_bench_quick.py; the browser tests cover those pages)
+        start, took = time.perf_counter(), []
+        for part in (core, dice_notation, encounters, special, storage):
+            t = time.perf_counter(); part(); took.append(f"{part.__name__} {time.perf_counter() - t:.1f} s")
+        print(f"bench --quick: every figure computed in {time.perf_counter() - start:.1f} s ({', '.join(took)}; "
+              f"load average {__import__('os').getloadavg()[0]:.1f})")
+        sys.exit()
     if "--crowd" in sys.argv:  # only the pages-at-once figures
         crowds_only()
         sys.exit()

@@ -117,3 +117,39 @@ def test_every_exported_module_defines_what_it_uses():
     found = {str(p.relative_to(ROOT)): _undefined_names(p.read_text()) for p in sorted((ROOT / "besm_nb").rglob("*.py"))}
     assert {p: names for p, names in found.items() if names} == {}
     assert _undefined_names("def f():\n    return roll_success(1)\n") == ["roll_success"]  # the check catches one
+
+
+# ---- issue 31 item 39: the licence and the source distribution ----
+
+def test_the_licence_the_package_names_is_in_the_repository_and_shipped():
+    "setup.py says Apache-2.0: the licence's text is beside it, and the sdist (and so the wheel) carries it."
+    text = (ROOT / "LICENSE").read_text()
+    assert text.split()[:4] == ["Apache", "License", "Version", "2.0,"] and "TERMS AND CONDITIONS FOR USE" in text
+    assert 'license="Apache-2.0"' in (ROOT / "setup.py").read_text()
+    assert "include LICENSE" in (ROOT / "MANIFEST.in").read_text().splitlines()
+
+
+def test_the_sdist_ships_no_tests():
+    "The tests need the whole project (notebooks, sources, a browser): MANIFEST.in leaves them all out, whatever a setuptools "
+    "release adds by default (newer ones add tests/test*.py: seven top-level files, without the folders they import)."
+    from setuptools._distutils.filelist import FileList
+    files = FileList()
+    files.set_allfiles([str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and ".venv" not in p.parts and ".git" not in p.parts])
+    files.files = ["setup.py", *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").glob("test*.py")))]  # such a default
+    for line in (ROOT / "MANIFEST.in").read_text().splitlines():
+        if line.strip() and not line.startswith("#"): files.process_template_line(line)
+    assert not [f for f in files.files if f.split("/")[0] == "tests"]
+    assert "LICENSE" in files.files and "nbs/dashboards/voila.json" in files.files
+
+
+def test_no_page_says_the_trackers_stay_snapshots_on_the_site():
+    "Issue 31 item 40: every tracker is live on the site (tests/test_site_trackers.py plays each): no page says otherwise."
+    import json
+    import re
+    stale = re.compile(r"trackers? (?:stay|stays|remain|remains) (?:a )?snapshots?\b(?!\s+there)|on the site it shows as a\s+snapshot|"
+                       r"stateless calculators? (?:then )?(?:goes|go|compute) live", re.I)
+    texts = {"README.md": (ROOT / "README.md").read_text()}
+    for nb in (ROOT / "nbs").rglob("*.ipynb"):
+        cells = json.loads(nb.read_text())["cells"]
+        texts[str(nb.relative_to(ROOT))] = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    assert [name for name, text in texts.items() if stale.search(text)] == []

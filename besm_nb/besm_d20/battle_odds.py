@@ -86,7 +86,7 @@ def turn_odds(state: BattleState,  # the battle at the start of the turn
             for loss, q in _loss_dist(expr, times, scale):
                 taken = min(loss, army.strength)
                 strength[i][taken] = strength[i].get(taken, Fraction(0)) + p * q
-                if not breaks(army.strength - taken, army.quality - aq, reading): holds += q
+                if not breaks(army.strength - taken, army.quality - aq, reading, aq > 0): holds += q
             brk[i] += p * (1 - holds)
             stays.append(holds)
         ends += p * (1 - stays[0] * stays[1])
@@ -280,13 +280,15 @@ def _chain(state: BattleState, turns: int, circumstance: tuple[int, int], odds: 
                 n0, n1 = m0 + a0, m1 + a1
                 na = None if qa is None else qa - la
                 nb = None if qb is None else qb - lb
+                fa = la > 0 and na is not None and na <= 0  # an army flees only when the turn lowers its AQ to 0 or below
+                fb = lb > 0 and nb is not None and nb <= 0
                 if n0 >= A or n1 >= B:  # a loss could take all the AS an army has left, or more
                     if n0 > A or n1 > B: raise _Matters
-                    if hard_zero and ((n0 == A and (na is None or na > 0)) or (n1 == B and (nb is None or nb > 0))): raise _Matters
-                if (na is not None and na <= 0) or (nb is not None and nb <= 0):  # an army breaks: the battle ends
+                    if hard_zero and ((n0 == A and not fa) or (n1 == B and not fb)): raise _Matters
+                if fa or fb:  # an army breaks: the battle ends
                     if odds:
-                        if na is not None and na <= 0: done[0] += w * c
-                        if nb is not None and nb <= 0: done[1] += w * c
+                        if fa: done[0] += w * c
+                        if fb: done[1] += w * c
                     continue
                 n2, n3, n4 = m2 + a2, m3 + a3, m4 + a4
                 if not last:  # AS at the next check: the outnumber bonuses must stay as they are
@@ -382,7 +384,7 @@ def _turn_step(sa: int, sb: int, qa: int, qb: int, ta: int, tb: int,  # AS, AQ, 
     sa -= min(sa, loss(ea, xa)) if ea else 0
     sb -= min(sb, loss(eb, xb)) if eb else 0
     qa, qb = qa - la, qb - lb
-    return (sa, sb), (qa, qb), _CARRIED[r], (qa <= 0 or (hard_zero and sa <= 0), qb <= 0 or (hard_zero and sb <= 0))
+    return (sa, sb), (qa, qb), _CARRIED[r], ((la > 0 and qa <= 0) or (hard_zero and sa <= 0), (lb > 0 and qb <= 0) or (hard_zero and sb <= 0))
 
 
 def _simulate(state: BattleState, turns: int, circumstance: tuple[int, int], n: int, seed: int, note: str = "") -> BattleOdds:

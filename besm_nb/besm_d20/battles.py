@@ -37,15 +37,15 @@ __all__ = ['RULE', 'SIDES', 'COUNT_RANGE', 'LEVEL_RANGE', 'MOUNT_HD_RANGE', 'BIG
            'RULE_CHECKS', 'AURA_RANGE', 'MAX_CARRIED', 'TABLE_A8', 'LARGEST_READINGS', 'BATTLE_SIZE_READINGS',
            'AT_10000_READINGS', 'TURN_MINUTES', 'TURN_RANGE', 'PARTICIPANTS_RANGE', 'SCALES', 'RULE_ENCOUNTERS',
            'GLORY_RANGE', 'CHARACTERS_RANGE', 'TROOP_TYPES', 'TABLE_A9', 'A9_NOTES', 'MAX_FIGHTS',
-           'ZERO_STRENGTH_READINGS', 'PSB_READINGS', 'ENCOUNTER_READINGS', 'HALF_HOUR', 'MAX_ROLLS', 'MAX_TURN_FIGHTS',
-           'MAX_ACTIONS', 'MAX_TURNS', 'BATTLE_KIND', 'BATTLE_VERSION', 'ACTIONS', 'ADJUST_RANGE', 'Troops', 'half_up',
-           'army_strength', 'army_quality', 'outnumber_bonus', 'General', 'general_bonus', 'battle_check_bonus',
-           'opposed_battle_check', 'A8Row', 'a8_row', 'size_scale', 'strength_loss', 'average_level',
-           'encounter_modifier', 'EncounterRow', 'a9_row', 'Fight', 'as_dice', 'roll_encounter', 'describe_fight',
-           'BattleRules', 'Army', 'army_from_troops', 'BattleState', 'start_battle', 'check_bonuses', 'turn_losses',
-           'breaks', 'resolve_turn', 'narrate', 'BattleAction', 'encounter_rolls', 'encounter_refusal', 'creditable',
-           'encounter', 'credit', 'adjust', 'Battle', 'troops_to_dict', 'troops_from_dict', 'battle_claims',
-           'battle_to_dict', 'battle_from_dict', 'save_battle', 'load_battle']
+           'ZERO_STRENGTH_READINGS', 'START_QUALITY_READINGS', 'PSB_READINGS', 'ENCOUNTER_READINGS', 'HALF_HOUR',
+           'MAX_ROLLS', 'MAX_TURN_FIGHTS', 'MAX_ACTIONS', 'MAX_TURNS', 'BATTLE_KIND', 'BATTLE_VERSION', 'ACTIONS',
+           'ADJUST_RANGE', 'Troops', 'half_up', 'army_strength', 'army_quality', 'outnumber_bonus', 'General',
+           'general_bonus', 'battle_check_bonus', 'opposed_battle_check', 'A8Row', 'a8_row', 'size_scale',
+           'strength_loss', 'average_level', 'encounter_modifier', 'EncounterRow', 'a9_row', 'Fight', 'as_dice',
+           'roll_encounter', 'describe_fight', 'BattleRules', 'Army', 'army_from_troops', 'BattleState', 'start_battle',
+           'check_bonuses', 'turn_losses', 'breaks', 'resolve_turn', 'narrate', 'BattleAction', 'encounter_rolls',
+           'encounter_refusal', 'creditable', 'encounter', 'credit', 'adjust', 'Battle', 'troops_to_dict',
+           'troops_from_dict', 'battle_claims', 'battle_to_dict', 'battle_from_dict', 'save_battle', 'load_battle']
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #7ac50622
 TROOP_KINDS = ("infantry", "cavalry", "mecha")
@@ -545,6 +545,7 @@ def describe_fight(f: Fight,  # a rolled result
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #be232a3b
 ZERO_STRENGTH_READINGS = ("breaks", "fights on")
+START_QUALITY_READINGS = ("fights", "refused")  # an army at AQ 0 or below at the start: it fights (flees once a turn lowers it), or is refused
 PSB_READINGS = ("best", "sum")
 ENCOUNTER_READINGS = ("each half-hour", "each turn")  # how often the characters roll on Table A-9
 HALF_HOUR = 30  # minutes between encounter rolls
@@ -568,6 +569,7 @@ class BattleRules:
     battle_size: str = "larger army"  # the size band counts the "larger army" or "both armies" together
     at_10000: str = "as printed"  # a battle of exactly 10,000: "as printed" or "x10"
     encounters: str = "each half-hour"  # encounter rolls come "each half-hour" of battle or once "each turn"
+    start_quality: str = "fights"  # an army starting at AQ 0 or below "fights" (it flees only when its AQ is lowered) or is "refused"
 
     def __post_init__(self):
         require_choice(self.exact_multiple, "exact_multiple", EXACT_MULTIPLE_READINGS)
@@ -580,6 +582,7 @@ class BattleRules:
         require_choice(self.battle_size, "battle_size", BATTLE_SIZE_READINGS)
         require_choice(self.at_10000, "at_10000", AT_10000_READINGS)
         require_choice(self.encounters, "encounters", ENCOUNTER_READINGS)
+        require_choice(self.start_quality, "start_quality", START_QUALITY_READINGS)
 
 
 @checked
@@ -630,6 +633,7 @@ class BattleState:
     broken: tuple[bool, bool] = (False, False)  # which armies have fled or been destroyed
     reason: str = ""  # why the battle ended
     history: History | tuple[str, ...] = ()  # one line per action (shared between states: see `History`)
+    ended_by_change: bool = False  # a GM's change, not a turn's checks, broke an army
 
     def __post_init__(self):
         if not (isinstance(self.armies, (tuple, list)) and len(self.armies) == 2 and all(isinstance(a, Army) for a in self.armies)):
@@ -661,6 +665,7 @@ class BattleState:
         if len(broken) != 2: raise InputError("broken", f"needs two values, for A and B, got {shown(self.broken)}")
         for b in broken: require_bool(b, "broken")
         require_text(self.reason, "reason", 1000)
+        require_bool(self.ended_by_change, "ended_by_change")
         for k, v in (pairs | {"fights": fights, "credited": credited, "broken": broken}).items():
             object.__setattr__(self, k, tuple(v))
         if not isinstance(self.history, History):  # lines given by hand: each checked once, then shared by the states that follow
@@ -692,7 +697,17 @@ def start_battle(a: Army,  # army A
                  party_level: int = 1,  # the average class Level of the characters, rounded down
                 ) -> BattleState:
     "A new battle between two armies."
-    return BattleState((a, b), rules or BattleRules(), participants, characters, party_size, party_level)
+    return _fit_to_start(BattleState((a, b), rules or BattleRules(), participants, characters, party_size, party_level))
+
+
+def _fit_to_start(state: BattleState) -> BattleState:
+    "A battle about to begin, refused if an army starts at AQ 0 or below under the reading `start_quality=\"refused\"`."
+    if state.rules.start_quality == "refused":
+        for side, army in zip(SIDES, state.armies):
+            if army.quality <= 0:
+                raise InputError("quality", f"army {side}, {army.name}, starts at AQ {army.quality}: under the reading 'refused' an army "
+                                            "takes the field with AQ 1 or more")
+    return state
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #73202023
 def _pair(values: object, name: str, lo: int, hi: int) -> tuple[int, int]:
@@ -730,11 +745,12 @@ def turn_losses(row: A8Row,  # the turn's Table A-8 row
 def breaks(strength: int,  # AS after the turn
            quality: int,  # AQ after the turn
            zero_strength: str = "breaks",  # the AS 0 reading
+           lowered: bool = True,  # the turn (or the GM's change) lowered the AQ: only an AQ reduced to 0 or below makes an army flee
           ) -> str:
     "Why an army leaves the battle now ('' if it fights on)."
     require_int(strength, "strength", *STRENGTH_RANGE); require_int(quality, "quality", -1000, 1000)
-    require_choice(zero_strength, "zero_strength", ZERO_STRENGTH_READINGS)
-    if quality <= 0: return "fled the field (AQ 0 or below)"
+    require_choice(zero_strength, "zero_strength", ZERO_STRENGTH_READINGS); require_bool(lowered, "lowered")
+    if quality <= 0 and lowered: return "fled the field (AQ 0 or below)"
     if strength <= 0 and zero_strength == "breaks": return "broken (no Army Strength left)"
     return ""
 
@@ -758,7 +774,9 @@ def resolve_turn(state: BattleState,  # the battle at the start of the turn
     log.append(Step("Result (Table A-8)", f"{state.side(winner).name} {row.label.lower()}" if winner else "tied", RULE_CHECKS))
     scale = state.scale
     armies, lost = [], list(state.lost)
+    lowered = []
     for i, (army, (expr, times, aq)) in enumerate(zip(state.armies, turn_losses(row, winner))):
+        lowered.append(aq > 0)
         rolled = feed(expr, f"{army.name}'s Army Strength loss ({expr} × {times})") if expr else 0
         loss = strength_loss(rolled, times, scale)
         taken = min(loss, army.strength)
@@ -768,7 +786,7 @@ def resolve_turn(state: BattleState,  # the battle at the start of the turn
         if aq: log.append(Step(f"{army.name}: AQ loss", f"−{aq}", f"{RULE_CHECKS} (Table A-8)"))
         armies.append(replace(army, strength=army.strength - taken, quality=army.quality - aq))
         lost[i] += taken
-    broke = [breaks(a.strength, a.quality, state.rules.zero_strength) for a in armies]
+    broke = [breaks(a.strength, a.quality, state.rules.zero_strength, low) for a, low in zip(armies, lowered)]
     reason = "; ".join(f"{a.name}: {why}" for a, why in zip(armies, broke) if why)
     if reason: log.append(Step("The battle ends", reason, RULE_CHECKS))
     nxt = tuple(row.winner_bonus if s == winner else 0 for s in SIDES)
@@ -777,7 +795,7 @@ def resolve_turn(state: BattleState,  # the battle at the start of the turn
             + f"; AS {armies[0].strength:,} / {armies[1].strength:,}; AQ {armies[0].quality} / {armies[1].quality}" + (f"; {reason}" if reason else ""))
     new = replace(state, armies=tuple(armies), turn=state.turn + 1, next_bonus=nxt, success_bonus=(0, 0), margin=totals[0] - totals[1],
                   fights=(), rolls=0, credited=(), lost=tuple(lost), broken=tuple(bool(w) for w in broke), reason=reason,
-                  history=state.history.added(line))
+                  history=state.history.added(line), ended_by_change=False)
     return new, log
 
 
@@ -788,7 +806,7 @@ def narrate(log: Sequence[Step],  # a turn's log
     return "\n".join(f"{s.what}: {s.value}" for s in log)
 
 # %% ../../nbs/besm_d20/50_battles.ipynb #d611b81e
-BATTLE_KIND, BATTLE_VERSION = "besm-narrative-battle", 3  # 2: the `final_encounter` reading; 3: `battle_size`, `at_10000`, `encounters`
+BATTLE_KIND, BATTLE_VERSION = "besm-narrative-battle", 4  # 2: the `final_encounter` reading; 3: `battle_size`, `at_10000`, `encounters`; 4: `start_quality`
 ACTIONS = ("turn", "encounter", "credit", "adjust")
 ADJUST_RANGE = (-STRENGTH_RANGE[1], STRENGTH_RANGE[1])
 
@@ -845,7 +863,10 @@ def encounter_refusal(state: BattleState,  # the battle
     if state.over and (state.margin is None or not state.rules.final_encounter): return f"the battle is over ({state.reason})"
     if state.margin is None: return "the characters roll after the generals' Battle Checks: play a turn first"
     played = state.turn - 1
-    due = encounter_rolls(played, state.rules) or (1 if state.over else 0)  # the half-hour in which an army broke, cut short
+    own = encounter_rolls(played, state.rules)
+    if state.over and state.ended_by_change and not own:  # no turn's checks broke it: no half-hour of battle brings this roll
+        return f"the battle is over ({state.reason}): the GM's change ended it, and turn {played} brings no encounter roll of its own"
+    due = own or (1 if state.over else 0)  # the half-hour in which a turn's checks broke an army, cut short
     if not due:
         return (f"turn {played} ends before the next half-hour ({state.rules.turn_minutes}-minute turns): the characters "
                 f"roll after turn {_next_roll(played, state.rules)}")
@@ -918,20 +939,21 @@ def adjust(state: BattleState,  # the battle
     new_strength = max(0, min(STRENGTH_RANGE[1], army.strength + strength))
     new_army = replace(army, strength=new_strength, quality=max(QUALITY_RANGE[0], min(QUALITY_RANGE[1], army.quality + quality)))
     armies = tuple(new_army if j == i else a for j, a in enumerate(state.armies))
-    why = breaks(new_army.strength, new_army.quality, state.rules.zero_strength)
+    why = breaks(new_army.strength, new_army.quality, state.rules.zero_strength, new_army.quality < army.quality)
     broken = tuple(bool(why) if j == i else b for j, b in enumerate(state.broken))
     reason = f"{new_army.name}: {why}" if why else ""
     text = f"{army.name}: AS {army.strength:,} → {new_army.strength:,}, AQ {army.quality} → {new_army.quality}" + (f" ({note})" if note else "")
     log = [Step("GM's change", text, RULE)] + ([Step("The battle ends", reason, RULE_CHECKS)] if reason else [])
     return replace(state, armies=armies, broken=broken, reason=reason, lost=tuple(
         l + max(0, army.strength - new_strength) if j == i else l for j, l in enumerate(state.lost)),
-        history=state.history.added(text + (f"; {reason}" if reason else ""))), log
+        history=state.history.added(text + (f"; {reason}" if reason else "")), ended_by_change=bool(why)), log
 
 
 def _played(state: BattleState) -> str:
     "What shows that a battle has been played ('' for one before its first turn, as `start_battle` makes it)."
     fresh = BattleState(state.armies, state.rules, state.participants, state.characters, state.party_size, state.party_level)
-    return ", ".join(f for f in ("turn", "next_bonus", "success_bonus", "margin", "fights", "rolls", "credited", "lost", "broken", "reason", "history")
+    return ", ".join(f for f in ("turn", "next_bonus", "success_bonus", "margin", "fights", "rolls", "credited", "lost", "broken", "reason", "history",
+                                 "ended_by_change")
                      if getattr(state, f) != getattr(fresh, f))
 
 
@@ -945,6 +967,7 @@ class Battle:
         played = _played(start)
         if played: raise InputError("start", f"must be a battle before its first turn (as `start_battle` makes it); this one has "
                                              f"been played ({played}): carry on with its own Battle, or load its save")
+        _fit_to_start(start)
         actions = tuple(actions)
         if len(actions) > MAX_ACTIONS: raise InputError("actions", f"a battle keeps at most {MAX_ACTIONS:,} actions, got {len(actions):,}")
         self.start = start
@@ -1037,13 +1060,16 @@ _TROOP_FIELDS = ("name", "count", "level", "kind", "mount_hd", "war_mount", "big
 _GENERAL_FIELDS = ("name", "intelligence", "military_science", "aura_of_command", "area_ranks")
 _ARMY_FIELDS = ("name", "general", "strength", "quality", "soldiers")
 _RULE_FIELDS = ("exact_multiple", "largest", "zero_strength", "psb", "chain", "turn_minutes", "final_encounter", "battle_size", "at_10000",
-                "encounters")
+                "encounters", "start_quality")
+_RULE_FIELDS_V3 = _RULE_FIELDS[:10]
 _RULE_FIELDS_V2 = _RULE_FIELDS[:7]
 _RULE_FIELDS_V1 = _RULE_FIELDS[:6]
 # how older saves were played: version 1 rolled no encounter once an army broke; versions 1 and 2 counted both armies for
-# the size band, put exactly 10,000 in the × 10 band and rolled one encounter a turn whatever its length
-_AS_PLAYED = {1: {"final_encounter": False, "battle_size": "both armies", "at_10000": "x10", "encounters": "each turn"},
-              2: {"battle_size": "both armies", "at_10000": "x10", "encounters": "each turn"}}
+# the size band, put exactly 10,000 in the × 10 band and rolled one encounter a turn whatever its length; versions 1 to 3
+# let an army start at AQ 0 or below (it fled after its first turn then, as it does now only when that turn lowers its AQ)
+_AS_PLAYED = {1: {"final_encounter": False, "battle_size": "both armies", "at_10000": "x10", "encounters": "each turn", "start_quality": "fights"},
+              2: {"battle_size": "both armies", "at_10000": "x10", "encounters": "each turn", "start_quality": "fights"},
+              3: {"start_quality": "fights"}}
 _START_FIELDS = ("armies", "rules", "participants", "characters", "party_size", "party_level")
 _ACTION_FIELDS = ("kind", "circumstance", "glory", "fight", "side", "strength", "quality", "note", "dice")
 _CLAIM_FIELDS = ("turn", "strength", "quality", "broken", "reason")
@@ -1121,7 +1147,7 @@ def battle_from_dict(data: object,  # as written by `battle_to_dict`
     st = fields(top["start"], "battle.start", _START_FIELDS, _START_FIELDS)
     armies = items(st["armies"], "battle.start.armies", 2)
     if len(armies) != 2: raise InputError("battle.start.armies", f"needs 2 armies, got {len(armies)}")
-    keys = {1: _RULE_FIELDS_V1, 2: _RULE_FIELDS_V2}.get(version, _RULE_FIELDS)
+    keys = {1: _RULE_FIELDS_V1, 2: _RULE_FIELDS_V2, 3: _RULE_FIELDS_V3}.get(version, _RULE_FIELDS)
     rules = _read(BattleRules, "battle.start.rules", st["rules"], keys, **_AS_PLAYED.get(version, {}))
     start = _read(BattleState, "battle.start", st, _START_FIELDS, rules=rules,
                   armies=tuple(_read_army(a, f"battle.start.armies[{i}]") for i, a in enumerate(armies)))

@@ -23,12 +23,13 @@ __all__ = ['RULE', 'NAME_LENGTH', 'DC_BASE', 'SPECIAL_EXTRA_D8', 'CRITICAL_BONUS
            'TABLE_A3', 'ATTACK_SOURCES', 'CON_RANGE', 'ARMOUR_RANGE', 'RANKS_RANGE', 'SAVE_BONUS_RANGE', 'HITS_RANGE',
            'TABLE_A4', 'STUNNED_MARGIN', 'OUT_MARGIN', 'DEAD', 'MAX_EFFECTS', 'MOOK_LEVELS', 'LEVEL_RANGE',
            'CONDITIONS', 'STUNNED_ATTACK_BONUS', 'DYING_DC', 'STABLE_MARGIN', 'MEDICAL_DC', 'ROUNDS_PER_MINUTE',
-           'ROUNDS_PER_HOUR', 'ROUNDS_PER_DAY', 'WAKE_DC', 'DISABLED_DC', 'MEDICAL_CARE', 'FORT_RANGE', 'FATE_RANGE',
-           'TRACK_KIND', 'TRACK_VERSION', 'MAX_EVENTS', 'EVENTS', 'Event', 'ACTIONS', 'DamageBonus', 'damage_bonus',
-           'damage_save_bonus', 'damage_save_dc', 'outcome_names', 'hit_penalty', 'DamageSave', 'is_mook',
-           'damage_save', 'damage_save_odds', 'recovery_rate', 'wake_odds', 'disabled_recovery_odds', 'dying_save_dc',
-           'dying_odds', 'lower_result', 'Target', 'DamageRules', 'HitRecord', 'Attack', 'FatePoint', 'EndRound',
-           'Wait', 'Wake', 'Recover', 'Strenuous', 'DyingSave', 'Stabilise', 'DamageTrack']
+           'ROUNDS_PER_HOUR', 'ROUNDS_PER_DAY', 'WAKE_DC', 'DISABLED_DC', 'MEDICAL_CARE', 'WAKE_MINUTES',
+           'DISABLED_DAYS', 'FORT_RANGE', 'FATE_RANGE', 'TRACK_KIND', 'TRACK_VERSION', 'MAX_EVENTS', 'EVENTS', 'Event',
+           'ACTIONS', 'DamageBonus', 'damage_bonus', 'damage_save_bonus', 'damage_save_dc', 'outcome_names',
+           'hit_penalty', 'DamageSave', 'is_mook', 'damage_save', 'damage_save_odds', 'recovery_rate', 'wake_odds',
+           'disabled_recovery_odds', 'dying_save_dc', 'dying_odds', 'lower_result', 'Target', 'DamageRules',
+           'HitRecord', 'Attack', 'FatePoint', 'EndRound', 'Wait', 'Wake', 'Recover', 'Strenuous', 'DyingSave',
+           'Stabilise', 'DamageTrack']
 
 # %% ../../nbs/besm_d20/40_damage_saves.ipynb #74722e06
 DC_BASE = 15  # the Damage Save DC is 15 + the Damage Bonus
@@ -309,6 +310,8 @@ ROUNDS_PER_MINUTE, ROUNDS_PER_HOUR, ROUNDS_PER_DAY = 10, 600, 14_400  # a round 
 WAKE_DC = 10  # Constitution check to wake, every minute, +1 per try
 DISABLED_DC = 20  # Constitution check to become merely Injured, every day, +1 per try
 MEDICAL_CARE = 2  # recovery rates with someone with the Medical skill looking after the character
+WAKE_MINUTES = 1_440  # the odds of waking cover up to a day of checks, one a minute
+DISABLED_DAYS = 365  # the odds of recovering from Disabled cover up to a year of checks, one a day
 
 
 @checked
@@ -344,7 +347,7 @@ def wake_odds(con: int,  # the Constitution bonus
              ) -> Fraction:
     "The exact chance of having woken within some minutes: a check at each minute, DC 10, +1 per try."
     require_int(con, "con", *CON_RANGE)
-    require_int(minutes, "minutes", 0, 100_000)
+    require_int(minutes, "minutes", 0, WAKE_MINUTES)
     return _tries_chance(con, WAKE_DC, minutes)
 
 
@@ -354,7 +357,7 @@ def disabled_recovery_odds(con: int,  # the Constitution bonus
                           ) -> Fraction:
     "The exact chance of being merely Injured within some days: a check each day, DC 20, +1 per try."
     require_int(con, "con", *CON_RANGE)
-    require_int(days, "days", 0, 100_000)
+    require_int(days, "days", 0, DISABLED_DAYS)
     return _tries_chance(con, DISABLED_DC, days)
 
 
@@ -603,9 +606,11 @@ def _pass(r: HitRecord, rounds: int, t: Target, resting: bool, medical: bool) ->
     clock = r.clock + rounds
     if r.disabled or r.dying: return replace(r, clock=clock, stunned=False, stun_clock=0, rest_clock=0), ""
     rate = recovery_rate(t.damn_healthy, medical) if r.stun_hits or r.lethal_hits else 0
-    hours, stun_clock = divmod(r.stun_clock + rounds, ROUNDS_PER_HOUR)
+    # the hour of stun recovery runs only while there are stun hits: it starts with the first, stops with the last
+    hours, stun_clock = divmod(r.stun_clock + rounds, ROUNDS_PER_HOUR) if r.stun_hits else (0, 0)
     days, rest_clock = divmod(r.rest_clock + rounds, ROUNDS_PER_DAY) if resting else (0, 0)
     stun, lethal = min(r.stun_hits, hours * rate), min(r.lethal_hits, days * rate)
+    if stun == r.stun_hits: stun_clock = 0
     said = [f"{n} {w} recovered" for n, w in ((stun, "stun hit(s)"), (lethal, "lethal hit(s)")) if n]
     return (replace(r, clock=clock, stunned=False, stun_hits=r.stun_hits - stun, lethal_hits=r.lethal_hits - lethal,
                     stun_clock=stun_clock, rest_clock=rest_clock), "; ".join(said))

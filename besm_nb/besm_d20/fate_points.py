@@ -110,6 +110,7 @@ def mighty_blow(damage: str = "",  # the attack's full damage, bonus dice includ
         if not isinstance(damage, str) or not damage.strip(): raise InputError("damage", "give the attack's damage, e.g. 2d8+3")
         parse_param(damage, "damage")
         dmg, bonus = stats(damage).high, 0
+        if dmg < 1: raise InputError("damage", f"{damage.strip()!r} totals at most {dmg}: a Mighty Blow's maximum must be 1 or more")
         steps = [Step(f"Mighty Blow: {damage.strip()} at its maximum", dmg, rule)]
     chance = WEAPON_BREAKS[weapon]
     what = {"none": "not a melee weapon: nothing breaks", "bought": "a bought or found weapon shatters",

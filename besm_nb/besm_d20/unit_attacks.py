@@ -428,7 +428,9 @@ def unit_attack_odds(attacks: Sequence[int],  # the total bonus of each attack r
     require_int(defences, "defences", 0, 100_000); require_choice(crit, "crit", CRIT_READINGS); require_int(seed, "seed", 0, 2 ** 32)
     parse_param(damage, "damage")
     hit = damage_odds(add_to_damage(damage, damage_bonus), armour)
-    crit_d = damage_odds(add_to_damage(critical_damage(damage, crit), damage_bonus), armour)
+    try: crit_expr = critical_damage(damage, crit)
+    except InputError as err: raise InputError("damage", str(err).split(": ", 1)[1]) from None  # it is the damage given that is too large
+    crit_d = damage_odds(add_to_damage(crit_expr, damage_bonus), armour)
     each, ways = attack_chances(tuple(attacks), ac, defence, defences)  # checks the attacks, the AC and the defences
     mean_of = lambda d: sum(v * p for v, p in d.items())
     mean = sum(counters * (o["hit"] * mean_of(hit) + o["critical"] * mean_of(crit_d)) for o in each)

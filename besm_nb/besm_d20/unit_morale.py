@@ -5,15 +5,17 @@
 # %% ../../nbs/besm_d20/56_unit_morale.ipynb #d9da9f4a
 from __future__ import annotations
 
+from typing import Sequence
+
 from .units import MAX_COUNTERS, RULE, STANDINGS
 from ..checks import Step
-from ..dice import checked, require_bool, require_choice, require_int
+from ..dice import checked, require_bool, require_choice, require_int, require_items
 
 
 # %% auto #0
 __all__ = ['RULE_MORALE', 'TABLE_A13', 'STANDING_MODIFIER', 'ELITE_BONUS', 'RALLY_DC', 'THIRD_READINGS', 'SIZE_READINGS',
-           'OUTSIZED_READINGS', 'ROUND_DAMAGE', 'TABLE_A14', 'morale_triggers', 'morale_bonus', 'is_elite',
-           'morale_award']
+           'OUTSIZED_READINGS', 'ROUND_DAMAGE', 'TABLE_A14', 'MORALE_BONUS_READINGS', 'OTHER_RANGE', 'MAX_AWARDS',
+           'AWARDS_LIMIT', 'morale_triggers', 'morale_bonus', 'is_elite', 'morale_award', 'morale_modifiers']
 
 # %% ../../nbs/besm_d20/56_unit_morale.ipynb #41abe64b
 RULE_MORALE = f"{RULE} · Morale"
@@ -102,3 +104,26 @@ def morale_award(deed: str,  # a row of Table A-14
                 ) -> int:
     "The morale bonus a character's deed earns the unit (attack, damage and morale, for the rest of the battle)."
     return TABLE_A14[require_choice(deed, "deed", tuple(TABLE_A14))]
+
+
+MORALE_BONUS_READINGS = ("highest", "add up")  # morale bonuses of one kind: only the highest counts (penalties all count), or every one adds
+OTHER_RANGE = (-10, 10)  # another morale modifier (bless +1, bane −1)
+MAX_AWARDS = 2_000  # morale modifiers one unit may carry (a battle holds at most 2,000 actions)
+AWARDS_LIMIT = 45  # a unit's morale modifiers in all: with Table A-12's ±5 they stay within the ±50 a morale check takes
+
+
+@checked
+def morale_modifiers(deeds: Sequence[int] = (),  # each Table A-14 bonus or penalty the unit has earned: attack, damage and morale
+                     others: Sequence[int] = (),  # each other morale modifier on it (bless +1, bane −1): attack and morale, not damage
+                     bonuses: str = "highest",  # "highest": of the bonuses only the largest counts (penalties all count); "add up": all add
+                    ) -> dict[str, int]:
+    "What a unit's morale modifiers add to its attack rolls, damage rolls and morale checks."
+    deeds, others = require_items(deeds, "deeds", MAX_AWARDS), require_items(others, "others", MAX_AWARDS)
+    for d in deeds: require_int(d, "deeds", min(TABLE_A14.values()), max(TABLE_A14.values()))
+    for o in others: require_int(o, "others", *OTHER_RANGE)
+    require_choice(bonuses, "bonuses", MORALE_BONUS_READINGS)
+    def total(mods: tuple[int, ...]) -> int:
+        if bonuses == "add up": return sum(mods)
+        return max((m for m in mods if m > 0), default=0) + sum(m for m in mods if m < 0)
+    both = total(deeds + others)
+    return {"attack": both, "damage": total(deeds), "morale": both}

@@ -17,18 +17,19 @@ from .unit_attacks import (BETWEEN_READINGS, CHARGE_AC, CHARGE_BONUS, FEAR_DC, H
                                            LIMIT_READINGS, ROUNDINGS, RULE_ROUNDS, RULE_SAVES, SPELL_EFFECTS, AttackOutlook, DamageResult,
                                            apply_damage, counters_failing, mass_save, outmatching, save_percentage, unit_attack_odds,
                                            unit_attack_result, unit_defence_penalty, unit_hit_points)
-from .unit_morale import (OUTSIZED_READINGS, RALLY_DC, ROUND_DAMAGE, RULE_MORALE, SIZE_READINGS, TABLE_A14, THIRD_READINGS,
-                                          morale_award, morale_bonus, morale_triggers)
+from .unit_morale import (AWARDS_LIMIT, MAX_AWARDS, MORALE_BONUS_READINGS, OTHER_RANGE, OUTSIZED_READINGS, RALLY_DC,
+                                          ROUND_DAMAGE, RULE_MORALE, SIZE_READINGS, TABLE_A13, TABLE_A14, THIRD_READINGS, morale_award,
+                                          morale_bonus, morale_modifiers, morale_triggers)
 from .units import (BONUS_RANGE, COUNTER_HP_RANGE, HD_RANGE, MAX_COUNTERS, MAX_RANGE_INCREMENT, RULE, SAVES, Unit,
                                     unit_initiative_bonus)
-from ..checks import Step, d20_check
+from ..checks import D20_BONUS_RANGE, Step, d20_check
 from ..dice import (DiceFeed, InputError, checked, parse_param, require_bool, require_choice, require_int, require_items,
                           require_text, shown)
 from ..store import confirm_replay, fields, items, load_json, save_json, whole
 
 # %% auto #0
 __all__ = ['RULE_DAMAGE', 'MORALE_STATES', 'OPTIONS', 'RULES_CRIT', 'CHARGE_AC_READINGS', 'WITHDRAW_READINGS', 'RALLY_READINGS',
-           'FLIGHT_ROUNDS', 'ARMY_SIZE_READINGS', 'MAX_UNITS', 'MAX_CHARACTERS', 'MAX_ROUNDS', 'MAX_DISTANCE',
+           'FLIGHT_ROUNDS', 'ARMY_SIZE_READINGS', 'MAX_UNITS', 'MAX_CHARACTERS', 'MAX_ROUNDS', 'MAX_DISTANCE', 'FEAR',
            'TURN_ACTIONS', 'UNIT_KIND', 'UNIT_VERSION', 'ACTION_KINDS', 'MAX_ACTIONS', 'UnitRules', 'Character',
            'UnitState', 'CombatState', 'start_combat', 'legal_actions', 'legal_targets', 'roll_initiative',
            'AttackPlan', 'attack', 'withdraw', 'move_away', 'stay', 'pass_turn', 'coup_de_grace', 'rally',
@@ -49,6 +50,7 @@ ARMY_SIZE_READINGS = ("counters", "creatures")  # the armies' sizes for Table A-
 MAX_UNITS, MAX_CHARACTERS = 200, 60  # on one field
 MAX_ROUNDS = 100_000
 MAX_DISTANCE = 10 * MAX_RANGE_INCREMENT  # feet: the longest reach of any ranged weapon
+FEAR = "a fear effect"  # the morale check a fear effect calls for at once
 
 
 def _set(record, **changes):
@@ -76,6 +78,7 @@ class UnitRules:
     between: str = "largest reached"  # Table A-12 between two rows: the "largest reached", or the "nearest row"
     army_size: str = "counters"  # the armies compared for morale by their "counters" (Unit Sizes) or "creatures"
     limits: str = "percentage"  # a mass save's 5% and 95% bound the "percentage" only, or the number of "counters" too
+    morale_bonuses: str = "highest"  # morale bonuses of one kind: the "highest" counts (penalties all count), or they "add up"
 
     def __post_init__(self):
         require_bool(self.defence, "defence"); require_choice(self.rounding, "rounding", ROUNDINGS)
@@ -85,6 +88,7 @@ class UnitRules:
         require_choice(self.withdraw, "withdraw", WITHDRAW_READINGS); require_choice(self.rally, "rally", RALLY_READINGS)
         require_choice(self.outsized, "outsized", OUTSIZED_READINGS); require_choice(self.between, "between", BETWEEN_READINGS)
         require_choice(self.army_size, "army_size", ARMY_SIZE_READINGS); require_choice(self.limits, "limits", LIMIT_READINGS)
+        require_choice(self.morale_bonuses, "morale_bonuses", MORALE_BONUS_READINGS)
 
 
 @checked
@@ -114,14 +118,14 @@ class UnitState:
     morale: str = "steady"  # one of MORALE_STATES
     engaged: tuple[str, ...] = ()  # the units it is in melee with
     charged: int = 0  # the round it last charged (0: never); its AC −2 lasts as `CombatState.ac_now` says
-    deeds: int = 0  # Table A-14's morale bonuses: attack, damage and morale
-    spells: int = 0  # other morale modifiers (bless +1, bane −1): attack rolls and morale checks, not damage
+    deeds: tuple[int, ...] = ()  # each Table A-14 bonus or penalty earned: attack, damage and morale
+    spells: tuple[int, ...] = ()  # each other morale modifier (bless +1, bane −1): attack rolls and morale checks, not damage
     round_start: int = 0  # counters at the start of the round
     taken: int = 0  # melee damage taken this round
     dealt: int = 0  # melee damage dealt this round
     biggest: int = 0  # the largest Unit Size of an enemy that hit it this round
     defences: int = 0  # defence rolls made this round
-    checked: bool = False  # it has made its morale check this round
+    checked: tuple[str, ...] = ()  # the Table A-13 circumstances it has made its morale check for this round
     fear: bool = False  # fear calls for a morale check now
     dwarfed: bool = False  # hit this round by an enemy unit at least three times its size as the hit landed
     fleeing_since: int = 0  # the round it began to flee (0: it is not fleeing)
@@ -139,11 +143,15 @@ class UnitState:
         for e in require_items(self.engaged, "engaged", MAX_UNITS): require_text(e, "engaged", NAME_LENGTH, empty=False)
         object.__setattr__(self, "engaged", tuple(self.engaged))
         require_int(self.charged, "charged", 0, MAX_ROUNDS)
-        require_int(self.deeds, "deeds", -50, 50); require_int(self.spells, "spells", -50, 50)
+        for f in ("deeds", "spells"): object.__setattr__(self, f, require_items(getattr(self, f), f, MAX_AWARDS))
+        for d in self.deeds: require_int(d, "deeds", min(TABLE_A14.values()), max(TABLE_A14.values()))
+        for s in self.spells: require_int(s, "spells", *OTHER_RANGE)
         require_int(self.round_start, "round_start", self.counters, n)
         require_int(self.taken, "taken", 0, ROUND_DAMAGE); require_int(self.dealt, "dealt", 0, ROUND_DAMAGE)
         require_int(self.biggest, "biggest", 0, MAX_COUNTERS); require_int(self.defences, "defences", 0, 100_000)
-        require_bool(self.checked, "checked"); require_bool(self.fear, "fear"); require_bool(self.dwarfed, "dwarfed")
+        object.__setattr__(self, "checked", require_items(self.checked, "checked", len(TABLE_A13)))
+        for c in self.checked: require_choice(c, "checked", tuple(text for _, text, _ in TABLE_A13))
+        require_bool(self.fear, "fear"); require_bool(self.dwarfed, "dwarfed")
         require_int(self.fleeing_since, "fleeing_since", 0, MAX_ROUNDS)
 
     @property
@@ -222,12 +230,18 @@ class CombatState:
         per = (lambda u: 1) if self.rules.army_size == "counters" else (lambda u: u.unit.per_counter)
         return sum(u.counters * per(u) for u in self.units if u.unit.side == side and u.fighting)
 
+    def _may_rally(self, u: UnitState) -> bool:
+        "Whether a fleeing unit still has a try to rally: on its turn this round, or in a later round of its flight."
+        if u.morale != "fleeing" or not u.counters: return False
+        last = u.fleeing_since + _flight(self) - 1  # the round of its last try
+        return self.round < last or (self.round == last and u.name not in self.acted)
+
     @checked
     def routed(self, side: str,  # "A" or "B"
               ) -> bool:
-        "Whether no unit of a side is still fighting (every one beaten, fled or fleeing)."
+        "Whether no unit of a side is still in the fight: every one beaten, fled, or fleeing with no try to rally left."
         require_choice(side, "side", SIDES)
-        return not any(u.fighting for u in self.units if u.unit.side == side)
+        return not any(u.fighting or self._may_rally(u) for u in self.units if u.unit.side == side)
 
     @property
     def over(self) -> str:
@@ -265,14 +279,23 @@ class CombatState:
         return self.get(name).unit.ac + (CHARGE_AC if self.charging(name) else 0)
 
     def morale_due(self, name: str) -> tuple[tuple[str, int], ...]:
-        "The morale checks a unit owes now: fear at once; Table A-13's circumstances once all units have acted."
+        "The morale checks a unit owes now: fear at once; Table A-13's circumstances once all units have acted, each once a round."
         u = self.get(name)
         if u.counters == 0 or u.morale not in ("steady", "withdrawing") or not self.round: return ()
-        due = ((("a fear effect", self.rules.fear_dc),) if u.fear else ())
-        if not u.checked and not self.to_act():
-            due += morale_triggers(u.unit.counters, u.round_start, u.counters, u.taken, u.dealt, u.biggest, self.rules.third,
-                                   self.rules.size, u.dwarfed, self.rules.outsized)
+        due = (((FEAR, self.rules.fear_dc),) if u.fear else ())
+        if not self.to_act():  # a circumstance that arises after its check (losses late in the round) is owed as well
+            due += tuple(d for d in morale_triggers(u.unit.counters, u.round_start, u.counters, u.taken, u.dealt, u.biggest, self.rules.third,
+                                                    self.rules.size, u.dwarfed, self.rules.outsized) if d[0] not in u.checked)
         return due
+
+    def fear_due(self, name: str) -> int:
+        "The DC of the morale check a fear effect calls for, which the unit makes before it does anything else (0: none owed)."
+        return next((dc for why, dc in self.morale_due(name) if why == FEAR), 0)
+
+    def morale_mods(self, name: str) -> dict[str, int]:
+        "What a unit's morale modifiers add now to its attack rolls, damage rolls and morale checks (reading `morale_bonuses`)."
+        u = self.get(name)
+        return morale_modifiers(u.deeds, u.spells, self.rules.morale_bonuses)
 
 
 @checked
@@ -313,6 +336,7 @@ def legal_actions(state: CombatState,  # the battle
     _known(state, unit)
     if state.over or state.current() != unit: return ()
     if state.character(unit): return ("pass",)
+    if state.fear_due(unit): return ()  # its morale check comes first
     u = state.get(unit)
     if u.morale == "fleeing": return ("rally", "pass")
     if u.morale == "withdrawing": return ("move away", "stay")  # reading "own turn": the round after it withdrew
@@ -352,7 +376,10 @@ def _turn(state: CombatState, name: str) -> UnitState | None:
     now = state.current()
     if now is None: raise InputError("unit", "every unit has acted this round: make the morale checks due, then start the next round")
     if name != now: raise InputError("unit", f"it is {now}'s turn, not {name}'s (Initiative order)")
-    return None if state.character(name) else state.get(name)
+    if state.character(name): return None
+    if state.fear_due(name):
+        raise InputError("unit", f"{name} owes a morale check at once for a fear effect (DC {state.fear_due(name)}): it makes it before it acts")
+    return state.get(name)
 
 
 def _unit_turn(state: CombatState, name: str) -> UnitState:
@@ -482,11 +509,17 @@ def _plan(state: CombatState, unit: str, target: str, option: str, counters: int
             steps.append(Step("Charge: one attack", f"+{CHARGE_BONUS} to attack, AC {CHARGE_AC} {lasts}", f"{RULE} · Unit Charge Option"))
             mod += CHARGE_BONUS
         steps.append(Step(f"Outmatching ({n} against {reach})", f"{out:+d}", f"{RULE} · Outmatching (Table A-12)"))
-    if me.deeds: steps.append(Step("Morale bonus (deeds: attack and damage)", f"{me.deeds:+d}", f"{RULE} · Unit Morale (Table A-14)"))
-    if me.spells: steps.append(Step("Morale modifier (spells: attack, not damage)", f"{me.spells:+d}", f"{RULE_MORALE} (Table A-13's note)"))
+    m = state.morale_mods(unit)
+    if m["attack"]: steps.append(Step(f"Morale modifiers on attack ({_stacking(state)})", f"{m['attack']:+d}", f"{RULE} · Unit Morale (Table A-14)"))
+    if m["damage"]: steps.append(Step("Morale modifiers on damage (deeds only)", f"{m['damage']:+d}", f"{RULE} · Unit Morale (Table A-14)"))
     if at_hindered: steps.append(Step("Against hindered counters", f"+{HINDERED_BONUS}", f"{RULE} · Other Magic in the BCSC"))
-    mod += me.deeds + me.spells + (HINDERED_BONUS if at_hindered else 0)
-    return AttackPlan(n, reach, tuple(b + mod for b in rolls), damage, me.deeds, state.ac_now(target), tuple(steps))
+    mod += m["attack"] + (HINDERED_BONUS if at_hindered else 0)
+    return AttackPlan(n, reach, tuple(b + mod for b in rolls), damage, m["damage"], state.ac_now(target), tuple(steps))
+
+
+def _stacking(state: CombatState) -> str:
+    "How the morale bonuses were combined, in words (reading `morale_bonuses`)."
+    return "the highest bonus, every penalty" if state.rules.morale_bonuses == "highest" else "all added"
 
 
 @checked
@@ -600,7 +633,7 @@ def pass_turn(state: CombatState,  # the battle
         raise InputError("unit", f"{unit} withdrew last round: now it moves away" + (", or stays in the fight" if me.morale == "withdrawing" else ""))
     state = _set(state, acted=state.acted + (unit,))
     what = "ends its turn" if me is None else "keeps fleeing" if me.morale == "fleeing" else "holds"
-    return _log(state, f"Round {state.round}: {unit} {what}"), [Step(f"{unit}", what, RULE_ROUNDS)]
+    return _log(state, f"Round {state.round}: {unit} {what}" + _ended(state)), [Step(f"{unit}", what, RULE_ROUNDS)]
 
 
 @checked
@@ -638,7 +671,12 @@ def rally(state: CombatState,  # the battle
     state = _set(state.put(me), acted=state.acted + (unit,))
     last = state.round + 1 - me.fleeing_since >= _flight(state)
     return _log(state, f"Round {state.round}: {unit} " + ("rallies" if ok else "fails to rally: it leaves the field at the round's end" if last
-                                                          else "fails to rally: it runs on, and may try again next round")), log
+                                                          else "fails to rally: it runs on, and may try again next round") + _ended(state)), log
+
+
+def _ended(state: CombatState) -> str:
+    "The words that close a fleeing unit's line when its last try to rally has ended the battle."
+    return f"; the battle is over ({state.over})" if state.over else ""
 
 
 def _flight(state: CombatState) -> int:
@@ -651,12 +689,16 @@ def _morale_roll(state: CombatState, u: UnitState, dc: int, situational: int, fe
     side = u.unit.side
     other = SIDES[1 - SIDES.index(side)]
     sizes = outmatching(state.army_size(side), state.army_size(other), "morale", state.rules.between)
-    bonus, steps = morale_bonus(u.unit.leader_cha, u.unit.aura, u.deeds + u.spells + sizes + situational, u.unit.elite, u.unit.standing)
+    mods = state.morale_mods(u.name)["morale"]
+    if abs(mods + sizes + situational) > 50:  # awards stay within ±45, so only the GM's own modifier can take it past
+        raise InputError("situational", f"{u.name}'s morale modifiers ({mods:+d}) and the armies' sizes ({sizes:+d}) with {situational:+d} "
+                                        f"come to {mods + sizes + situational:+d}: a morale check takes at most ±50 of them")
+    bonus, steps = morale_bonus(u.unit.leader_cha, u.unit.aura, mods + sizes + situational, u.unit.elite, u.unit.standing)
     d20 = feed("1d20", f"{u.name}'s {why} check")
-    check = d20_check(bonus, dc, d20)
+    check = d20_check(max(D20_BONUS_RANGE[0], min(D20_BONUS_RANGE[1], bonus)), dc, d20)  # past these bounds only a natural 1 or 20 decides anyway
     log = [Step(f"Army sizes (Table A-12): {state.army_size(side):,} against {state.army_size(other):,} {state.rules.army_size}", f"{sizes:+d}",
                 f"{RULE} · Outmatching")]
-    log += [Step(w, f"{v:+d}", f"{RULE_MORALE} (Table A-14)") for w, v in (("Deeds (Table A-14)", u.deeds), ("Spells and other morale modifiers", u.spells)) if v]
+    if mods: log.append(Step(f"Deeds (Table A-14), spells and other morale modifiers ({_stacking(state)})", f"{mods:+d}", f"{RULE_MORALE} (Table A-14)"))
     log += list(steps) + [Step(f"{u.name}: {why} check", f"d20 {d20} {bonus:+d} = {check.total} against DC {dc}: {'passed' if check.success else 'failed'}", RULE_MORALE)]
     return check.success, log
 
@@ -676,7 +718,7 @@ def morale_check(state: CombatState,  # the battle
     log.insert(0, Step(f"{unit}: morale check due", "; ".join(f"{w} (DC {d})" for w, d in due), f"{RULE_MORALE} (Table A-13)"))
     declared = u.morale == "withdrawing" and state.rules.withdraw == "own turn"  # its withdrawal stands as the one morale forces
     broken = "routing" if declared else "shaken"
-    u = _set(state.get(unit), checked=u.checked or not u.fear or not state.to_act(), fear=False, morale=u.morale if ok else broken)
+    u = _set(state.get(unit), checked=u.checked + tuple(w for w, _ in due if w != FEAR), fear=False, morale=u.morale if ok else broken)
     state = state.put(u)
     how = "holds" if ok else ("breaks (its withdrawal stands: it moves away on its next turn and flees)" if declared
                               else "breaks (withdraws next turn, then flees)")
@@ -698,7 +740,7 @@ def next_round(state: CombatState,  # the battle once every unit has acted and e
     own = state.rules.withdraw == "own turn"
     for name in [u.name for u in state.units]:
         u = state.get(name)  # as it stands now: moving an earlier unit off may have changed who this one is engaged with
-        u = _set(u, round_start=u.counters, taken=0, dealt=0, biggest=0, defences=0, checked=False, dwarfed=False)
+        u = _set(u, round_start=u.counters, taken=0, dealt=0, biggest=0, defences=0, checked=(), dwarfed=False)
         state = state.put(u)
         if u.morale == "withdrawing" and own:
             log.append(Step(u.name, "still in melee until its turn: then it moves away, or stays in the fight", f"{RULE} · Unit Withdraw Option"))
@@ -850,17 +892,23 @@ def award(state: CombatState,  # the battle
     u = state.get(unit)
     if u.counters == 0: raise InputError("unit", f"{unit} is no longer on the field ({u.morale})")
     if deed:
-        amount = morale_award(deed)
-        u = _set(u, deeds=u.deeds + amount)
-        log = [Step(f"{unit}: {deed}" + (f" ({by})" if by else ""), f"{amount:+d} to attack, damage and morale (now {u.deeds:+d})",
-                    f"{RULE} · Unit Morale (Table A-14)")]
+        amount, param = morale_award(deed), "deed"
+        u = _set(u, deeds=u.deeds + (amount,))
+        what, rule = f"{amount:+d} to attack, damage and morale", f"{RULE} · Unit Morale (Table A-14)"
     else:
-        amount = require_int(value, "value", -10, 10)
+        amount, param = require_int(value, "value", *OTHER_RANGE), "value"
         if not amount: raise InputError("value", "give a Table A-14 deed or a bonus other than 0")
-        u = _set(u, spells=u.spells + amount)
-        log = [Step(f"{unit}: morale modifier" + (f" ({by})" if by else ""), f"{amount:+d} to attack rolls and morale checks, not damage "
-                    f"(now {u.spells:+d})", f"{RULE_MORALE} (Table A-13's note on bless)")]
+        u = _set(u, spells=u.spells + (amount,))
+        what, rule = f"{amount:+d} to attack rolls and morale checks, not damage", f"{RULE_MORALE} (Table A-13's note on bless)"
+    if len(u.deeds) + len(u.spells) > MAX_AWARDS: raise InputError(param, f"{unit} carries {MAX_AWARDS:,} morale modifiers already")
+    m = morale_modifiers(u.deeds, u.spells, state.rules.morale_bonuses)
+    worst = max(m.values(), key=abs)
+    if abs(worst) > AWARDS_LIMIT:
+        raise InputError(param, f"{unit}'s morale modifiers would come to {worst:+d}: at most ±{AWARDS_LIMIT} in all (with the armies' sizes, "
+                                "up to ±5 more, a morale check takes ±50)")
     state = state.put(u)
+    log = [Step(f"{unit}: {deed or 'morale modifier'}" + (f" ({by})" if by else ""),
+                f"{what} (now attack {m['attack']:+d}, damage {m['damage']:+d}, morale {m['morale']:+d}: {_stacking(state)})", rule)]
     return _log(state, f"Round {state.round}: {by + ': ' if by else ''}{unit} morale {amount:+d} ({deed or 'other modifier'})"), log
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #2c0a73c0
@@ -881,7 +929,7 @@ def attack_outlook(state: CombatState,  # the battle
                             them.unit.armour, plan.extra, state.rules.defence, them.defences, state.rules.crit)
 
 # %% ../../nbs/besm_d20/57_unit_rounds.ipynb #bbd30777
-UNIT_KIND, UNIT_VERSION = "besm-unit-combat", 3  # 3: the readings `withdraw`, `rally`, `outsized`, `between`, `army_size`, `limits`
+UNIT_KIND, UNIT_VERSION = "besm-unit-combat", 4  # 3: the readings `withdraw`, `rally`, `outsized`, `between`, `army_size`, `limits`; 4: `morale_bonuses`
 ACTION_KINDS = ("initiative", "attack", "withdraw", "move away", "stay", "pass", "coup", "rally", "morale", "round", "save", "hit_dice",
                 "condition", "award")
 MAX_ACTIONS = 2_000  # in one battle, and so in one save: loading the heaviest replays within 2 s
@@ -1011,12 +1059,13 @@ class Combat:
 _UNIT_FIELDS = tuple(f.name for f in dataclasses.fields(Unit))
 _CHARACTER_FIELDS = ("name", "side", "initiative")
 _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(UnitRules))
-_RULE_FIELDS_V2 = _RULE_FIELDS[:8]
+_RULE_FIELDS_V2, _RULE_FIELDS_V3 = _RULE_FIELDS[:8], _RULE_FIELDS[:14]
 # how version 2 was played: withdrawals left melee as the next round began, one try to rally, "three times" judged after the
 # round's losses, Table A-12's largest row reached, armies counted in creatures, the 5% and 95% on the percentage only; and a
 # condition took the counters given, whatever its other fields said
 _AS_PLAYED_V2 = {"withdraw": "round start", "rally": "once", "outsized": "after losses", "between": "largest reached",
-                 "army_size": "creatures", "limits": "percentage"}
+                 "army_size": "creatures", "limits": "percentage", "morale_bonuses": "add up"}
+_AS_PLAYED_V3 = {"morale_bonuses": "add up"}  # version 3 added every morale bonus up
 _ACTION_FIELDS = tuple(f.name for f in dataclasses.fields(UnitAction))
 
 
@@ -1092,14 +1141,15 @@ def combat_from_dict(data: object,  # as written by `combat_to_dict`
     keys = ("kind", "version", "units", "characters", "rules", "actions", "claims")
     if not isinstance(data, dict): raise InputError("combat", f"must be an object of fields, got {shown(data)}")
     if data.get("kind") != UNIT_KIND: raise InputError("combat.kind", f"this holds a {shown(data.get('kind'))}, not a {UNIT_KIND!r}")
-    if data.get("version") == 1:
+    if type(data.get("version")) is int and data.get("version") == 1:  # `true` is no version 1
         raise InputError("combat.version", "this save is of version 1, whose charges, morale and ranged attacks played otherwise: "
                                            f"it cannot be replayed under version {UNIT_VERSION}")
     top = fields(data, "combat", keys, keys)
     version = whole(top["version"], "combat.version", 2, UNIT_VERSION)
     units = [_record(Unit, f"combat.units[{i}]", u, _UNIT_FIELDS) for i, u in enumerate(items(top["units"], "combat.units", MAX_UNITS))]
     characters = [character_from_dict(c, f"combat.characters[{i}]") for i, c in enumerate(items(top["characters"], "combat.characters", MAX_CHARACTERS))]
-    rules = (_record(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS) if version > 2 else
+    rules = (_record(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS) if version > 3 else
+             _record(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS_V3, **_AS_PLAYED_V3) if version == 3 else
              _record(UnitRules, "combat.rules", top["rules"], _RULE_FIELDS_V2, **_AS_PLAYED_V2))
     try: start = start_combat(units, rules, characters)
     except InputError as err: raise InputError(f"combat.{err.param}", str(err).split(": ", 1)[1]) from None

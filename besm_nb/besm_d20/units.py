@@ -92,9 +92,15 @@ TINY_READINGS = ("add", "multiply")
 
 
 def _hd(value: object, name: str) -> Fraction:
-    "Hit Dice: a whole number or an exact fraction (an average), 0 to 100."
+    "Hit Dice: a whole number or an exact fraction (an average over at most `MEMBERS_RANGE[1]` members), 0 to 100."
     if isinstance(value, Fraction) and not isinstance(value, bool):
-        if not HD_RANGE[0] <= value <= HD_RANGE[1]: raise InputError(name, f"must be from {HD_RANGE[0]} to {HD_RANGE[1]}, got {value}")
+        # refused before the value is written out anywhere: a huge fraction has more digits than Python will print
+        digits = lambda n: f"a number of about {math.ceil(n.bit_length() * math.log10(2)):,} digits"
+        if value.denominator > MEMBERS_RANGE[1]:
+            raise InputError(name, f"an average over at most {MEMBERS_RANGE[1]:,} members has a denominator of at most "
+                                   f"{MEMBERS_RANGE[1]:,}, got {digits(value.denominator)}")
+        if not HD_RANGE[0] <= value <= HD_RANGE[1]:
+            raise InputError(name, f"must be from {HD_RANGE[0]} to {HD_RANGE[1]}, got {value if abs(value) < 10 ** 6 else digits(value.numerator)}")
         return value
     return Fraction(require_int(value, name, *HD_RANGE))
 

@@ -22,10 +22,11 @@ ATTRIBUTE_RANGE = (0, 100)  # Dex, Int, Strength, Willpower
 COUNT_RANGE = (0, 100)  # how many times an action is taken in one round
 NAME_LEN = 40  # the longest name a character (or a skill) may have
 MAX_NAMES = 1000  # the most characters one conflict may hold
+MAX_SKILLS = MAX_NAMES  # the most skills one round's list may hold, like the wing's other lists
 
 # %% auto #0
-__all__ = ['RULE', 'ROUND_SECONDS', 'SKILL_RANGE', 'ATTRIBUTE_RANGE', 'COUNT_RANGE', 'NAME_LEN', 'MAX_NAMES', 'AWARENESS',
-           'SENSES', 'CONDITIONS', 'KINDS', 'DEFENCE_RULES', 'INITIATIVE_READINGS', 'INITIATIVE_RANGE',
+__all__ = ['RULE', 'ROUND_SECONDS', 'SKILL_RANGE', 'ATTRIBUTE_RANGE', 'COUNT_RANGE', 'NAME_LEN', 'MAX_NAMES', 'MAX_SKILLS',
+           'AWARENESS', 'SENSES', 'CONDITIONS', 'KINDS', 'DEFENCE_RULES', 'INITIATIVE_READINGS', 'INITIATIVE_RANGE',
            'MODIFIER_RANGE', 'ROUND_ZERO', 'awareness_allowed', 'divided_skill', 'divide_skills', 'action_limit',
            'defence_actions', 'multi_round_action_fails', 'initiative_expr', 'initiative_total', 'initiative_odds',
            'roll_initiative', 'first_odds', 'recovers', 'turn_order', 'can_interrupt', 'waiting_game', 'round_zero']
@@ -81,8 +82,9 @@ def divided_skill(skill: int,  # the skill's level
 def divide_skills(skills: Mapping[str, int],  # each skill used this round, by name
                   majors: int,  # the major actions taken this round
                  ) -> dict[str, int]:
-    "Each skill used this round, split by the round's count of major actions (fractions dropped)."
+    "Each skill used this round, split by the round's count of major actions (fractions dropped); at most `MAX_SKILLS` skills."
     require_int(majors, "majors", *COUNT_RANGE)
+    if len(skills) > MAX_SKILLS: raise InputError("skills", f"must hold at most {MAX_SKILLS:,} skills, got {len(skills):,}")
     out = {}
     for name, level in skills.items():
         require_text(name, "skills", NAME_LEN, empty=False)
@@ -122,13 +124,15 @@ def defence_actions(uses: int,  # how many times the character defends this roun
 
 
 @checked
-def multi_round_action_fails(stamina_lost: int,  # Stamina lost while at the action
+def multi_round_action_fails(stamina_lost: int,  # Stamina lost while at the action, in all
                              health_lost: int,  # Health lost while at the action
+                             stamina_spent: int = 0,  # of the Stamina lost, what she spent herself (pushing, exertion): no injury
                             ) -> bool:
-    "Whether an action spread over several rounds is spoiled: any injury at all while at it (a single point of Stamina or Health) spoils it."
+    "Whether an action spread over several rounds is spoiled: any injury while at it (a point of Stamina or Health lost to harm) spoils it; Stamina she spends herself does not."
     require_int(stamina_lost, "stamina_lost", 0, 1_000_000)
     require_int(health_lost, "health_lost", 0, 1_000_000)
-    return stamina_lost + health_lost > 0
+    require_int(stamina_spent, "stamina_spent", 0, stamina_lost)
+    return stamina_lost - stamina_spent + health_lost > 0
 
 # %% ../../nbs/encounters/70_actions.ipynb #b64b0ff9
 INITIATIVE_READINGS = ("multiply", "add")
@@ -272,5 +276,10 @@ def round_zero(initiators: Sequence[str],  # who makes the opening move (one, or
     require_bool(surprise, "surprise")
     initiators, others = _names(initiators, "initiators"), _names(others, "others")
     if not initiators: raise InputError("initiators", "someone has to make the opening move")
+    for names, param in ((initiators, "initiators"), (others, "others")):
+        seen: set[str] = set()
+        for n in names:
+            if n in seen: raise InputError(param, f"names {n} twice")
+            seen.add(n)
     if set(initiators) & set(others): raise InputError("others", "a character is either making the opening move or not")
     return {n: ROUND_ZERO["first"] for n in initiators} | {n: ROUND_ZERO["surprised" if surprise else "after"] for n in others}

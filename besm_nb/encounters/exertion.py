@@ -178,6 +178,8 @@ def check_event(event: object,  # an event as saved: {"do": ..., fields}
     require_text(where, "where", 200)
     at = lambda name: f"{where}.{name}" if where else name
     if not isinstance(event, Mapping): raise InputError(where or "event", f"must be an object with a 'do' field, got {event!r}")
+    odd = [k for k in event if not isinstance(k, str)]  # a field's name is text (a saved record's always is)
+    if odd: raise InputError(where or "event", f"its field names must be text, got {odd[0]!r}")
     kind = event.get("do")
     if kind not in EVENTS: raise InputError(at("do"), f"must be one of {', '.join(EVENTS)}, got {kind!r}")
     spec = _FIELDS[kind]

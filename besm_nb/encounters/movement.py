@@ -136,17 +136,20 @@ def charge_damage(rating: int,  # the damage rating (a melee weapon: weapon + St
                   die: int,  # the damage die as rolled
                   momentum: int = 0,  # the charger's yards moved this round (whether she deals the blow or takes it)
                   charging_rule: bool = True,  # the GM uses the optional momentum rule
+                  melee: bool = True,  # a melee hit: momentum adds only to these (a shot or a spell takes none)
                  ) -> ChargeDamage:
-    "Damage: rating × die, plus the charger's yards moved this round when the momentum rule is in use."
+    "Damage: rating × die, plus the charger's yards moved this round on a melee hit when the momentum rule is in use."
     require_int(rating, "rating", *RATING_RANGE)
     require_int(die, "die", *DIE_RANGE)
     require_int(momentum, "momentum", *YARDS_RANGE)
-    require_bool(charging_rule, "charging_rule")
+    require_bool(charging_rule, "charging_rule"); require_bool(melee, "melee")
     base = rating * die
     steps = [Step(f"Rating {rating} × die {die}", base, CHARGE_RULE)]
     total = base
-    if momentum and charging_rule:
+    if momentum and charging_rule and melee:
         total += momentum; steps.append(Step(f"Momentum: the charger's {momentum} yards this round", f"+{momentum}", CHARGE_RULE))
+    elif momentum and charging_rule:
+        steps.append(Step("Momentum", "none: it adds only to a melee hit", CHARGE_RULE))
     elif momentum:
         steps.append(Step("Momentum", "not used (the optional rule is off)", CHARGE_RULE))
     steps.append(Step("Damage", total, CHARGE_RULE))
@@ -158,12 +161,13 @@ def charge_damage_odds(rating: int,  # the damage rating
                        die_expr: str = "2d6",  # the damage die as a dice expression (the chapter does not name it)
                        momentum: int = 0,  # the charger's yards moved this round
                        charging_rule: bool = True,  # the GM uses the optional momentum rule
+                       melee: bool = True,  # a melee hit: momentum adds only to these
                       ) -> dict[int, Fraction]:
-    "The exact distribution of damage: rating × the die, plus momentum."
+    "The exact distribution of damage: rating × the die, plus momentum on a melee hit."
     require_int(rating, "rating", *RATING_RANGE)
     parse_param(die_expr, "die_expr")
     require_int(momentum, "momentum", *YARDS_RANGE)
-    add = momentum if require_bool(charging_rule, "charging_rule") else 0
+    add = momentum if require_bool(charging_rule, "charging_rule") and require_bool(melee, "melee") else 0
     out: dict[int, Fraction] = {}
     for face, p in dist(die_expr).items():
         out[rating * face + add] = out.get(rating * face + add, Fraction(0)) + p

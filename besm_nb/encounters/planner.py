@@ -11,7 +11,7 @@ from typing import Mapping
 
 from ..checks import Step
 from ..dice import InputError, checked, require_bool, require_choice, require_int
-from .actions import (ATTRIBUTE_RANGE, COUNT_RANGE, DEFENCE_RULES, INITIATIVE_READINGS, action_limit,
+from .actions import (ATTRIBUTE_RANGE, COUNT_RANGE, DEFENCE_RULES, INITIATIVE_READINGS, MAX_SKILLS, action_limit,
                                         defence_actions, divide_skills, initiative_expr, initiative_odds)
 from .movement import PACES_READINGS, PRONE_READINGS, YARDS_PER_MOVE, Movement, movement_actions
 
@@ -72,6 +72,8 @@ def plan_round(dex: int,  # the character's Dex: the most physical major actions
         require_int(n, name, *COUNT_RANGE)
     require_choice(defence_rule, "defence_rule", DEFENCE_RULES); require_choice(mixing, "mixing", MIXING_RULES)
     require_bool(engrossed, "engrossed")
+    if skills is not None and len(skills) > MAX_SKILLS:  # before any copy is made of them
+        raise InputError("skills", f"must hold at most {MAX_SKILLS:,} skills, got {len(skills):,}")
     move = movement_actions(run_yards, stand, mounts, ride_yards, mount_speed, leaps, yards_per_move, drop_prone, paces, prone)
     defence, resistance = defence_actions(defences, defence_rule), defence_actions(resists, defence_rule)
     physical = attacks + defence + physical_tasks + move.counted

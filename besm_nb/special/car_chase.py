@@ -17,11 +17,14 @@ from ..dice import (DiceFeed, InputError, checked, parse_param, require_bool, re
 from .criticals import RULE as CRITICAL_RULE
 from .criticals import vehicle_critical
 from .impact import CONDITIONS, DIRECTIONS, FORMULAS, HEAVIER, REAR_SEAT, RESTRAINTS, TONS_RANGE, collision_dice
-from .rolls import CRITICALS, SKILL_RANGE, success_odds, success_outcome
-from .vehicles import (AMMO, BIKE_RULE, BYPASS_REACH, CAR_RULE, EMPTY_SEAT, ENGINE_DEFAULTS, ENGINE_DR_READINGS,
-                                      ENGINE_HP, ENGINE_HT_LIMITS, FACINGS, FLAT_TYRE, FRONT_4, GONE_WINDSHIELD, SIDE_PANES, SPEED_RANGE,
-                                      TABLES, TYRES, VEHICLES, VITAL_PART, WINDOW_RULES, WIND_MPH, VehicleOdds, areas, hit_location,
-                                      roll_vehicle_hit, vehicle_hit_odds)
+from ..checks import Step
+from .mountings import HAND_WEAPON, MOUNTINGS, MOVING_RULE, ROUGHNESS_BY_RIDE, SMOKE_RANGE, moving_fire
+from .rolls import CRITICALS, MODIFIER_RANGE, SKILL_RANGE, success_odds, success_outcome
+from .vehicles import (AMMO, BIKE_RULE, BYPASS_REACH, CAR_RULE, CAR_WINDOWS, EMPTY_SEAT, ENGINE_DEFAULTS,
+                                      ENGINE_DR_READINGS, ENGINE_HP, ENGINE_HT_LIMITS, FACINGS, FLAT_TYRE, FRONT_4, GONE_WINDSHIELD,
+                                      OPEN, PANE_STATES, SIDE_PANES, SPEED_RANGE, TABLES, TYRES, VEHICLES, VITAL_PART, WINDOW_RULES,
+                                      WINDOW_STATES, WIND_MPH, VehicleOdds, areas, glass_label, hit_location, roll_vehicle_hit,
+                                      vehicle_hit_odds)
 from ..store import fields, flag, items, text, whole
 
 CHASE_KIND, CHASE_VERSION = "special-car-chase", 1
@@ -32,11 +35,8 @@ NAME_LEN = 40
 HITS_RANGE = (1, 20)  # hits of one burst on one vehicle
 DICE_PER_STEP = 2000  # totals one step may roll (a burst of 20 hits with every note's dice, and crashes' people)
 TYRE_NAMES = {"car": ("front left", "front right", "rear left", "rear right"), "motorcycle": ("front", "rear")}
-CAR_WINDOWS = 4  # the side windows a car's window hits are rolled among (1d4)
 LIMP_RANGE = (30, 50)  # mph a car can keep up on a flat (the GM picks the figure for the car)
-GLASS = ("intact", "broken", "gone")
-WINDSHIELDS = GLASS + ("none",)  # "none": built without one (many motorcycles)
-WINDOW_STATES = ("intact", "crazed", "gone")
+TONS = {"car": 1.5, "motorcycle": 0.25}  # a kind's mass for crashes when none is given (the GM's figure for a vehicle replaces it)
 STACKING = ("once", "each")  # a lasting penalty (a flat, damaged controls, axle or spokes): once however often, or for each
 LOSSES = ("add", "largest")  # several reasons to slow down in one turn: their losses add up, or only the largest counts
 INTO = ("obstacle", "vehicle")
@@ -44,10 +44,11 @@ LOSS_FLAT, LOSS_ENGINE, LOSS_VITAL = 10, 5, 10  # mph lost a turn: a flat tyre, 
 
 # %% auto #0
 __all__ = ['CHASE_KIND', 'CHASE_VERSION', 'MAX_EVENTS', 'MAX_VEHICLES', 'MAX_ABOARD', 'NAME_LEN', 'HITS_RANGE', 'DICE_PER_STEP',
-           'TYRE_NAMES', 'CAR_WINDOWS', 'LIMP_RANGE', 'GLASS', 'WINDSHIELDS', 'WINDOW_STATES', 'STACKING', 'LOSSES',
-           'INTO', 'LOSS_FLAT', 'LOSS_ENGINE', 'LOSS_VITAL', 'TONS_LIMIT', 'DAMAGE_TAKEN', 'COUNT_RANGE', 'STEPS',
-           'ChaseRules', 'Occupant', 'Vehicle', 'Modifier', 'ControlRoll', 'standing_modifiers', 'check_step',
-           'CarChase', 'chase_from_dict']
+           'TYRE_NAMES', 'LIMP_RANGE', 'TONS', 'STACKING', 'LOSSES', 'INTO', 'LOSS_FLAT', 'LOSS_ENGINE', 'LOSS_VITAL',
+           'TONS_LIMIT', 'DAMAGE_TAKEN', 'COUNT_RANGE', 'AXLE_ROLL', 'SPOKES_ROLL', 'LASTING_FROM', 'STEPS', 'SEATS',
+           'SIGHTS', 'WEAPONS', 'GLASS_PENALTY', 'RIDE_OF', 'ChaseRules', 'Occupant', 'Vehicle', 'Modifier',
+           'ControlRoll', 'standing_modifiers', 'check_step', 'CarChase', 'ShooterLine', 'shooter_line',
+           'chase_from_dict']
 
 # %% ../../nbs/special/69_car_chase.ipynb #cc690007
 TONS_LIMIT = 1000  # the heaviest vehicle a chase takes, tons
@@ -123,7 +124,7 @@ class Vehicle:
     engine_hp: int = 70
     tank_full: bool = False
     gasoline: bool = True
-    tons: float = 1.5  # mass, for crashes
+    tons: float | None = None  # mass, for crashes (None: the kind's, see `TONS`)
     limp_mph: int = 40  # a car on a flat goes no faster than this (30 to 50, the GM's figure)
     windshield: str = "intact"  # "intact", "broken", "gone" or "none"
     rear_window: str = "intact"  # a car's
@@ -152,10 +153,11 @@ class Vehicle:
             require_bool(getattr(self, flag_), flag_)
         require_choice(self.tyre, "tyre", tuple(TYRES[kind])); require_int(self.engine_ht, "engine_ht", *ENGINE_HT_LIMITS)
         require_int(self.engine_hp, "engine_hp", *ENGINE_HP[kind]); require_int(self.engine_taken, "engine_taken", 0, self.engine_hp)
+        if self.tons is None: self.tons = TONS[kind]
         require_number(self.tons, "tons", 0, TONS_LIMIT)
         if self.tons <= 0: raise InputError("tons", "a vehicle must have some mass")
         require_int(self.limp_mph, "limp_mph", *LIMP_RANGE)
-        require_choice(self.windshield, "windshield", WINDSHIELDS); require_choice(self.rear_window, "rear_window", WINDSHIELDS)
+        require_choice(self.windshield, "windshield", PANE_STATES); require_choice(self.rear_window, "rear_window", PANE_STATES)
         windows = require_items(self.windows, "windows", CAR_WINDOWS)
         if len(windows) != (CAR_WINDOWS if kind == "car" else 0):
             raise InputError("windows", f"a {kind} has {CAR_WINDOWS if kind == 'car' else 'no'} side windows, got {len(windows)}")
@@ -216,6 +218,12 @@ def _rule(kind: str, where: str) -> str:
     return f"{CAR_RULE if kind == 'car' else BIKE_RULE}, {where}"
 
 
+# What calls for the control roll a bike's axle or spokes hit brings (its reason, as the roll waits), and the lasting -1
+# that same hit leaves: counted from the next roll on, as a car's flat is (see the reading).
+AXLE_ROLL, SPOKES_ROLL = "axle or shock hit", "spokes damaged"
+LASTING_FROM = {AXLE_ROLL: "axle", SPOKES_ROLL: "spokes"}
+
+
 def _times(n: int, stacking: str) -> int:
     "How many times a lasting penalty counts: once however often it happened, or each time."
     return 0 if n <= 0 else n if stacking == "each" else 1
@@ -224,8 +232,10 @@ def _times(n: int, stacking: str) -> int:
 @checked
 def standing_modifiers(v: Vehicle, rules: ChaseRules,
                        going_flat: str = "",  # the tyre whose going flat calls for this roll: not yet driven on
+                       cause: str = "",  # the roll's own cause, if it leaves a lasting -1 too: "axle" or "spokes" (not yet on this roll)
                       ) -> list[Modifier]:
     "The lasting modifiers to this vehicle's control rolls now, from what has happened to it, each with its rule."
+    require_choice(cause, "cause", ("", "axle", "spokes"))
     out, car = [], v.kind == "car"
     flats = [t for t in v.flats if t != going_flat]
     if v.windshield == "broken":
@@ -241,8 +251,8 @@ def standing_modifiers(v: Vehicle, rules: ChaseRules,
         out.append(Modifier(f"Driving on a flat tyre ({', '.join(flats)})" + (f", −2 each" if n > 1 else ""), -2 * n, _rule("car", "note 7")))
     if not car:
         for count, what, where in ((v.controls, "Controls damaged: Driving at −1", "component table, 2–3"),
-                                   (v.axle, "Axle or shock damaged: control at −1", "tyre and axle table, 1–2"),
-                                   (v.spokes, "Spokes damaged: control at −1", "tyre and axle table, 5")):
+                                   (v.axle - (cause == "axle"), "Axle or shock damaged: control at −1", "tyre and axle table, 1–2"),
+                                   (v.spokes - (cause == "spokes"), "Spokes damaged: control at −1", "tyre and axle table, 5")):
             n = _times(count, rules.stacking)
             if n: out.append(Modifier(what + (f" ({count} hits)" if n > 1 else ""), -n, _rule("motorcycle", where)))
     return out
@@ -259,13 +269,23 @@ def _speed_losses(v: Vehicle, rules: ChaseRules) -> list[tuple[str, int, int]]:
     return out
 
 
+def _slowing(speed: int, losses: list[tuple[str, int, int]], how: str) -> tuple[int, list[tuple[str, int]]]:
+    "The speed after a turn's losses, each down to its own floor (added up, how='add'; or only the largest, how='largest'), and the mph each cause took off: only those that slowed it."
+    if how == "largest":
+        after = [(max(floor, speed - loss) if speed > floor else speed, why) for why, loss, floor in losses]
+        new, why = min(after, default=(speed, ""))
+        return new, ([(why, speed - new)] if new < speed else [])
+    taken = []
+    for why, loss, floor in losses:
+        if speed > floor:
+            new = max(floor, speed - loss)
+            taken.append((why, speed - new)); speed = new
+    return speed, taken
+
+
 def _slowed(speed: int, losses: list[tuple[str, int, int]], how: str) -> int:
-    "The speed after a turn's losses, each down to its own floor: added up (how='add'), or only the largest (how='largest')."
-    if not losses: return speed
-    if how == "largest": return min(max(floor, speed - loss) if speed > floor else speed for _, loss, floor in losses)
-    for _, loss, floor in losses:
-        if speed > floor: speed = max(floor, speed - loss)
-    return speed
+    "The speed after a turn's losses (see `_slowing`)."
+    return _slowing(speed, losses, how)[0]
 
 
 def _dice_for(n: int) -> list[str]:
@@ -374,10 +394,11 @@ def _mix(parts: list[tuple[Fraction, VehicleOdds]]) -> VehicleOdds:
 
 
 def _pane_of(outcome: str) -> str | None:
-    "The pane an outcome of the resolver is about, if any."
-    if outcome.startswith("Windshield → rear window:"): return "rear window"
-    if outcome.startswith(("Windshield → window:", "Window:")): return "window"
-    if outcome.startswith("Windshield:"): return "windshield"
+    "The pane an outcome of the resolver is about, if any (its name: the area, then the pane struck, see `glass_label`)."
+    where = outcome.split(":")[0]
+    if where == "Window": return "window"
+    if where == "Windshield": return "windshield"
+    if where.startswith("Windshield → "): return where.removeprefix("Windshield → ").split(" (")[0]
     return None
 
 
@@ -482,7 +503,7 @@ class CarChase:
         "The control roll as it stands now: the driver's skill, every modifier with its rule (the first waiting roll's own included), and the exact 3d6 odds."
         v = self.vehicle(vehicle); require_int(other, "other", -30, 30)
         m, reason, rule, going_flat = v.pending[0] if v.pending else (0, "", "", "")
-        mods = standing_modifiers(v, self.rules, going_flat)
+        mods = standing_modifiers(v, self.rules, going_flat, LASTING_FROM.get(reason, "") if v.pending else "")
         if v.pending: mods.append(Modifier(f"This roll: {reason}", m, rule))
         if other: mods.append(Modifier("Other (the GM's: a manoeuvre, the road, the driver's wounds)", other, "base game (assumed)"))
         effective = max(SKILL_RANGE[0], min(SKILL_RANGE[1], v.skill + sum(m.value for m in mods)))
@@ -494,6 +515,24 @@ class CarChase:
         elif v.pending: note = f"{len(v.pending)} control roll{'s' if len(v.pending) > 1 else ''} to make now"
         return ControlRoll(v.name, v.driver.name, v.skill, tuple(mods), effective, success_odds(effective, self.rules.criticals),
                            reason, possible, note)
+
+    def shooter_line(self, skill: int,  # his weapon skill
+                     vehicle: str | None = None,  # the vehicle he fires from, by name (None: from outside the chase)
+                     seat: str = "passenger",  # "driver" or "passenger"
+                     weapon: str = "hand weapon",  # "hand weapon" or a mounting
+                     ride: str | None = None,  # the roughness of his ride (None: his kind of vehicle on a good road)
+                     sights: str = "open",  # "open", "windshield" or "rear window" of his own vehicle
+                     target: str | None = None,  # the vehicle he fires at, by name
+                     target_sights: str = "open",  # the target's pane his sights look through
+                     familiar: bool = True,  # a turret: Familiarity with its type
+                     smoke: int = 0,  # smoke, paint and the like: 0 to -10
+                     other: int = 0,  # range, relative speed, size and the rest (the base game's)
+                     hand_weapon: str = "held",  # what a "hand weapon" is (see Weapon mountings)
+                    ) -> ShooterLine:
+        "The line of a shot fired from or at vehicles of this chase as they stand now (see `shooter_line`)."
+        return shooter_line(skill, self.rules, None if vehicle is None else self.vehicle(vehicle), seat, weapon, ride, sights,
+                            None if target is None else self.vehicle(target), target_sights, familiar, smoke, other, hand_weapon,
+                            self.rules.criticals)
 
     def speed_losses(self, vehicle: str,  # the vehicle's name
                     ) -> list[tuple[str, int, int]]:
@@ -513,7 +552,8 @@ class CarChase:
         return dict(vehicle=v.kind, facing=facing, location=location, shot_dice=shot_dice, burst=burst, ammo=ammo, tank_full=v.tank_full,
                     gasoline=v.gasoline, tyre=v.tyre, speed_mph=v.speed, goggles=v.goggles, passenger=bool(v.passengers),
                     engine_ht=v.engine_ht, engine_hp=v.engine_hp, engine_taken=min(v.engine_taken, v.engine_hp),
-                    engine_dead=v.engine_dead, tyre_flat=tyre_flat, critical=critical, side_pane=side_pane, **self.rules.resolver)
+                    engine_dead=v.engine_dead, tyre_flat=tyre_flat, critical=critical, side_pane=side_pane, windshield=v.windshield,
+                    rear_window=v.rear_window if v.kind == "car" else "intact", windows=tuple(v.windows), **self.rules.resolver)
 
     def hit_odds(self, vehicle: str,  # the vehicle hit
                  damage: str,  # the weapon's damage, e.g. "6d6"
@@ -609,10 +649,9 @@ class CarChase:
         if waiting: raise InputError("end_turn", f"control rolls still to make first: {', '.join(waiting)}")
         for v in self.vehicles.values():
             if v.wrecked: continue
-            losses = _speed_losses(v, self.rules)
-            new = _slowed(v.speed, losses, self.rules.losses)
-            if new != v.speed:
-                self._say(f"{v.name} slows {v.speed} → {new} mph ({', '.join(f'{why} −{loss}' for why, loss, _ in losses)})")
+            new, taken = _slowing(v.speed, _speed_losses(v, self.rules), self.rules.losses)
+            if new != v.speed:  # only the causes that took speed off are named, each with what it took
+                self._say(f"{v.name} slows {v.speed} → {new} mph ({', '.join(f'{why} −{mph}' for why, mph in taken)})")
                 v.speed = new
         self._say(f"Turn {self.turn} ends")
         self.turn += 1
@@ -647,7 +686,7 @@ class CarChase:
         if s["location"] != "random": require_choice(s["location"], "location", ("random",) + areas(v.kind))
         if s["tyre"] != "random": require_choice(s["tyre"], "tyre", v.tyres)
         per = s["shot_dice"] if s["shot_dice"] is not None else _dice_of(s["damage"])
-        into: dict[str, int] = {}  # the dice this burst has put into each pane so far
+        into: dict[str, int] = {}  # the dice this burst has put into each pane so far (each side window on its own)
         draw = _draw_with(feed)
         for i in range(s["hits"]):
             self._one_hit(v, s, s["location"], draw, feed, per, into, s["critical"] if i == 0 else None,
@@ -673,20 +712,20 @@ class CarChase:
             else:
                 loc, facing = "Windshield", ("front" if pane == "windshield" else "rear")
                 state = v.windshield if pane == "windshield" else v.rear_window
-            if state in ("gone", "none"):
-                self._say(f"{v.name}, {label}: {area} → {pane}" + (f" {window + 1}" if window is not None else "")
-                          + " is gone already: the shot passes through")
+            named = glass_label(area, pane, v.kind == "car" and s["facing"] == "side") + (f" {window + 1}" if window is not None else "")
+            if state in OPEN:
+                self._say(f"{v.name}, {label}: {named} is gone already: the shot passes through")
                 return
-            into[pane] = into.get(pane, 0) + per
+            glass = pane if window is None else f"window {window + 1}"
+            into[glass] = into.get(glass, 0) + per
         tyre = None
         if area == "Tire":
             tyre = s["tyre"] if s["tyre"] != "random" else v.tyres[draw(f"1d{len(v.tyres)}", "which tyre") - 1]
-        opts = self._setup(v, facing, loc, s["burst"], into[pane] if pane else s["shot_dice"], s["ammo"], critical, tyre in v.flats,
+        opts = self._setup(v, facing, loc, s["burst"], into[glass] if pane else s["shot_dice"], s["ammo"], critical, tyre in v.flats,
                            s["side_pane"])
         hit = roll_vehicle_hit(s["damage"], dice=feed, **opts)
         e = hit.effect
-        where = area + (f" → {pane}" if pane and pane != area.lower() else "") + (f" {window + 1}" if window is not None else "") \
-            + (f" ({tyre})" if tyre else "")
+        where = (named if pane else area) + (f" ({tyre})" if tyre else "")
         self._say(f"{v.name}, {label}: {s['damage']} rolled {hit.damage} on the {where}: {e.label}" + (f" ({e.detail})" if e.detail else ""))
         self._apply_hit(v, area, pane, window, tyre, hit, draw)
         if hit.critical is not None: self._apply_critical(v, s, hit, draw, feed, per, into)
@@ -723,7 +762,7 @@ class CarChase:
                 if e.label == "goes flat":
                     v.flats.append(tyre); self._pending(v, e.control, f"the {tyre} tyre going flat at {v.speed} mph", f"{rule}, note 7", tyre)
             else:
-                why = {"axle or shock hit": "axle or shock hit", "spokes, glancing": "spokes hit", "spokes damaged": "spokes damaged"}
+                why = {"axle or shock hit": AXLE_ROLL, "spokes, glancing": "spokes hit", "spokes damaged": SPOKES_ROLL}
                 if e.label == "axle or shock hit": v.axle += 1
                 if e.label == "spokes damaged": v.spokes += 1
                 if e.control is not None:
@@ -763,8 +802,10 @@ class CarChase:
             elif picked == "Engine":
                 v.engine_dead = True; v.engine_ruined = v.engine_ruined or destroy
         elif c.rolls == "9-10": self._pending(v, 0, "critical hit: the foe must make a control roll", CRITICAL_RULE)
-        elif c.rolls == "11":
-            if v.passengers: self._one_hit(v, s, "Passenger", draw, feed, per, into, None, "the critical's hit on a passenger")
+        elif c.rolls == "11":  # a motorcycle with nobody on the pillion: its note sends a passenger hit to the rider
+            if v.passengers or v.kind == "motorcycle":
+                self._one_hit(v, s, "Passenger", draw, feed, per, into, None, "the critical's hit on a passenger"
+                              + ("" if v.passengers else " (nobody on the pillion: the rider)"))
             else: self._say("  nobody else aboard: the cargo is hit, if there is any")
         elif c.rolls == "13":
             if picked in areas(v.kind): self._one_hit(v, s, picked, draw, feed, per, into, None, f"the critical's hit on the {picked}")
@@ -797,10 +838,11 @@ class CarChase:
 
     def add_vehicle(self, name: str, kind: str = "car", driver: str = "the driver", skill: int = 12, speed: int = 40,
                     goggles: bool = False, tyre: str = "standard", engine_ht: int | None = None, engine_hp: int | None = None,
-                    tank_full: bool = False, gasoline: bool = True, tons: float = 1.5, limp_mph: int = 40,
+                    tank_full: bool = False, gasoline: bool = True, tons: float | None = None, limp_mph: int = 40,
                     windshield: str = "intact") -> list[str]:
-        "A car or motorcycle joins the chase, with its driver (the engine's HT and HP default to the middle of the usual range)."
+        "A car or motorcycle joins the chase, with its driver (the engine's HT and HP default to the middle of the usual range, the mass to the kind's, see `TONS`)."
         ht, hp = ENGINE_DEFAULTS[require_choice(kind, "kind", VEHICLES)]
+        tons = TONS[kind] if tons is None else tons
         return self.do({"do": "vehicle", "name": name, "kind": kind, "driver": driver, "skill": skill, "speed": speed, "goggles": goggles,
                         "tyre": tyre, "engine_ht": ht if engine_ht is None else engine_ht, "engine_hp": hp if engine_hp is None else engine_hp,
                         "tank_full": tank_full, "gasoline": gasoline, "tons": tons, "limp_mph": limp_mph, "windshield": windshield})
@@ -861,6 +903,109 @@ class CarChase:
         "The chase as JSON-ready data: its kind and version, the readings it began with, its steps with their dice, and where it stands."
         return {"kind": CHASE_KIND, "version": CHASE_VERSION, "rules": asdict(self.start_rules), "steps": [dict(s) for s in self.steps],
                 "now": self.now()}
+
+# %% ../../nbs/special/69_car_chase.ipynb #cc690041
+SEATS = ("driver", "passenger")
+SIGHTS = ("open", "windshield", "rear window")  # what the sights look through: no glass (an open or side window, or outside), or a pane
+WEAPONS = ("hand weapon",) + tuple(MOUNTINGS)  # a weapon held in the hands, or the mounting it sits on
+GLASS_PENALTY = -3  # sights through a broken windshield or rear window
+RIDE_OF = {"car": "a car on a good road", "motorcycle": "a motorcycle on a good road"}  # a vehicle's ride when none is named
+
+
+@dataclass(frozen=True)
+class ShooterLine:
+    "A shot fired from or at a vehicle of the chase: every modifier with its rule, the skill rolled against and its exact 3d6 odds."
+    shooter: str  # who fires, from where, at what
+    skill: int  # his weapon skill
+    effective: int  # the skill rolled against, every modifier counted
+    working: tuple[Step, ...]
+    odds: dict[str, Fraction]  # each outcome of the 3d6 roll, worst to best
+    note: str = ""
+
+    @property
+    def chance(self) -> Fraction:
+        "The exact chance that the attack roll succeeds (before any defence)."
+        return self.odds["success"] + self.odds["critical success"]
+
+
+def _sights(v: Vehicle, pane: str, rules: ChaseRules, whose: str, name: str) -> tuple[str, int, str] | None:
+    "The modifier for sights that look through one of a vehicle's panes, with its rule (None: no pane)."
+    if pane == "open": return None
+    if pane == "rear window" and v.kind != "car": raise InputError(name, f"{v.name} is a motorcycle: it has no rear window")
+    state = v.windshield if pane == "windshield" else v.rear_window
+    rule = _rule(v.kind, "note 3")
+    if state == "broken": return (f"Sights through {whose} broken {pane}", GLASS_PENALTY, rule)
+    if state == "gone" and rules.gone_windshield == "both":
+        return (f"Sights through {whose} knocked-out {pane}, its −3 kept (reading)", GLASS_PENALTY, rule)
+    return (f"Sights through {whose} {pane}: " + {"intact": "whole", "gone": "knocked out", "none": "none fitted"}[state], 0, rule)
+
+
+@checked
+def shooter_line(skill: int,  # his weapon skill (Guns, Gunner, Bow...)
+                 rules: ChaseRules,  # the chase's readings (whether a knocked-out windshield keeps its -3)
+                 vehicle: Vehicle | None = None,  # the vehicle he fires from; None: from outside the chase (on foot, say)
+                 seat: str = "passenger",  # his seat in it: "driver" (or a bike's rider) or "passenger"
+                 weapon: str = "hand weapon",  # "hand weapon", or the mounting the weapon sits on (a key of MOUNTINGS)
+                 ride: str | None = None,  # how rough his ride is, a ride of ROUGHNESS (None: his kind of vehicle on a good road)
+                 sights: str = "open",  # what his sights look through in his own vehicle: "open", "windshield" or "rear window"
+                 target: Vehicle | None = None,  # the vehicle he fires at, if one of the chase
+                 target_sights: str = "open",  # the pane of the target his sights look through (aiming at someone inside)
+                 familiar: bool = True,  # a turret: he has Familiarity with its type
+                 smoke: int = 0,  # firing through smoke, paint and the like: 0 to -10
+                 other: int = 0,  # range, the vehicles' relative speed, size and the rest (the base game's)
+                 hand_weapon: str = "held",  # what a "hand weapon" is: "held" or "melee" (see Weapon mountings)
+                 criticals: str = "basic",  # "basic" or "none"
+                ) -> ShooterLine:
+    "A shooter's line: the moving-fire modifiers of the vehicle he fires from (his seat, the ride, a mounting capped by the driver's control skill now) and the glass his sights look through, each with its rule, and the exact 3d6 odds of the attack roll."
+    require_int(skill, "skill", *SKILL_RANGE)
+    if not isinstance(rules, ChaseRules): raise InputError("rules", f"must be a ChaseRules, got {shown(rules)}")
+    for name, v in (("vehicle", vehicle), ("target", target)):
+        if v is not None and not isinstance(v, Vehicle): raise InputError(name, f"must be a Vehicle of the chase or None, got {shown(v)}")
+    if vehicle is None and target is None: raise InputError("vehicle", "give the vehicle he fires from, the one he fires at, or both")
+    require_choice(seat, "seat", SEATS); require_choice(weapon, "weapon", WEAPONS)
+    require_choice(sights, "sights", SIGHTS); require_choice(target_sights, "target_sights", SIGHTS)
+    if ride is not None: require_choice(ride, "ride", tuple(ROUGHNESS_BY_RIDE))
+    require_bool(familiar, "familiar"); require_int(smoke, "smoke", *SMOKE_RANGE); require_int(other, "other", *MODIFIER_RANGE)
+    require_choice(criticals, "criticals", CRITICALS); require_choice(hand_weapon, "hand_weapon", HAND_WEAPON)
+    extra, notes = [], []
+    if vehicle is None:
+        if sights != "open": raise InputError("sights", "he fires from outside the chase: no glass of his own to look through")
+        if weapon != "hand weapon": raise InputError("weapon", "a mounted weapon is fired from a vehicle: name the one it is mounted on")
+    else:
+        if vehicle.exploded: raise InputError("vehicle", f"{vehicle.name} has blown up: nobody fires from it")
+        extra.append(_sights(vehicle, sights, rules, f"{vehicle.name}'s", "sights"))
+    if target is not None: extra.append(_sights(target, target_sights, rules, f"{target.name}'s", "target_sights"))
+    elif target_sights != "open": raise InputError("target_sights", "he fires at nothing of the chase: no glass of a target to look through")
+    extra = [e for e in extra if e is not None]
+    moving = vehicle is not None and vehicle.speed > 0
+    if vehicle is not None and (moving or weapon != "hand weapon"):
+        control = None
+        if weapon != "hand weapon" and MOUNTINGS[weapon].cap is not None:
+            if vehicle.out_of_control or vehicle.wrecked or vehicle.driver.out:
+                raise InputError("weapon", f"nobody steers {vehicle.name}: a {weapon} mounting is aimed by steering the vehicle")
+            lasting = standing_modifiers(vehicle, rules)
+            control = max(SKILL_RANGE[0], min(SKILL_RANGE[1], vehicle.skill + sum(m.value for m in lasting)))
+            notes.append(f"{vehicle.driver.name}'s control skill now: {control} (skill {vehicle.skill}"
+                         + "".join(f", {m.value:+d} {m.what.split(':')[0].lower()}" for m in lasting) + ")")
+        firer = ("mounted weapon" if weapon != "hand weapon" else "hand weapon, driver or rider" if seat == "driver"
+                 else "hand weapon, passenger")
+        shot = moving_fire(skill, firer, (ride or RIDE_OF[vehicle.kind]) if moving else RIDE_OF["car"],
+                           None if weapon == "hand weapon" else weapon, control, familiar, smoke, other, criticals,
+                           False, hand_weapon, extra)
+        working, effective, odds = list(shot.working), shot.skill, shot.odds
+        if not moving: working.insert(1, Step(f"{vehicle.name} stands still: no moving-fire penalties", "+0", MOVING_RULE))
+    else:  # on foot, or a hand weapon from a vehicle at a standstill: only the glass and the rest
+        working = [Step("Weapon skill", skill, MOVING_RULE)]
+        if vehicle is not None: working.append(Step(f"{vehicle.name} stands still: no moving-fire penalties", "+0", MOVING_RULE))
+        working += [Step(what, f"{value:+d}", rule) for what, value, rule in extra]
+        if smoke: working.append(Step("Smoke, paint and the like", f"{smoke:+d}", MOVING_RULE))
+        if other: working.append(Step("Range, speed, size and the rest", f"{other:+d}", "base game (assumed)"))
+        effective = max(SKILL_RANGE[0], min(SKILL_RANGE[1], skill + sum(v for _, v, _ in extra) + smoke + other))
+        working.append(Step("Effective skill", effective, MOVING_RULE))
+        odds = success_odds(effective, criticals)
+    who = (f"the {seat} of {vehicle.name}" + ("" if weapon == "hand weapon" else f" at its {weapon} mount") if vehicle
+           else "a shooter outside the chase") + (f", at {target.name}" if target else "")
+    return ShooterLine(who, skill, effective, tuple(working), odds, "; ".join(notes))
 
 # %% ../../nbs/special/69_car_chase.ipynb #cc690027
 @checked

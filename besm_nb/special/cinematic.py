@@ -34,6 +34,16 @@ def extra_effort_bonus(damage: str,  # the blow's damage, e.g. "2d6+1"
 
 
 @checked
+def extra_effort_adds(damage: str,  # the blow's damage, e.g. "2d6+1"
+                      st: int,  # the fighter's ST
+                      criticals: str = "basic",  # "basic" or "none"
+                     ) -> Fraction:
+    "Exact chance that the ST roll adds anything: made by 1 or more (a 3 or 4 made by 0 adds nothing), with dice to multiply."
+    _dice(damage); require_int(st, "st", *SKILL_RANGE); require_choice(criticals, "criticals", CRITICALS)
+    return sum((Fraction(n, 216) for total, n in _3d6_counts() if extra_effort_bonus(damage, st, total, criticals) > 0), Fraction(0))
+
+
+@checked
 def extra_effort_odds(damage: str,  # the blow's damage, e.g. "2d6+1"
                       st: int,  # the fighter's ST
                       criticals: str = "basic",  # "basic" or "none"
@@ -54,8 +64,8 @@ def extra_effort_odds(damage: str,  # the blow's damage, e.g. "2d6+1"
 
 # %% auto #0
 __all__ = ['RULE', 'SINGLE_RULE', 'EVASION_COST', 'EVASION_BONUS', 'INTENTS', 'SPEED_UP', 'SECONDS', 'extra_effort_bonus',
-           'extra_effort_odds', 'acrobatic_dodge_odds', 'acrobatic_attack_penalty', 'evasion_odds', 'exchange',
-           'exchange_odds']
+           'extra_effort_adds', 'extra_effort_odds', 'acrobatic_dodge_odds', 'acrobatic_attack_penalty', 'evasion_odds',
+           'exchange', 'exchange_odds']
 
 # %% ../../nbs/special/66_cinematic.ipynb #3b584b1f
 @checked
@@ -94,7 +104,7 @@ def evasion_odds(jump_skill: int,  # the best of DX, Jumping and Acrobatics
                 ) -> dict[str, Fraction]:
     "Exact chances of jumping over a foe: the jump fails, the contest is lost or tied, or the evasion works."
     require_int(jump_skill, "jump_skill", *SKILL_RANGE)
-    require_int(evade_skill, "evade_skill", SKILL_RANGE[0], SKILL_RANGE[1] - EVASION_BONUS)
+    require_int(evade_skill, "evade_skill", SKILL_RANGE[0], SKILL_RANGE[1] - EVASION_BONUS); require_int(foe_skill, "foe_skill", *SKILL_RANGE)
     jump = success_chance(jump_skill, criticals)
     contest = quick_contest_odds(evade_skill + EVASION_BONUS, foe_skill, criticals, ties)
     return {"the jump fails": 1 - jump, "the contest is lost or tied": jump * (1 - contest["first wins"]),

@@ -74,9 +74,10 @@ def group_contest_odds(skill: int,  # the lone fighter's Tactics or weapon skill
 
 # %% auto #0
 __all__ = ['RULE', 'TACTICS_RULE', 'CONFUSION_RULE', 'GROUP_OUTCOMES', 'TIES', 'POSITIONS', 'GROUP_PENALTY', 'ROUT_MARGIN',
-           'TEAMWORK_DEFENCE', 'GRAB_MODIFIER', 'ONE_HAND_ST', 'GROUP_MANOEUVRES', 'group_skill', 'group_contest',
-           'group_contest_odds', 'trained_group_skill', 'sheltering', 'teamwork_modifier', 'shield_wall', 'pike_wall',
-           'pole_arm_grab_odds', 'confusion_penalty']
+           'SHIELD_SIZES', 'SHIELD_PD', 'TEAMWORK_DEFENCE', 'WALL_SWING', 'WALL_PD', 'WALL_ST', 'WALL_SLAM',
+           'GRAB_MODIFIER', 'ONE_HAND_ST', 'CONTESTS', 'GROUP_MANOEUVRES', 'group_skill', 'group_contest',
+           'group_contest_odds', 'trained_group_skill', 'sheltering', 'teamwork_modifier', 'wall_shields',
+           'shield_wall', 'pike_wall', 'pole_arm_grab_odds', 'confusion_penalty']
 
 # %% ../../nbs/special/67_groups.ipynb #09eb0075
 @checked
@@ -90,15 +91,31 @@ def trained_group_skill(tactics: Sequence[int],  # each member's Tactics skill
     return average if leadership is None else max(average, require_int(leadership, "leadership", *SKILL_RANGE))
 
 # %% ../../nbs/special/67_groups.ipynb #af72aecb
+SHIELD_SIZES = ("small", "medium", "large")
+SHIELD_PD = (1, 10)  # a shield's PD: 0 is no shield
+
+
+def _big_enough(size: str, name: str, what: str) -> None:
+    "Refuse a shield too small for sheltering or a shield wall (they need a medium or large one)."
+    if require_choice(size, name, SHIELD_SIZES) == "small": raise InputError(name, f"{what} needs a medium or large shield, not a small one")
+
+
+def _shield_pd(pd: object, name: str, what: str) -> int:
+    "A shield's PD, refused at 0 (no shield at all)."
+    if pd == 0 and type(pd) is int: raise InputError(name, f"a PD of 0 is no shield: {what} needs a medium or large shield")
+    return require_int(pd, name, *SHIELD_PD)
+
+
 @checked
-def sheltering(shield_pd: int,  # the PD of the comrade's shield
+def sheltering(shield_pd: int,  # the PD of the comrade's shield (1 to 10)
                active: bool = False,  # the comrade actively shelters him
                mirrored: bool = False,  # a left-hander on the left, a right-hander on the right
                cumulative: bool = False,  # the +1 PD and half the shield's PD both count
+               shield: str = "medium",  # the comrade's shield: "medium" or "large" ("small" is refused)
               ) -> dict[str, int]:
     "What sheltering behind a comrade's shield gives and costs."
-    require_int(shield_pd, "shield_pd", 0, 10); require_bool(active, "active"); require_bool(mirrored, "mirrored")
-    require_bool(cumulative, "cumulative")
+    _shield_pd(shield_pd, "shield_pd", "sheltering"); _big_enough(shield, "shield", "sheltering")
+    require_bool(active, "active"); require_bool(mirrored, "mirrored"); require_bool(cumulative, "cumulative")
     if not active: return {"pd": 1}
     crush = -1 if mirrored else -2
     return {"pd": shield_pd // 2 + (1 if cumulative else 0), "comrade blocks for him": -4, "comrade blocks for himself": -2,
@@ -118,16 +135,30 @@ def teamwork_modifier(modifier: int,  # the modifier as a drilled team has it
     return modifier // 2 if modifier > 0 else 2 * modifier
 
 # %% ../../nbs/special/67_groups.ipynb #ff45516f
+WALL_SWING, WALL_PD, WALL_ST, WALL_SLAM = -2, 2, 4, 4  # a shieldman's swings; his extra PD; ST against Slams; the unit's Slam
+
+
+@checked
+def wall_shields(shield_pds: Sequence[int],  # the PD of each shield in the wall
+                 name: str = "shield_pds",  # how messages name the list
+                ) -> tuple[int, ...]:
+    "A shield wall's shields as PDs, each checked (1 to 10: a PD of 0 is no shield)."
+    pds = require_items(shield_pds, name)
+    if not pds: raise InputError(name, "must list the shields' PD, got none")
+    for p in pds: _shield_pd(p, name, "a shield wall")
+    return pds
+
+
 @checked
 def shield_wall(shield_pds: Sequence[int],  # the PD of each shieldman's shield
                 slowest_move: int,  # the Move of the wall's slowest man
+                smallest: str = "medium",  # the smallest shield in the wall: "medium" or "large" ("small" is refused)
                ) -> dict[str, int | bool]:
     "What a shield wall gives its shieldmen and the spearmen behind them (the shieldmen may not Block at all)."
-    if not require_items(shield_pds, "shield_pds"): raise InputError("shield_pds", "must list the shields' PD, got none")
-    for p in shield_pds: require_int(p, "shield_pds", 0, 10)
+    wall_shields(shield_pds); _big_enough(smallest, "smallest", "a shield wall")
     require_int(slowest_move, "slowest_move", 0, 100)
     average = Fraction(sum(shield_pds), len(shield_pds))
-    return {"can block": False, "swing attacks": -2, "pd": 2, "st against slam and knockback": 4, "unit slam": 4,
+    return {"can block": False, "swing attacks": WALL_SWING, "pd": WALL_PD, "st against slam and knockback": WALL_ST, "unit slam": WALL_SLAM,
             "to target the spearmen": -int(average / 2), "reach to hit rear ranks": 2, "move": slowest_move // 2}
 
 
@@ -148,6 +179,17 @@ def pike_wall(slowest_move: int,  # the Move of the wall's slowest man
 # %% ../../nbs/special/67_groups.ipynb #7176d4d5
 GRAB_MODIFIER = -4
 ONE_HAND_ST = -5
+CONTESTS = ("quick", "regular")  # the tug of war each turn: margins compared, or one must make it while the other misses
+
+
+def _regular_contest(skill_a: int, skill_b: int, criticals: str = "basic", ties: str = "stand") -> dict[str, Fraction]:
+    "A regular contest's turn: the first side wins by making his roll while the second misses, the second the other way; else nobody (a tie)."
+    a, b = success_chance(skill_a, criticals), success_chance(skill_b, criticals)
+    first, second = a * (1 - b), (1 - a) * b
+    if not first + second: raise InputError("contest", "at these scores both always make the roll (or both always miss): a regular contest never ends")
+    eventually = first / (first + second)
+    if ties == "reroll": return {"first wins": eventually, "second wins": 1 - eventually, "tie": Fraction(0), "eventually": eventually}
+    return {"first wins": first, "second wins": second, "tie": 1 - first - second, "eventually": eventually}
 
 
 @checked
@@ -158,13 +200,15 @@ def pole_arm_grab_odds(dx: int,  # the grabber's DX
                        foe_one_handed: bool = False,  # the owner holds on with one hand
                        criticals: str = "basic",  # "basic" or "none"
                        ties: str = "stand",  # a tied turn: "stand" (both hold on) or "reroll" (rolled again at once)
+                       contest: str = "quick",  # the tug of war: "quick" (margins compared) or "regular" (see the reading)
                       ) -> dict[str, Fraction]:
     "Exact chances: the grab works; then, each turn, the grabber or the owner wins the weapon, or it goes on."
     require_int(dx, "dx", SKILL_RANGE[0] - GRAB_MODIFIER, SKILL_RANGE[1]); require_int(st, "st", 1, 40)
     require_int(foe_st, "foe_st", 1, 40); require_bool(one_handed, "one_handed"); require_bool(foe_one_handed, "foe_one_handed")
-    require_choice(ties, "ties", CONTEST_TIES)
+    require_choice(ties, "ties", CONTEST_TIES); require_choice(contest, "contest", CONTESTS)
     grab = success_chance(dx + GRAB_MODIFIER, criticals)
-    c = quick_contest_odds(st + (ONE_HAND_ST if one_handed else 0), foe_st + (ONE_HAND_ST if foe_one_handed else 0), criticals, ties)
+    mine, theirs = st + (ONE_HAND_ST if one_handed else 0), foe_st + (ONE_HAND_ST if foe_one_handed else 0)
+    c = (quick_contest_odds if contest == "quick" else _regular_contest)(mine, theirs, criticals, ties)
     return {"grab works": grab, "grabber wins the turn": c["first wins"], "owner keeps it this turn": c["second wins"],
             "still struggling": c["tie"], "grabber gets it in the end": c["eventually"]}
 

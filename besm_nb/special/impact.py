@@ -167,6 +167,7 @@ def collision_dice(own_tons: float,  # your vehicle's mass, tons
     "The d6 of damage to someone inside a vehicle hit by another, with every multiplier."
     base = impact_dice_exact(own_tons, mph, formula)
     other = _exact(other_tons, "other_tons", TONS_RANGE[1])
+    if other == 0: raise InputError("other_tons", "the other vehicle must have some mass")
     require_choice(direction, "direction", tuple(DIRECTIONS)); require_choice(restraint, "restraint", tuple(RESTRAINTS))
     require_choice(heavier, "heavier", HEAVIER); require_choice(rear_seat, "rear_seat", REAR_SEAT)
     for c in require_items(conditions, "conditions"): require_choice(c, "conditions", tuple(CONDITIONS))

@@ -11,8 +11,9 @@ from fractions import Fraction
 
 from ..checks import Step
 from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, shown
-from .groups import (CONFUSION_RULE, RULE as GROUP_RULE, TACTICS_RULE, TEAMWORK_DEFENCE, confusion_penalty, pike_wall,
-                                    sheltering, shield_wall, teamwork_modifier)
+from .groups import (CONFUSION_RULE, RULE as GROUP_RULE, SHIELD_SIZES, TACTICS_RULE, TEAMWORK_DEFENCE, WALL_PD, WALL_ST,
+                                    WALL_SWING, _big_enough, _shield_pd, confusion_penalty, pike_wall, sheltering, shield_wall, teamwork_modifier,
+                                    wall_shields as checked_shields)
 from .morale import FRIGHT_SITUATIONS, GREEN_PENALTY, RULE as FIRE_RULE, WILL_NEGATES, green_troops
 from .rolls import FRIGHT_CAP, MODIFIER_RANGE, OUTCOMES, SKILL_RANGE, WILL_RANGE, fright_check_target, success_odds
 
@@ -23,13 +24,14 @@ DEFENCES = ("dodge", "parry", "block")
 SEVERAL_FRONTS, SURROUNDED_TO_HIT = -2, -2  # against each foe beyond the first; every attack once surrounded
 NEXT_TACTICS = {"several fronts": -2, "surrounded": -5}  # his next contest for position (surrounded: every one from now on)
 GRAB_DEFENCE = -2  # every active defence while he holds a foe's pole arm
-SHIELD_WALL_SWING = -2
+SHIELD_WALL_SWING = WALL_SWING
+GREEN_DEFENCE = ("full", "half")  # the green -2 on a Parry or Block: all of it, or half (a Parry is half a skill)
 PD_RANGE = (0, 20)
 DEFENCE_RANGE = (0, 40)
 
 # %% auto #0
 __all__ = ['POSITIONS_NOW', 'SHELTER', 'WALLS', 'DEFENCES', 'SEVERAL_FRONTS', 'SURROUNDED_TO_HIT', 'NEXT_TACTICS', 'GRAB_DEFENCE',
-           'SHIELD_WALL_SWING', 'PD_RANGE', 'DEFENCE_RANGE', 'MeleeTurn', 'melee_turn']
+           'SHIELD_WALL_SWING', 'GREEN_DEFENCE', 'PD_RANGE', 'DEFENCE_RANGE', 'MeleeTurn', 'melee_turn']
 
 # %% ../../nbs/special/70_melee.ipynb #cm700006
 @dataclass(frozen=True)
@@ -90,6 +92,9 @@ def melee_turn(skill: int,  # his weapon skill
                other_attack: int = 0,  # anything else on his attack (the base game's)
                other_defence: int = 0,  # anything else on his defence
                criticals: str = "basic",  # "basic" or "none"
+               shield: str = "medium",  # the size of the shield that shelters (or that he holds in a shield wall): "medium" or "large"
+               surrounded_keeps_fronts: bool = True,  # surrounded: the several-fronts -2 against a foe beyond the first stays (see the reading)
+               green_defence: str = "full",  # the green -2 on a Parry or Block: "full" or "half" (see the reading)
               ) -> MeleeTurn:
     "Add up a fighter's modifiers for a turn of a group melee: his attack and defence with every modifier and its rule, and their exact 3d6 odds."
     require_int(skill, "skill", *SKILL_RANGE); require_int(defence, "defence", *DEFENCE_RANGE)
@@ -102,18 +107,18 @@ def melee_turn(skill: int,  # his weapon skill
     require_choice(fright, "fright", ("none",) + tuple(FRIGHT_SITUATIONS)); require_int(will, "will", *WILL_RANGE)
     require_int(fright_modifier, "fright_modifier", *MODIFIER_RANGE)
     require_int(other_attack, "other_attack", *MODIFIER_RANGE); require_int(other_defence, "other_defence", *MODIFIER_RANGE)
+    require_choice(shield, "shield", SHIELD_SIZES); require_bool(surrounded_keeps_fronts, "surrounded_keeps_fronts")
+    require_choice(green_defence, "green_defence", GREEN_DEFENCE)
     att, dfn, notes = [Step("Weapon skill", skill, TACTICS_RULE)], [Step(f"{defence_kind.capitalize()}", defence, TACTICS_RULE)], []
     can_attack, can_defend = True, True
 
     # the contest for position
-    if position == "several fronts":
-        if not first_foe:
-            att.append(Step("Several fronts: a foe beyond the first", SEVERAL_FRONTS, GROUP_RULE))
-            dfn.append(Step("Several fronts: a foe beyond the first", SEVERAL_FRONTS, GROUP_RULE))
-        notes.append(f"his next Tactics roll for position is at {NEXT_TACTICS['several fronts']}")
-    elif position == "surrounded":
-        att.append(Step("Surrounded: every attack", SURROUNDED_TO_HIT, GROUP_RULE))
-        notes.append(f"surrounded: every Tactics roll from now on is at {NEXT_TACTICS['surrounded']}")
+    if position == "surrounded": att.append(Step("Surrounded: every attack", SURROUNDED_TO_HIT, GROUP_RULE))
+    if not first_foe and (position == "several fronts" or (position == "surrounded" and surrounded_keeps_fronts)):
+        what = "Several fronts: a foe beyond the first" + (" (kept once surrounded)" if position == "surrounded" else "")
+        att.append(Step(what, SEVERAL_FRONTS, GROUP_RULE)); dfn.append(Step(what, SEVERAL_FRONTS, GROUP_RULE))
+    if position == "several fronts": notes.append(f"his next Tactics roll for position is at {NEXT_TACTICS['several fronts']}")
+    elif position == "surrounded": notes.append(f"surrounded: every Tactics roll from now on is at {NEXT_TACTICS['surrounded']}")
     elif position == "fumbler in front": notes.append("he fights only the group's fumbler this turn")
     elif position == "one at a time": notes.append("he fights only the group's best this turn")
     # confusion
@@ -122,11 +127,12 @@ def melee_turn(skill: int,  # his weapon skill
         att.append(Step(f"Confusion: {confusion_turns} turns of nothing but attacks", c, CONFUSION_RULE))
         dfn.append(Step(f"Confusion: {confusion_turns} turns of nothing but attacks", c, CONFUSION_RULE))
     # sheltering together
+    if shelter != "none": _shield_pd(comrade_shield_pd, "comrade_shield_pd", "sheltering")
     if shelter == "behind a comrade":
         if not defensive: raise InputError("defensive", "sheltering behind a comrade's shield needs a Defensive Attack or an All-Out Defence")
-        dfn.append(Step("Sheltering behind a comrade's shield", sheltering(comrade_shield_pd)["pd"], TACTICS_RULE))
+        dfn.append(Step("Sheltering behind a comrade's shield", sheltering(comrade_shield_pd, shield=shield)["pd"], TACTICS_RULE))
     elif shelter in ("sheltered by a buddy", "sheltering a buddy"):
-        s = sheltering(comrade_shield_pd, True, mirrored, shelter_cumulative)
+        s = sheltering(comrade_shield_pd, True, mirrored, shelter_cumulative, shield)
         att.append(Step("Two in one hex: weapon skill" + (" (mirrored: −1)" if mirrored else ""), s["weapon skill"], TACTICS_RULE))
         if shelter == "sheltered by a buddy":
             dfn.append(Step("Actively sheltered: half the comrade's shield PD" + (" and +1" if shelter_cumulative else ""), s["pd"], TACTICS_RULE))
@@ -134,19 +140,22 @@ def melee_turn(skill: int,  # his weapon skill
         if shelter == "sheltering a buddy":
             if defence_kind == "block" and not defending_mate:
                 dfn.append(Step("Sheltering a buddy: his Block for himself", s["comrade blocks for himself"], TACTICS_RULE))
-            notes.append(f"blocking a blow aimed at the buddy he shelters: {s['comrade blocks for him']} to his Block")
+            if not (defending_mate and defence_kind == "block"):
+                notes.append(f"blocking a blow aimed at the buddy he shelters: {s['comrade blocks for him']} to his Block")
     # walls
     if wall == "shieldman":
-        w = shield_wall([0], 0)
-        if swing: att.append(Step("Shield wall: a swing", w["swing attacks"], TACTICS_RULE))
+        _big_enough(shield, "shield", "a shield wall")
+        if shields: checked_shields(shields, "wall_shields")
+        if swing: att.append(Step("Shield wall: a swing", WALL_SWING, TACTICS_RULE))
         if defence_kind == "block":
             can_defend = False
             dfn.append(Step("Shield wall: a shieldman may not Block", "no Block", TACTICS_RULE))
-        dfn.append(Step("Shield wall: extra PD", w["pd"], TACTICS_RULE))
-        notes.append(f"+{w['st against slam and knockback']} to ST against Slams and knockback; the wall moves at half its slowest man's Move")
+        dfn.append(Step("Shield wall: extra PD", WALL_PD, TACTICS_RULE))
+        notes.append(f"+{WALL_ST} to ST against Slams and knockback; the wall moves at half its slowest man's Move")
     elif wall == "spearman behind shields":
         if not shields: raise InputError("wall_shields", "a spearman behind a shield wall needs the PD of its shields")
-        w = shield_wall(list(shields), 0)
+        checked_shields(shields, "wall_shields"); _big_enough(shield, "shield", "a shield wall")
+        w = shield_wall(list(shields), 0, shield)
         notes.append(f"foes are at {w['to target the spearmen']} to target him; only a weapon of reach 2 or more reaches him "
                      "in the second or third rank")
     elif wall == "pike wall, rear rank":
@@ -154,8 +163,11 @@ def melee_turn(skill: int,  # his weapon skill
     # teamwork
     if defending_mate:
         if defence_kind == "dodge": raise InputError("defending_mate", "a Dodge saves only himself: parry or block for a team-mate")
-        dfn.append(Step("Defending a team-mate" + ("" if drilled else " (untrained: doubled)"), teamwork_modifier(TEAMWORK_DEFENCE, drilled),
-                        TACTICS_RULE))
+        if shelter == "sheltering a buddy" and defence_kind == "block":  # the sheltering rule's own figure, not teamwork's
+            dfn.append(Step("Blocking for the buddy he shelters", s["comrade blocks for him"], TACTICS_RULE))
+        else:
+            dfn.append(Step("Defending a team-mate" + ("" if drilled else " (untrained: doubled)"), teamwork_modifier(TEAMWORK_DEFENCE, drilled),
+                            TACTICS_RULE))
     # a grabbed pole arm
     if grabbing:
         if wall not in ("spearman behind shields", "pike wall, rear rank"):
@@ -168,7 +180,9 @@ def melee_turn(skill: int,  # his weapon skill
     g = green_troops(green, green_immune, shaken_off, will_negates)["skills and IQ"] if green else 0
     if g:
         att.append(Step("Green: never under fire", g, FIRE_RULE))
-        if defence_kind != "dodge": dfn.append(Step("Green: a Parry or Block comes from a skill", g, FIRE_RULE))
+        if defence_kind != "dodge":
+            half = green_defence == "half"
+            dfn.append(Step("Green: a Parry or Block comes from a skill" + (" (half of its −2)" if half else ""), g // 2 if half else g, FIRE_RULE))
     if green and green_immune: notes.append("Combat Reflexes or Combat Veteran: green troops' penalties do not apply")
     if green and not green_immune: notes.append("Bullet Shyness and Buck Fever at double, if he has them"
                                                 + ("" if green_troops(green, False, shaken_off, will_negates)["Bullet Shyness and Buck Fever"] == "doubled" else ": lifted"))

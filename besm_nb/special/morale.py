@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -81,9 +82,9 @@ def green_troops(never_under_fire: bool = True,  # the character has never been 
 
 # %% auto #0
 __all__ = ['RULE', 'STREET_RULE', 'FRIGHT_SITUATIONS', 'NOT_FIRING_BACK', 'GREEN_PENALTY', 'WILL_NEGATES', 'MORALE_RESULTS',
-           'TO_THE_DEATH', 'VERY_POOR', 'CHECK_AT', 'STREET_ROLLS', 'STREET_SKILLS', 'situation_fright_odds',
-           'stay_exposed_chance', 'green_troops', 'morale_modifier', 'morale_check_due', 'morale_result', 'morale_odds',
-           'MoraleCheck', 'roll_morale', 'street_roll_odds']
+           'TO_THE_DEATH', 'VERY_POOR', 'CHECK_AT', 'STREET_ROLLS', 'STREET_SKILLS', 'MAX_SKILLS',
+           'situation_fright_odds', 'stay_exposed_chance', 'green_troops', 'morale_modifier', 'morale_check_due',
+           'morale_result', 'morale_odds', 'MoraleCheck', 'roll_morale', 'street_roll_odds']
 
 # %% ../../nbs/special/68_morale.ipynb #5fbcded2
 MORALE_RESULTS = ("rout or surrender", "disengage or retreat in order", "fall back, more cautious", "fight on")  # worst to best
@@ -186,11 +187,12 @@ STREET_ROLLS: dict[str, tuple[str, tuple[str, ...]]] = {
     "defuse a hostile situation": ("roll", ("Psychology", "Fast-Talk", "Diplomacy")),
 }
 STREET_SKILLS = tuple(dict.fromkeys(s for _, allowed in STREET_ROLLS.values() for s in allowed))  # every skill they name
+MAX_SKILLS = 1000  # levels one character may give at once: a whole character sheet fits
 
 
 @checked
 def street_roll_odds(situation: str,  # a key of STREET_ROLLS
-                     skills: dict[str, int],  # the character's levels in the skills (and Will, IQ) he has
+                     skills: object,  # a mapping: the character's levels in the skills (and Will, IQ) he has, by name; at most 1,000 (checked here, the cap first)
                      foe: int | None = None,  # for the sucker punch: the foe's best level in the same list
                      criticals: str = "basic",  # "basic" or "none"
                      ties: str = "stand",  # the sucker punch's tie: "stand" (no surprise) or "reroll" (see the assumptions page)
@@ -198,7 +200,12 @@ def street_roll_odds(situation: str,  # a key of STREET_ROLLS
     "The best skill the character can use for a street-fighting roll, and his exact chance (of winning, for a contest)."
     kind, allowed = STREET_ROLLS[require_choice(situation, "situation", tuple(STREET_ROLLS))]
     require_choice(ties, "ties", TIES)
-    for name, level in skills.items(): require_int(level, f"skills[{shown(name)}]", *SKILL_RANGE)
+    if not isinstance(skills, Mapping): raise InputError("skills", f"must be a mapping of text to a whole number, got {shown(skills)}")
+    if len(skills) > MAX_SKILLS: raise InputError("skills", f"must name at most {MAX_SKILLS:,} skills, got {len(skills):,}")
+    for name, level in skills.items():
+        if not isinstance(name, str): raise InputError("skills", f"must be a mapping of text to a whole number, got the name {shown(name)}")
+        if type(level) is not int: raise InputError("skills", f"must be a mapping of text to a whole number, got {shown(name)}: {shown(level)}")
+        require_int(level, f"skills[{shown(name)}]", *SKILL_RANGE)
     usable = {k: v for k, v in skills.items() if k in allowed}
     if not usable: raise InputError("skills", f"needs one of {', '.join(allowed)}")
     best = max(usable, key=usable.get)

@@ -5,11 +5,12 @@
 # %% ../../nbs/special/62_mountings.ipynb #2c987488
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ..checks import Step
-from ..dice import InputError, checked, require_bool, require_choice, require_int
+from ..dice import InputError, checked, require_bool, require_choice, require_int, require_items, require_text, shown
 from .rolls import MODIFIER_RANGE, SKILL_RANGE, success_odds
 
 RULE = "003"
@@ -90,12 +91,17 @@ def moving_fire(skill: int,  # the firer's weapon skill (Gunner, Guns, Beam Weap
                 criticals: str = "basic",  # "basic" or "none"
                 melee: bool = False,  # a hand weapon used in melee (a sword, a lance), not fired
                 hand_weapon: str = "held",  # what "hand weapon" means: "held" (any, guns too) or "melee" (see the reading)
+                extra: Sequence[tuple] = (),  # more modifiers, each (what, value, rule): broken glass the sights look through, say
                ) -> MovingShot:
     "Effective skill and exact odds of an attack from a moving vehicle or howdah."
     require_int(skill, "skill", *SKILL_RANGE)
     require_choice(firer, "firer", tuple(FIRERS)); require_choice(ride, "ride", tuple(ROUGHNESS_BY_RIDE))
     require_bool(familiar, "familiar"); require_int(smoke, "smoke", *SMOKE_RANGE); require_int(other, "other", *MODIFIER_RANGE)
     require_bool(melee, "melee"); require_choice(hand_weapon, "hand_weapon", HAND_WEAPON)
+    for item in require_items(extra, "extra", 20):
+        if not (isinstance(item, (tuple, list)) and len(item) == 3):
+            raise InputError("extra", f"each modifier is (what, value, rule), got {shown(item)}")
+        require_text(item[0], "extra", 200, empty=False); require_int(item[1], "extra", *MODIFIER_RANGE); require_text(item[2], "extra", 200, empty=False)
     if melee and firer == "mounted weapon": raise InputError("melee", "a mounted weapon is not a melee weapon")
     steps = [Step("Weapon skill", skill, MOVING_RULE)]
     base = skill
@@ -123,6 +129,7 @@ def moving_fire(skill: int,  # the firer's weapon skill (Gunner, Guns, Beam Weap
         steps.append(Step(f"{mounting.capitalize()} +{MOUNTINGS[mounting].bonus}: only cancels the roughness", f"{cancel:+d}", MOUNT_RULE))
     if firer == "mounted weapon" and mounting in TURRETS and not familiar:
         total += UNFAMILIAR_TURRET; steps.append(Step("Unfamiliar with this turret type", f"{UNFAMILIAR_TURRET:+d}", MOUNT_RULE))
+    for what, value, rule in extra: total += value; steps.append(Step(what, f"{value:+d}", rule))
     if smoke: total += smoke; steps.append(Step("Smoke, paint and the like", f"{smoke:+d}", MOVING_RULE))
     if other: total += other; steps.append(Step("Range, speed, size and the rest", f"{other:+d}", "base game (assumed)"))
     total = max(SKILL_RANGE[0], min(SKILL_RANGE[1], total))

@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Callable
 
 from ..checks import Step
-from ..dice import DiceFeed, InputError, Roll, checked, dist, parse_param, require_bool, require_choice, require_int, roll, shown
+from ..dice import (DiceFeed, InputError, Roll, checked, dist, parse_param, require_bool, require_choice, require_int,
+                          require_items, roll, shown)
 from .criticals import COMPONENTS as CRITICAL_COMPONENTS
 from .criticals import VEHICLE_CRITICALS, CriticalEntry, vehicle_critical
 from .rolls import CRITICALS, success_outcome
@@ -28,14 +29,15 @@ SPEED_RANGE = (0, 1000)  # mph
 # %% auto #0
 __all__ = ['RULE', 'CAR_RULE', 'BIKE_RULE', 'VEHICLES', 'FACINGS', 'SPEED_RANGE', 'CAR_TABLE', 'MOTORCYCLE_TABLE', 'TABLES',
            'KIND', 'MOTORCYCLE_NOTE_BY_CONTENT', 'GLASS_DR', 'BODY_DR', 'ENGINE_DR', 'FRONT_4', 'BYPASS_DR',
-           'WINDOW_RULES', 'GONE_WINDSHIELD', 'WINDSHIELD_GONE_DICE', 'WINDOW_GONE_DICE', 'WIND_MPH', 'VITAL_PART',
-           'COMPONENTS', 'AMMO', 'TANK_MODIFIER_RANGE', 'FIRE_OVER', 'TYRES', 'FLAT_TYRE', 'TYRE_AND_AXLE',
-           'ENGINE_DR_READINGS', 'ENGINE_HT', 'ENGINE_HT_LIMITS', 'ENGINE_HP', 'ENGINE_DEFAULTS', 'FRAME_DR',
-           'SIDE_PANES', 'EMPTY_SEAT', 'BYPASS_REACH', 'Draw', 'RELEVANT', 'CRITICAL_RULE', 'COMPONENT_PICKS', 'areas',
-           'hit_location', 'location_odds', 'Effect', 'occupant_path', 'occupant_hit', 'glass_hit', 'car_body_hit',
+           'PANE_STATES', 'WINDOW_STATES', 'CAR_WINDOWS', 'OPEN', 'WINDOW_RULES', 'GONE_WINDSHIELD',
+           'WINDSHIELD_GONE_DICE', 'WINDOW_GONE_DICE', 'WIND_MPH', 'VITAL_PART', 'COMPONENTS', 'AMMO',
+           'TANK_MODIFIER_RANGE', 'FIRE_OVER', 'TYRES', 'FLAT_TYRE', 'TYRE_AND_AXLE', 'ENGINE_DR_READINGS', 'ENGINE_HT',
+           'ENGINE_HT_LIMITS', 'ENGINE_HP', 'ENGINE_DEFAULTS', 'FRAME_DR', 'SIDE_PANES', 'EMPTY_SEAT', 'BYPASS_REACH',
+           'Draw', 'SEEN_MORE', 'RELEVANT', 'CRITICAL_RULE', 'COMPONENT_PICKS', 'areas', 'hit_location',
+           'location_odds', 'Effect', 'occupant_pane', 'occupant_path', 'occupant_hit', 'glass_hit', 'car_body_hit',
            'motorcycle_body_hit', 'gas_tank_hit', 'car_tyre_hit', 'motorcycle_tyre_hit', 'engine_armour', 'engine_hit',
-           'VehicleSetup', 'vehicle_setup', 'exact_outcomes', 'VehicleOdds', 'critical_picks', 'vehicle_hit_odds',
-           'VehicleHit', 'roll_vehicle_hit']
+           'VehicleSetup', 'vehicle_setup', 'glass_label', 'exact_outcomes', 'VehicleOdds', 'critical_picks',
+           'vehicle_hit_odds', 'VehicleHit', 'roll_vehicle_hit']
 
 # %% ../../nbs/special/61_vehicles.ipynb #995023eb
 # The hit-location tables as printed: area, rolls from the front, side and rear ("-": none), PD, DR, penalty to aim, notes.
@@ -151,16 +153,35 @@ def _made(skill: int, total: int, criticals: str) -> bool:
     return success_outcome(max(-30, skill), total, criticals) in ("success", "critical success")
 
 # %% ../../nbs/special/61_vehicles.ipynb #e2ef0886
+PANE_STATES = ("intact", "broken", "gone", "none")  # a windshield or a car's rear window ("none": built without one)
+WINDOW_STATES = ("intact", "crazed", "gone")  # a car's side window
+CAR_WINDOWS = 4  # a car's side windows (a hit picks one with 1d4)
+OPEN = ("gone", "none")  # glass that stops nothing: knocked out, or never fitted
+
+
+@checked
+def occupant_pane(vehicle: str,  # "car" or "motorcycle"
+                  facing: str,  # "front", "side" or "rear"
+                 ) -> str | None:
+    "The glass a shot at someone aboard may pass: the windshield from the front, a car's rear window from behind or a side window from the side; None: a motorcycle's rider shot from the side or the rear, with no glass in the way."
+    require_choice(vehicle, "vehicle", VEHICLES); require_choice(facing, "facing", FACINGS)
+    if vehicle == "motorcycle": return "windshield" if facing == "front" else None
+    return {"front": "windshield", "side": "window", "rear": "rear window"}[facing]
+
+
 @checked
 def occupant_path(vehicle: str,  # "car" or "motorcycle"
                   facing: str,  # "front", "side" or "rear"
                   d6: int,  # the 1d6 rolled for the way in (ignored when there is only one way)
+                  open_glass: bool = False,  # the glass on that way in is gone or was never fitted (see `occupant_pane`)
                  ) -> tuple[str, int]:
     "How a shot reaches someone aboard: what it passes, and that thing's DR."
     require_choice(vehicle, "vehicle", VEHICLES); require_choice(facing, "facing", FACINGS)
-    require_int(d6, "d6", 1, 6)
-    if vehicle == "car": return ("the window", GLASS_DR) if d6 <= 2 else ("the body", BODY_DR)
-    if facing == "front": return ("the windshield", GLASS_DR) if d6 <= 4 else ("nothing", 0)
+    require_int(d6, "d6", 1, 6); require_bool(open_glass, "open_glass")
+    if vehicle == "car":
+        if d6 > 2: return ("the body", BODY_DR)
+        return ("the empty window frame", 0) if open_glass else ("the window", GLASS_DR)
+    if facing == "front" and d6 <= 4: return ("no windshield", 0) if open_glass else ("the windshield", GLASS_DR)
     return ("nothing", 0)
 
 
@@ -171,14 +192,17 @@ def occupant_hit(vehicle: str,  # "car" or "motorcycle"
                  damage: int,  # the damage rolled
                  d6: int,  # the 1d6 for the way in (see `occupant_path`)
                  bypass: bool = False,  # a critical hit bypasses all but 1 point of the DR in the way
+                 open_glass: bool = False,  # the glass on the way in is gone or was never fitted: it stops nothing
                 ) -> Effect:
     "Notes 1 and 2: a shot at someone aboard."
     require_choice(seat, "seat", ("driver", "passenger", "empty"))
-    through, dr = occupant_path(vehicle, facing, d6)
+    through, dr = occupant_path(vehicle, facing, d6, open_glass)
     dr = _armour(dr, bypass)
     reach = max(0, _dmg(damage) - dr)
-    way = f"through {through} (DR {dr})" if dr else "with nothing in the way"
-    if reach == 0: return Effect(f"stopped by {through}", detail=f"{damage} damage, all stopped by {through} (DR {dr})")
+    way = f"through {through} (DR {dr})" if dr else f"through {through}, nothing in the way" if open_glass else "with nothing in the way"
+    if reach == 0:
+        if not dr: return Effect("no damage", detail=f"{damage} damage: nothing to get in")
+        return Effect(f"stopped by {through}", detail=f"{damage} damage, all stopped by {through} (DR {dr})")
     if seat == "empty":
         return Effect("empty seat", True, detail=f"{reach} gets in {way}, but nobody sits there: it is spent inside the car")
     if seat == "passenger":
@@ -461,6 +485,9 @@ class VehicleSetup:
     engine_dead: bool = False  # the engine has died already
     critical: int | None = None  # the 3d6 rolled on the vehicle critical hit table, when this hit is a critical
     bypass_reach: str = "near side"  # a bypassing critical: "near side" (only the armour the shot meets first) or "both sides"
+    windshield: str = "intact"  # the windshield as it stands: "intact", "broken", "gone" or "none" (built without one)
+    rear_window: str = "intact"  # a car's rear window as it stands: "intact", "broken" or "gone"
+    windows: tuple = ()  # a car's four side windows as they stand, each "intact", "crazed" or "gone" (none given: all intact)
 
     @property
     def entry(self) -> CriticalEntry | None:
@@ -509,6 +536,13 @@ class VehicleSetup:
                               ("bypass_reach", BYPASS_REACH)):
             require_choice(getattr(self, name), name, options)
         if self.critical is not None: require_int(self.critical, "critical", 3, 18)
+        require_choice(self.windshield, "windshield", PANE_STATES)
+        require_choice(self.rear_window, "rear_window", PANE_STATES[:3] if v == "car" else ("intact",))
+        windows = tuple(require_items(self.windows, "windows", CAR_WINDOWS))
+        if windows and len(windows) != (CAR_WINDOWS if v == "car" else 0):
+            raise InputError("windows", f"a {v} has {CAR_WINDOWS if v == 'car' else 'no'} side windows, got {len(windows)}")
+        for w in windows: require_choice(w, "windows", WINDOW_STATES)
+        object.__setattr__(self, "windows", windows)
         object.__setattr__(self, "_hash", hash(tuple(getattr(self, f) for f in self.__dataclass_fields__)))
 
 
@@ -523,6 +557,29 @@ def vehicle_setup(**options) -> VehicleSetup:
 
 # %% ../../nbs/special/61_vehicles.ipynb #d59b25fa
 Draw = Callable[..., int]  # draw(expr, why, exclude=()) -> the total rolled
+SEEN_MORE = "the firer sees more of it"  # a car's side shot that misses the side windows: the pane in view
+
+
+@checked
+def glass_label(area: str,  # the area of the table: "Windshield" or "Window"
+                pane: str,  # the pane it struck: "windshield", "rear window" or "window"
+                side: bool = False,  # a car shot from the side (a windshield roll strikes the pane the firer sees more of)
+               ) -> str:
+    "An outcome's name for a hit on glass: the area rolled, and the pane struck when it is another, or the one in view."
+    require_choice(area, "area", ("Windshield", "Window")); require_choice(pane, "pane", ("windshield", "rear window", "window"))
+    require_bool(side, "side")
+    if side and area == "Windshield" and pane != "window": return f"{area} → {pane} ({SEEN_MORE})"
+    return area if pane == area.lower() else f"{area} → {pane}"
+
+
+def _open(s: VehicleSetup, pane: str | None, draw: Draw) -> bool:
+    "Whether the glass a shot at someone aboard passes is gone or was never fitted (a car's side window picked with 1d4 when they differ)."
+    if pane is None: return True
+    if pane != "window": return (s.windshield if pane == "windshield" else s.rear_window) in OPEN
+    gone = [w == "gone" for w in s.windows]
+    if not any(gone): return False
+    if all(gone): return True
+    return gone[draw(f"1d{CAR_WINDOWS}", "which side window") - 1]
 
 
 def _area_effect(s: VehicleSetup, area: str, damage: int, shot_dice: int, draw: Draw) -> tuple[str, Effect]:
@@ -531,9 +588,11 @@ def _area_effect(s: VehicleSetup, area: str, damage: int, shot_dice: int, draw: 
     if kind == "occupant":
         seat = ("driver" if area == "Driver" else "passenger" if s.passenger
                 else "driver" if s.vehicle == "motorcycle" or s.empty_seat == "driver" else "empty")
-        d6 = draw("1d6", "the way in") if s.vehicle == "car" or s.facing == "front" else 1
+        pane = occupant_pane(s.vehicle, s.facing)
+        # a bike's rider with no glass before him is hit bare whichever way: no die to roll
+        d6 = draw("1d6", "the way in") if s.vehicle == "car" or (pane and s.windshield not in OPEN) else 6
         name = area if seat == area.lower() else f"{area} (nobody there: the driver)" if seat == "driver" else f"{area} (nobody there)"
-        return name, occupant_hit(s.vehicle, s.facing, seat, damage, d6, bypass)
+        return name, occupant_hit(s.vehicle, s.facing, seat, damage, d6, bypass, s.vehicle == "car" and d6 <= 2 and _open(s, pane, draw))
     if kind in ("windshield", "window"):
         pane = "window" if kind == "window" else "windshield"
         if kind == "windshield" and s.vehicle == "car" and s.facing == "side":
@@ -541,7 +600,7 @@ def _area_effect(s: VehicleSetup, area: str, damage: int, shot_dice: int, draw: 
         elif kind == "windshield" and s.vehicle == "car" and s.facing == "rear":
             pane = "rear window"
         e = glass_hit(pane, damage, shot_dice, s.burst, s.speed_mph, s.goggles, s.window_rule, s.gone_windshield, bypass)
-        return (area if pane == kind else f"{area} → {pane}"), e
+        return glass_label(area, pane, s.vehicle == "car" and s.facing == "side"), e
     past = damage > s._met(BODY_DR)  # body, tank and tyres all have DR 5
     if kind == "body":
         if s.vehicle == "car":
@@ -642,7 +701,7 @@ def _key(s: VehicleSetup, area: str, damage: int) -> int:
 
 # The setup's fields that can change what a hit on each kind of area does (its outcome's name and facts; the details
 # aside): the odds of a part are kept for each combination, so changing the speed does not recount the engine.
-RELEVANT = {"occupant": ("vehicle", "facing", "passenger", "empty_seat", "bypass"),
+RELEVANT = {"occupant": ("vehicle", "facing", "passenger", "empty_seat", "bypass", "windshield", "rear_window", "windows"),
             "windshield": ("vehicle", "facing", "burst", "window_rule", "side_pane", "bypass"),
             "window": ("vehicle", "burst", "window_rule", "bypass"), "body": ("vehicle", "one_die", "bypass", "far_dr"),
             "gas tank": ("vehicle", "gasoline", "tank_full", "tank_modifier", "ammo", "special_rounds_cars", "bypass"),
@@ -746,6 +805,10 @@ def _setup_steps(s: VehicleSetup, damage: str, shot_dice: int) -> tuple[Step, ..
         steps.append(Step("Tyres", f"{s.tyre} (HT {TYRES['car'][s.tyre] or 'none: solid'}); {s.speed_mph} mph{flat}", rule))
         steps.append(Step("Passenger seats", "occupied" if s.passenger else f"empty (a hit there: {'the driver' if s.empty_seat == 'driver' else 'spent inside'})", rule))
     else: steps.append(Step("Tyres", f"{s.tyre}; {s.speed_mph} mph; pillion {'occupied' if s.passenger else 'empty'}{flat}", rule))
+    glass = [f"windshield {s.windshield}"] + ([f"rear window {s.rear_window}"] if s.vehicle == "car" else []) \
+        + ([f"side windows {', '.join(s.windows)}"] if s.windows else [])
+    if s.windshield != "intact" or s.rear_window != "intact" or any(w != "intact" for w in s.windows):
+        steps.append(Step("Glass", "; ".join(glass) + " (gone or never fitted: a shot at someone aboard passes freely)", rule))
     steps.append(Step("Gas tank", f"{'full, ' if s.tank_full else ''}{s.ammo} rounds" + ("" if s.gasoline else ", not gasoline"), rule))
     return tuple(steps) + _critical_steps(s)
 
@@ -756,6 +819,9 @@ def _damage_counts(damage: str) -> tuple[tuple[tuple[int, int], ...], int]:
     parse_param(damage, "damage")
     values, ns, den = _draw_table(damage, ())
     if max(values) > 100_000: raise InputError("damage", "can total more than 100,000: too much for these tables")
+    if max(values) < 0:  # "-5", "1d6-10": no damage at all, rather than a typing slip read as 0
+        raise InputError("damage", f"{damage.strip()!r} is always below 0; a hit does 0 damage or more (a roll that only "
+                                   "sometimes falls below 0, such as 1d6-3, counts those as 0)")
     out: dict[int, int] = {}
     for k, n in zip(values, ns): out[max(0, k)] = out.get(max(0, k), 0) + n
     return tuple(sorted(out.items())), den

@@ -93,11 +93,13 @@ def modifier_total(names: Sequence[str],  # rows of COMBAT_MODIFIERS, by name
     "The total modifier to add to a roll from named table rows, with the working."
     if roll not in ("attack", "dodge", "escape"): raise InputError("roll", f"must be 'attack', 'dodge' or 'escape', got {roll!r}")
     require_int(extra, "extra", -20, 20)
-    total, steps = 0, []
+    total, steps, seen = 0, [], set()
     for name in require_items(names, "names", len(COMBAT_MODIFIERS)):
         if not isinstance(name, str): raise InputError("names", f"each row is named by its text, got {shown(name)}")
         m = MODIFIERS_BY_NAME.get(name)
         if m is None: raise InputError("names", f"{name!r} is not a row of the combat modifiers table")
+        if name in seen: raise InputError("names", f"{name!r} is given twice: a row counts once")
+        seen.add(name)
         if roll not in m.roll: raise InputError("names", f"{name!r} changes the {m.roll} roll, not the {roll} roll")
         total += m.value
         steps.append(Step(m.name, f"{m.value:+d}", f"{RULE} · Combat Modifiers Table"))

@@ -11,13 +11,13 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from ..checks import tristat_check
+from ..checks import Step, tristat_check
 from ..dice import (checked, DiceFeed, InputError, require_bool, require_choice, require_int, require_items, require_text, roll, shown,
                           stats)
 from ..store import fields, flag, items, text, whole
-from .combat import (CV_RANGE, HEALTH_READINGS, MAX_TARGETS, POWER_RANGE, VITAL_SPOT, counterattack,
-                                    damage_taken, damage_total, dodge_modifier, energy_cost, grab_totals, grabbed_penalty,
-                                    health_state, initiative, modifier_total, phase_order, targets_modifier)
+from .combat import (CV_RANGE, HEALTH_READINGS, MAX_TARGETS, MODIFIERS_BY_NAME, POWER_RANGE, RULE, VITAL_SPOT,
+                                    counterattack, damage_taken, damage_total, dodge_modifier, energy_cost, grab_totals,
+                                    grabbed_penalty, health_state, initiative, modifier_total, phase_order, targets_modifier)
 
 PIN_ESCAPE = 3  # a pinned fighter escapes at +3 on the roll
 HEALTH_RANGE = (-1_000_000_000, 1_000_000_000)
@@ -25,11 +25,11 @@ ENERGY_RANGE = (-1_000_000, 1_000_000)
 NAME_LEN = 100
 
 # %% auto #0
-__all__ = ['PIN_ESCAPE', 'HEALTH_RANGE', 'ENERGY_RANGE', 'NAME_LEN', 'RESPONSES', 'GRAPPLES', 'ACTIONS', 'BOOSTS',
-           'PHASE_ACTIONS', 'NO_GESTURE', 'FIGHT_KIND', 'FIGHT_VERSION', 'FIGHT_FIELDS', 'Attack', 'Combatant',
-           'incapacity', 'is_pinned', 'Response', 'AttackPlan', 'Action', 'Entry', 'narrate', 'roll_initiative',
-           'action_kinds', 'resolve_round', 'can_act', 'Fight', 'fight_act', 'fight_undo', 'fight_next_round',
-           'fight_to_dict', 'fight_from_dict']
+__all__ = ['PIN_ESCAPE', 'HEALTH_RANGE', 'ENERGY_RANGE', 'NAME_LEN', 'RESPONSES', 'GRAPPLES', 'ACTIONS', 'BOOSTS', 'APPLIED_ROWS',
+           'PHASE_ACTIONS', 'NO_GESTURE', 'FIGHT_KIND', 'FIGHT_VERSION', 'FIGHT_FIELDS', 'ADDED_LATER', 'Attack',
+           'Combatant', 'incapacity', 'is_pinned', 'Response', 'AttackPlan', 'Action', 'Entry', 'narrate',
+           'roll_initiative', 'attack_modifier', 'answer_modifier', 'action_kinds', 'resolve_round', 'can_act', 'Fight',
+           'fight_act', 'fight_undo', 'fight_next_round', 'fight_to_dict', 'fight_from_dict']
 
 # %% ../../nbs/tristat/11_round.ipynb #6e42d3ef
 @checked
@@ -115,6 +115,10 @@ RESPONSES = ("counterattack", "shield", "cover", "dodge")
 GRAPPLES = ("grab", "escape", "squeeze", "strangle", "pin", "release")
 ACTIONS = ("attack", "hold", "non-combat", "energy", "boost") + GRAPPLES
 BOOSTS = ("body", "mind", "soul")
+APPLIED_ROWS = ("Attacking 2 targets", "Attacking 3-4 targets", "Attacking 5-8 targets", "Attacking 9-12 targets",
+                "Dodging a 2nd attack this round", "Dodging a 3rd attack this round", "Dodging a 4th attack this round",
+                "Fighting while grabbed (unarmed)", "Fighting while grabbed (with a weapon)", "Pinned")
+# the rows the round applies itself, from what it knows (the targets, the dodges made, who holds whom): never declared
 
 
 def _names(value: object, param: str, lo: int = 0, hi: int = 50) -> tuple[str, ...]:
@@ -122,6 +126,18 @@ def _names(value: object, param: str, lo: int = 0, hi: int = 50) -> tuple[str, .
     out = require_items(value, param, hi)
     if len(out) < lo: raise InputError(param, f"needs at least {lo}")
     for x in out: require_text(x, param, NAME_LEN, empty=False)
+    return out
+
+
+def _rows(value: object, param: str) -> tuple[str, ...]:
+    "Combat-table rows declared for a roll: rows of the table, each once, none of those the round applies itself."
+    out = _names(value, param)
+    for i, x in enumerate(out):
+        if x not in MODIFIERS_BY_NAME: raise InputError(param, f"{x!r} is not a row of the combat modifiers table")
+        if x in APPLIED_ROWS:
+            raise InputError(param, f"{x!r} is applied by the round itself (from the targets, the dodges made, who holds whom): "
+                                    "it is not declared")
+        if x in out[:i]: raise InputError(param, f"{x!r} is given twice: a row counts once")
     return out
 
 
@@ -140,7 +156,7 @@ class Response:
         require_choice(self.kind, "kind", RESPONSES)
         require_int(self.energy, "energy", 0, 10_000)
         if self.attack is not None: require_text(self.attack, "attack", NAME_LEN, empty=False)
-        object.__setattr__(self, "modifiers", _names(self.modifiers, "modifiers"))
+        object.__setattr__(self, "modifiers", _rows(self.modifiers, "modifiers"))
 
 
 @checked
@@ -151,14 +167,14 @@ class AttackPlan:
     attack: str
     targets: tuple[str, ...]
     energy: int = 0
-    modifiers: tuple[str, ...] = ()  # combat-table rows for the attack roll (the target-count row is added)
+    modifiers: tuple[str, ...] = ()  # combat-table rows for the attack roll, each once (the round adds the targets' count and a grab)
     responses: dict[str, tuple[Response, ...]] = field(default_factory=dict)  # by target
 
     def __post_init__(self):
         require_text(self.attacker, "attacker", NAME_LEN, empty=False); require_text(self.attack, "attack", NAME_LEN, empty=False)
         object.__setattr__(self, "targets", _names(self.targets, "targets", 1, MAX_TARGETS))
         require_int(self.energy, "energy", 0, 10_000)
-        object.__setattr__(self, "modifiers", _names(self.modifiers, "modifiers"))
+        object.__setattr__(self, "modifiers", _rows(self.modifiers, "modifiers"))
         if not isinstance(self.responses, dict): raise InputError("responses", f"must map each target to her answers, got {shown(self.responses)}")
         answers = {}
         for t, rs in self.responses.items():
@@ -249,9 +265,9 @@ def roll_initiative(fighters: dict[str, Combatant],  # the combatants, by name
 class _Round:
     "The working state of one round: attack and defence actions used, dodges made, shields raised, holds."
     def __init__(self, fighters: dict[str, Combatant], allow_overspend: bool, health_reading: str, critical_multiplier: int,
-                 cover_spends_attack: bool = False):
+                 cover_spends_attack: bool = False, out_grabber_holds: bool = False):
         self.f = fighters
-        self.cover_spends_attack = cover_spends_attack
+        self.cover_spends_attack, self.out_grabber_holds = cover_spends_attack, out_grabber_holds
         self.allow_overspend, self.health_reading, self.critical_multiplier = allow_overspend, health_reading, critical_multiplier
         self.attack_used: set[str] = set()
         self.shield_raised: set[str] = set()  # a raised shield serves any number of attacks this round
@@ -294,6 +310,16 @@ class _Round:
         c.energy = max(ENERGY_RANGE[0], c.energy - energy)
         self.log.append(Entry("energy", name, f"{name} pays {energy} Energy for {what} ({c.energy} left).", energy))
         if c.energy < 0: self.log.append(Entry("state", name, f"{name}'s Energy is below 0: she falls unconscious."))
+        self.let_go_if_out(name)
+
+    def let_go_if_out(self, name: str) -> None:
+        "A grabber who is dead, dying or unconscious lets go of the one she held (unless the table reads that she holds on)."
+        c = self.get(name)
+        victim, why = _holding(c), self.out(name)
+        if victim is None or not why or self.out_grabber_holds: return
+        _set(c, drop_prefix=["grabbing "])
+        if victim in self.f: _set(self.f[victim], drop_prefix=["grabbed by ", "pinned by "])
+        self.log.append(Entry("state", name, f"{name} is {why}: her hold on {victim} ends."))
 
     def check(self, who: str, target: int, what: str, modifier: int, dice: DiceFeed) -> tuple[bool, bool]:
         natural = dice("2d6", f"{who}'s {what}")
@@ -314,6 +340,7 @@ class _Round:
                                               f"{c.health} left.", lost))
         state = health_state(c.health, self.health_reading)
         if state != "fine": self.log.append(Entry("state", name, f"{name} is {state}."))
+        self.let_go_if_out(name)
         return lost
 
 # %% ../../nbs/tristat/11_round.ipynb #8902a976
@@ -326,6 +353,63 @@ def _counter_with(who: Combatant, name: str | None) -> Attack:
     ranged = [a for a in who.attacks if a.ranged]
     if not ranged: raise InputError("plan", f"{who.name} has no ranged attack to counterattack with")
     return ranged[0]
+
+
+def _held_penalty(fighters: dict[str, Combatant], c: Combatant, armed: bool) -> tuple[int, tuple[Step, ...]]:
+    "A held fighter's penalty to her rolls, with its row: +2, +4 armed, none if 4 or more levels stronger in Strength or Body."
+    holder = _held_by(c)
+    if holder is None: return 0, ()
+    if holder not in fighters: raise InputError("plan", f"no combatant called {shown(holder)}")
+    h = fighters[holder]
+    stronger = max(c.body - h.body, (c.strength - h.strength) if c.strength and h.strength else -99)
+    n = grabbed_penalty(armed, stronger)
+    row = "Fighting while grabbed (with a weapon)" if armed else "Fighting while grabbed (unarmed)"
+    return n, (Step(f"{row}: held by {holder}" + ("" if n else ", but 4 or more levels stronger"), f"{n:+d}",
+                    f"{RULE} · Grabbing & Grappling"),)
+
+
+def _fighter(fighters: object, name: object) -> Combatant:
+    if name not in _fighters(fighters): raise InputError("plan", f"no combatant called {shown(name)}")
+    return fighters[name]
+
+
+@checked
+def attack_modifier(fighters: dict[str, Combatant],  # the combatants as they stand when the attack is made
+                    plan: AttackPlan,  # the attack declared
+                   ) -> tuple[int, tuple[Step, ...]]:
+    "All that is added to an attack's 2d6 roll, each part with its rule: the rows declared, the count of targets, and the attacker's penalty while held. The roll and the odds shown before it both take it from here."
+    if not isinstance(plan, AttackPlan): raise InputError("plan", f"must be an AttackPlan, got {shown(plan)}")
+    att = _fighter(fighters, plan.attacker)
+    weapon = att.attack(plan.attack)
+    total, steps = modifier_total(plan.modifiers)
+    n = len(plan.targets)
+    many = targets_modifier(n)
+    if many: steps += (Step(f"Attacking {n} targets", f"{many:+d}", f"{RULE} · Combat Modifiers Table"),)
+    held, why = _held_penalty(fighters, att, weapon.weapon)
+    return total + many + held, steps + why
+
+
+@checked
+def answer_modifier(fighters: dict[str, Combatant],  # the combatants as they stand when she answers
+                    who: str,  # the one answering
+                    kind: str,  # "dodge" (a resistance too) or "counterattack"
+                    rows: Sequence[str] = (),  # the rows she declares ("Total defence" on a dodge)
+                    nth: int = 1,  # for a dodge: which dodge of her round this is
+                    attack: str | None = None,  # for a counterattack: the attack she uses (None: her first ranged one)
+                   ) -> tuple[int, tuple[Step, ...]]:
+    "All that is added to her dodge or counterattack roll, each part with its rule: the rows, which dodge of the round it is, her penalty while held (on a dodge she counts as armed when any of her attacks is a weapon)."
+    c = _fighter(fighters, who)
+    rows = _rows(rows, "rows")
+    if kind == "dodge":
+        total, steps = modifier_total(rows, "dodge")
+        later = dodge_modifier(nth)
+        if later: steps += (Step(f"Dodge number {nth} this round", f"{later:+d}", f"{RULE} · Combat Modifiers Table"),)
+        held, why = _held_penalty(fighters, c, any(a.weapon for a in c.attacks))
+        return total + later + held, steps + why
+    if kind != "counterattack": raise InputError("kind", f"must be 'dodge' or 'counterattack', got {shown(kind)}")
+    total, steps = modifier_total(rows)
+    held, why = _held_penalty(fighters, c, _counter_with(c, attack).weapon)
+    return total + held, steps + why
 
 
 def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int, dice: DiceFeed, made: str = "") -> None:
@@ -354,7 +438,7 @@ def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int
         if done:
             r.log.append(Entry("info", resp.who, f"{resp.who}'s {resp.kind} is not needed.")); continue
         if resp.kind == "counterattack":
-            mod = modifier_total(resp.modifiers)[0] + _grab_penalty(r, who, counter.weapon)
+            mod = answer_modifier(r.f, resp.who, "counterattack", resp.modifiers, attack=counter.name)[0]
             ok, ccrit = r.check(resp.who, who.acv, f"counterattack ({counter.name})", mod, dice)
             if not ok:
                 r.log.append(Entry("info", resp.who, f"{resp.who}'s counterattack misses.")); continue
@@ -384,8 +468,7 @@ def _answer(r: _Round, plan: AttackPlan, weapon: Attack, target: str, total: int
                     r.total_defence.add(victim)
                     r.log.append(Entry("info", victim, f"{victim} goes on total defence: her dodges are 2 easier and she makes no attack this round."))
                 if "Total defence" not in rows: rows.append("Total defence")
-            armed = any(a.weapon for a in defender.attacks)
-            dmod = dodge_modifier(nth) + modifier_total(rows, "dodge")[0] + _grab_penalty(r, defender, armed)
+            dmod = answer_modifier(r.f, victim, "dodge", rows, nth)[0]
             ok, _ = r.check(victim, defender.mind if weapon.mental else defender.dcv, "resistance" if weapon.mental else "dodge", dmod, dice)
             if ok:
                 r.log.append(Entry("info", victim, f"{victim} dodges.")); done = True
@@ -408,15 +491,6 @@ def _held_by(c: Combatant) -> str | None:
 def _holding(c: Combatant) -> str | None:
     "Whom she holds, if anyone."
     return next((x[len("grabbing "):] for x in c.conditions if x.startswith("grabbing ")), None)
-
-
-def _grab_penalty(r: _Round, c: Combatant, armed: bool) -> int:
-    "The held fighter's penalty to her rolls: +2, +4 armed, none if 4+ levels stronger in Strength or Body."
-    holder = _held_by(c)
-    if holder is None: return 0
-    h = r.get(holder)
-    stronger = max(c.body - h.body, (c.strength - h.strength) if c.strength and h.strength else -99)
-    return grabbed_penalty(armed, stronger)
 
 
 def _set(c: Combatant, add: Sequence[str] = (), drop_prefix: Sequence[str] = ()) -> None:
@@ -502,7 +576,7 @@ def _resolve_attack(r: _Round, plan: AttackPlan, dice: DiceFeed) -> None:
     if unknown: raise InputError("plan", f"answers are given for {', '.join(sorted(unknown))}, who is not a target")
     r.use_attack_action(plan.attacker, plan.attack)
     r.pay(plan.attacker, plan.energy, plan.attack)
-    mod = modifier_total(plan.modifiers)[0] + targets_modifier(len(plan.targets)) + _grab_penalty(r, att, weapon.weapon)
+    mod = attack_modifier(r.f, plan)[0]
     cv = att.mind if weapon.mental else att.acv
     hit, crit = r.check(plan.attacker, cv, f"{plan.attack} (to hit)", mod, dice)
     if not hit:
@@ -521,15 +595,18 @@ PHASE_ACTIONS = ("attack", "hold", "non-combat") + GRAPPLES
 NO_GESTURE = ("hold", "non-combat", "escape", "release")  # what a pinned fighter may still do on her phase
 
 
-def _switches(allow_overspend: object, health_reading: object, critical_multiplier: object, cover_spends_attack: object) -> None:
+def _switches(allow_overspend: object, health_reading: object, critical_multiplier: object, cover_spends_attack: object,
+              out_grabber_holds: object = False) -> None:
     require_bool(allow_overspend, "allow_overspend"); require_choice(health_reading, "health_reading", HEALTH_READINGS)
     require_int(critical_multiplier, "critical_multiplier", 1, 4); require_bool(cover_spends_attack, "cover_spends_attack")
+    require_bool(out_grabber_holds, "out_grabber_holds")
 
 
 def _play(fighters: dict[str, Combatant], actions: Sequence[Action], initiatives: dict[str, int], dice: DiceFeed,
-          allow_overspend: bool, health_reading: str, critical_multiplier: int, cover_spends_attack: bool = False) -> _Round:
+          allow_overspend: bool, health_reading: str, critical_multiplier: int, cover_spends_attack: bool = False,
+          out_grabber_holds: bool = False) -> _Round:
     "Play the actions on a copy of the fighters; the round's working state."
-    _fighters(fighters); _feed(dice); _switches(allow_overspend, health_reading, critical_multiplier, cover_spends_attack)
+    _fighters(fighters); _feed(dice); _switches(allow_overspend, health_reading, critical_multiplier, cover_spends_attack, out_grabber_holds)
     actions = require_items(actions, "actions", 10_000)
     if not isinstance(initiatives, dict): raise InputError("initiatives", f"must map names to totals, got {shown(initiatives)}")
     start, fighters = fighters, copy.deepcopy(fighters)
@@ -537,7 +614,8 @@ def _play(fighters: dict[str, Combatant], actions: Sequence[Action], initiatives
     if stray: raise InputError("initiatives", f"{', '.join(sorted(map(str, stray)))} is not in the fight")
     missing = [n for n, c in fighters.items() if n not in initiatives and not incapacity(c, health_reading)]
     if missing: raise InputError("initiatives", f"needs a total for everyone who can act ({', '.join(missing)} has none)")
-    r = _Round(fighters, allow_overspend, health_reading, critical_multiplier, cover_spends_attack)
+    r = _Round(fighters, allow_overspend, health_reading, critical_multiplier, cover_spends_attack, out_grabber_holds)
+    for name in fighters: r.let_go_if_out(name)  # one out of the fight when the round begins holds nobody either
     phases = phase_order(initiatives) if initiatives else []
     r.phases = phases
     position = {name: i for i, group in enumerate(phases) for name in group}
@@ -607,9 +685,11 @@ def resolve_round(fighters: dict[str, Combatant],  # the combatants at the start
                   health_reading: str = "zero",  # "zero" or "dying" (see the Tri-Stat chapter)
                   critical_multiplier: int = 1,  # extra damage on a natural 2 (the source gives no amount)
                   cover_spends_attack: bool = False,  # the other reading: covering spends the attack action
+                  out_grabber_holds: bool = False,  # the other reading: a grabber who is dead, dying or unconscious keeps her hold
                  ) -> tuple[dict[str, Combatant], list[Entry]]:
     "Play one round's actions in phase order; return the fighters after it and the log. The input is not changed."
-    r = _play(fighters, actions, initiatives, dice, allow_overspend, health_reading, critical_multiplier, cover_spends_attack)
+    r = _play(fighters, actions, initiatives, dice, allow_overspend, health_reading, critical_multiplier, cover_spends_attack,
+              out_grabber_holds)
     return r.f, r.log
 
 
@@ -621,10 +701,11 @@ def can_act(fighters: dict[str, Combatant],  # the combatants at the start of th
             health_reading: str = "zero",  # the fight's readings, as the actions were played
             critical_multiplier: int = 1,
             cover_spends_attack: bool = False,
+            out_grabber_holds: bool = False,
            ) -> dict[str, list[str]]:
     "Who may act next and who may answer: 'now' (her phase has come), 'held' (holding, free to act now), 'holding',"
     " 'attack action' (may still counter or shield), 'answer' (may answer at all), 'dodge', 'cover', 'out' (cannot act)."
-    r = _play(fighters, actions, initiatives, dice, True, health_reading, critical_multiplier, cover_spends_attack)
+    r = _play(fighters, actions, initiatives, dice, True, health_reading, critical_multiplier, cover_spends_attack, out_grabber_holds)
     done = r.acted | r.attack_used
     out = [n for n in r.f if r.out(n)]
     now = []
@@ -655,6 +736,7 @@ class Fight:
     critical_multiplier: int = 1  # extra damage on a natural 2 (the source gives no amount)
     cover_spends_attack: bool = False  # the other reading: covering spends the attack action
     allow_overspend: bool = False  # a payment may take Energy below 0 (she passes out)
+    out_grabber_holds: bool = False  # the other reading: a grabber who is dead, dying or unconscious keeps her hold
 
     def __post_init__(self):
         _fighters(self.fighters)
@@ -670,13 +752,13 @@ class Fight:
         for ts in self.dice:
             for t in ts: require_int(t, "dice", 0, 1000)
         if len(self.dice) != len(self.actions): raise InputError("dice", "needs one list of totals for each action")
-        _switches(self.allow_overspend, self.health_reading, self.critical_multiplier, self.cover_spends_attack)
+        _switches(self.allow_overspend, self.health_reading, self.critical_multiplier, self.cover_spends_attack, self.out_grabber_holds)
 
     @property
     def readings(self) -> dict:
         "The switches the round engine takes, as this fight sets them."
         return {"health_reading": self.health_reading, "critical_multiplier": self.critical_multiplier,
-                "cover_spends_attack": self.cover_spends_attack}
+                "cover_spends_attack": self.cover_spends_attack, "out_grabber_holds": self.out_grabber_holds}
 
     def now(self) -> tuple[dict[str, Combatant], list[Entry]]:
         "The combatants now, and this round's log so far."
@@ -750,7 +832,7 @@ def fight_to_dict(fight: Fight,  # the fight
     _fight(fight)
     return {"round": fight.round, "health_reading": fight.health_reading, "critical_multiplier": fight.critical_multiplier,
             "cover_spends_attack": fight.cover_spends_attack, "allow_overspend": fight.allow_overspend,
-            "initiatives": fight.initiatives,
+            "out_grabber_holds": fight.out_grabber_holds, "initiatives": fight.initiatives,
             "fighters": [asdict(c) | {"attacks": [asdict(a) for a in c.attacks], "conditions": list(c.conditions)}
                          for c in fight.fighters.values()],
             "actions": [act(a) for a in fight.actions], "dice": fight.dice, "now": _now(fight.now()[0])}
@@ -807,15 +889,17 @@ def _load_action(d: object, where: str) -> Action:
                   whole(d.get("health", 0), f"{where}.health", 0, 1000), whole(d.get("modifier", 0), f"{where}.modifier", -20, 20))
 
 
-FIGHT_FIELDS = ("round", "health_reading", "critical_multiplier", "cover_spends_attack", "allow_overspend", "initiatives",
-                "fighters", "actions", "dice", "now", "log")
+FIGHT_FIELDS = ("round", "health_reading", "critical_multiplier", "cover_spends_attack", "allow_overspend", "out_grabber_holds",
+                "initiatives", "fighters", "actions", "dice", "now", "log")
+ADDED_LATER = ("out_grabber_holds",)  # a save made before this reading existed opens with its default (a grabber who is out lets go)
 
 
 @checked
 def fight_from_dict(data: dict,  # as written by `fight_to_dict` (a tracker may add its "log")
                    ) -> Fight:
     "A fight from saved data, checked field by field and replayed: raises ValueError naming what is wrong."
-    d = fields(data, "fight", FIGHT_FIELDS, tuple(k for k in FIGHT_FIELDS if k != "log"))  # every field but the tracker's log: none is filled in silently
+    d = fields(data, "fight", FIGHT_FIELDS, tuple(k for k in FIGHT_FIELDS if k != "log" and k not in ADDED_LATER))
+    # every field but the tracker's log and those added since the first saves: none is filled in silently
     fighters = {}
     for i, c in enumerate(items(d["fighters"], "fighters", 100)):
         f = _load_fighter(c, f"fighters[{i}]")
@@ -829,7 +913,8 @@ def fight_from_dict(data: dict,  # as written by `fight_to_dict` (a tracker may 
                    for i, ts in enumerate(items(d.get("dice", []), "dice", 10_000))],
                   text(d.get("health_reading", "zero"), "health_reading", HEALTH_READINGS),
                   whole(d.get("critical_multiplier", 1), "critical_multiplier", 1, 4),
-                  flag(d.get("cover_spends_attack", False), "cover_spends_attack"), flag(d.get("allow_overspend", False), "allow_overspend"))
+                  flag(d.get("cover_spends_attack", False), "cover_spends_attack"), flag(d.get("allow_overspend", False), "allow_overspend"),
+                  flag(d.get("out_grabber_holds", False), "out_grabber_holds"))
     if len(fight.dice) != len(fight.actions): raise ValueError("dice: the saved fight's dice do not match its actions")
     try: now = fight.now()[0]  # replaying the round must work, or the file is not a fight we can continue
     except ValueError as e: raise ValueError(f"the saved round does not replay: {e}") from None

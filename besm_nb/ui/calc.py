@@ -27,10 +27,11 @@ from ..dice import InputError
 from ..render import Result
 
 # %% auto #0
-__all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'LINK_TAB', 'LINK_TEXT_MAX', 'LINK_MAX', 'shared_style', 'shared_layout', 'style_kind',
-           'tick_box', 'fit', 'html_text', 'message_text', 'Field', 'int_field', 'text_field', 'choice_field',
-           'TickPicker', 'tick_field', 'bool_field', 'link_key', 'link_kind', 'link_values', 'read_link', 'parse_link',
-           'link_html', 'set_page_query', 'await_page', 'page_query', 'when_page', 'Calculator', 'tabs', 'Panel']
+__all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'LINK_TAB', 'LINK_TEXT_MAX', 'LINK_MAX', 'LAB_STYLE_ENV', 'LAB_SCOPE', 'shared_style',
+           'shared_layout', 'style_kind', 'tick_box', 'fit', 'html_text', 'message_text', 'Field', 'int_field',
+           'text_field', 'choice_field', 'TickPicker', 'tick_field', 'bool_field', 'link_key', 'link_kind',
+           'link_values', 'read_link', 'parse_link', 'link_html', 'set_page_query', 'await_page', 'page_query',
+           'when_page', 'Calculator', 'tabs', 'Panel', 'scoped_css', 'lab_style']
 
 # %% ../../nbs/core/03_calculators.ipynb #66b6b42b
 ERROR_STYLE = "color:#b00020;font-size:90%"
@@ -194,6 +195,7 @@ class TickPicker(widgets.VBox):
         self.ticked = html_text(cls="besm-ticked")
         self.box = widgets.VBox(layout=widgets.Layout(max_height=height, overflow="hidden auto", border="1px solid #ccc",
                                                       padding="2px 6px", width="100%"))
+        self.box.add_class("besm-scroll-box")  # it scrolls its own list: a page's rule that boxes never clip leaves it alone
         self._filter_from = filter_from
         self.filter.observe(lambda _: self._show(), names="value")
         self.observe(lambda ch: self._set(ch["new"]), names="value")
@@ -752,3 +754,80 @@ class Panel(widgets.VBox):
             ) -> None:
         "Show a plain message."
         (where or self.message).value = f"<span>{escape(text)}</span>"
+
+# %% ../../nbs/core/03_calculators.ipynb #c2d3e4f5
+LAB_STYLE_ENV = "BESM_NB_LAB_STYLE"  # "off": never add the widget rules to a notebook's outputs
+LAB_SCOPE = ".jp-NotebookPanel"  # a notebook in JupyterLab (and Notebook 7): not a Voila page, not the site
+
+
+def _selectors(prelude: str) -> list[str]:
+    "A rule's selectors, split at the commas outside brackets (`:is(a, b)` stays whole)."
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(prelude):
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        if ch == "," and depth == 0: parts.append(prelude[start:i]); start = i + 1
+    return [p.strip() for p in parts + [prelude[start:]] if p.strip()]
+
+
+def scoped_css(css: str,  # a stylesheet of plain rules and @media or @supports blocks
+               scope: str,  # the selector every rule is limited to, e.g. ".jp-NotebookPanel"
+              ) -> str:
+    "The stylesheet with every rule limited to elements inside `scope` (the rules of @media and @supports blocks too); comments dropped."
+    css, out, pos = re.sub(r"/\*.*?\*/", "", css, flags=re.S), [], 0
+    while (brace := css.find("{", pos)) != -1:
+        depth, end = 1, brace + 1
+        while depth:
+            depth += {"{": 1, "}": -1}.get(css[end], 0); end += 1
+        prelude, body = css[pos:brace].strip(), css[brace + 1:end - 1]
+        if prelude.startswith("@"): out.append(f"{prelude} {{\n{scoped_css(body, scope)}}}")
+        else: out.append(", ".join(f"{scope} {s}" for s in _selectors(prelude)) + " { " + body.strip() + " }")
+        pos = end
+    return "\n".join(out) + "\n"
+
+
+@lru_cache(maxsize=1)
+def lab_style() -> str:
+    "The dashboards' and the site's widget rules (`besm_nb.ui.serve.WIDGET_CSS`) as a style element limited to a notebook in JupyterLab."
+    from besm_nb.ui.serve import WIDGET_CSS
+    return f'<style class="besm-lab-style">\n{scoped_css(WIDGET_CSS, LAB_SCOPE)}</style>'
+
+
+def _asked_by_notebook() -> bool:
+    "Whether the code running now was asked for by a notebook in JupyterLab or Notebook 7 (not Voila, not a build or a test running the notebook)."
+    if os.environ.get(LAB_STYLE_ENV) == "off" or "VOILA_BASE_URL" in os.environ: return False
+    try: from IPython import get_ipython
+    except ImportError: return False
+    kernel = getattr(get_ipython(), "kernel", None)
+    parent = kernel.get_parent() if hasattr(kernel, "get_parent") else None
+    return "deletedCells" in ((parent or {}).get("metadata") or {})  # what JupyterLab's notebook sends with each cell run
+
+
+def _is_kit(w: widgets.Widget) -> bool:
+    "Whether a widget is, or holds, a calculator or tracker of this kit (their boxes carry a 'besm-' class)."
+    todo = [w]
+    while todo:
+        x = todo.pop()
+        if any(c.startswith("besm-") for c in getattr(x, "_dom_classes", ())): return True
+        todo += [c for c in getattr(x, "children", ()) if isinstance(c, widgets.Widget)]
+    return False
+
+
+def _shown(w: widgets.Widget) -> dict | None:
+    "A widget as ipywidgets shows it; in a notebook in JupyterLab, a calculator or tracker after the kit's widget rules."
+    if _asked_by_notebook() and _is_kit(w):
+        from IPython.display import HTML, display
+        display(HTML(lab_style()))
+    return w._repr_mimebundle_()
+
+
+def _style_lab_displays() -> None:
+    "In an IPython kernel that is not Voila's, show every widget through `_shown`."
+    if os.environ.get(LAB_STYLE_ENV) == "off" or "VOILA_BASE_URL" in os.environ: return
+    try: from IPython import get_ipython
+    except ImportError: return
+    shell = get_ipython()
+    if shell is not None and getattr(shell, "kernel", None) is not None:
+        shell.display_formatter.mimebundle_formatter.for_type(widgets.Widget, _shown)
+
+
+_style_lab_displays()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import importlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -97,10 +99,16 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 """
 
 # %% auto #0
-__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'DASHBOARD_CSS', 'SPARES', 'OPENED_FILE', 'write_template',
-           'dashboards_folder', 'user_saves_folder', 'spare_plan', 'read_opened', 'quiet_stderr', 'main']
+__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'DASHBOARD_CSS', 'TITLE', 'SPARES', 'OPENED_FILE', 'INSTALL_HINT',
+           'write_template', 'dashboards_folder', 'user_saves_folder', 'spare_plan', 'read_opened', 'quiet_stderr',
+           'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
+# a page's title (its browser tab, a bookmark) is the dashboard's own heading, not its file's name ("index")
+TITLE = ("{%- for cell in nb.cells if cell.cell_type == 'markdown' and cell.source.startswith('# ') -%}{%- if loop.first -%}"
+         "<script>document.title = {{ cell.source.splitlines()[0][2:].strip() | tojson }};</script>{%- endif -%}{%- endfor -%}\n")
+
+
 def write_template(dest: Path,  # a Jupyter data folder to write the template into
                   ) -> Path:
     "Write the 'besm' Voila template: Voila's lab template without its CDN stylesheet links, with the dashboards' stylesheet."
@@ -112,7 +120,7 @@ def write_template(dest: Path,  # a Jupyter data folder to write the template in
     out.mkdir(parents=True, exist_ok=True)
     kept = [line for line in lab.read_text().splitlines(keepends=True) if "cdn.jsdelivr.net" not in line]
     text = "".join(kept).replace("{{ super() }}\n{%- endblock notebook_css -%}",
-                                 "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n{%- endblock notebook_css -%}", 1)
+                                 "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n" + TITLE + "{%- endblock notebook_css -%}", 1)
     if DASHBOARD_CSS not in text: raise ValueError("Voila's 'lab' template has changed: its notebook_css block was not found")
     (out / "index.html.j2").write_text(text)
     (out / "conf.json").write_text('{"base_template": "lab"}\n')
@@ -254,33 +262,59 @@ def quiet_stderr(drop: tuple[str, ...] = QUIET,  # leave out lines containing an
     threading.Thread(target=pump, daemon=True, name="besm-quiet-stderr").start()
 
 
+INSTALL_HINT = 'pip install "besm_nb[dashboards]"'  # what brings Voila and ipywidgets
+_SETTING = re.compile(r"--[A-Za-z_]\w*(\.[A-Za-z_]\w*)+(=.*)?")  # a Voila or Jupyter setting: --Class.name=value
+
+
+def _missing_extra() -> str | None:
+    "The dashboards' extra that is not installed (Voila or ipywidgets), or None when both are."
+    for module, name in (("ipywidgets", "ipywidgets"), ("voila.app", "Voila")):
+        try: importlib.import_module(module)
+        except ImportError: return name
+    return None
+
+
 def main(argv: list[str] | None = None,  # command-line arguments (default: sys.argv[1:])
          prog: str = "besm-dashboards",  # the command's name, in its help and messages
-        ) -> None:
-    "Serve the dashboards with Voila, home page at `/`: those installed with the package, or the folder named."
+        ) -> int:
+    "Serve the dashboards with Voila, home page at `/`: those installed with the package, or the folder named; 1 if they cannot be."
+    if missing := _missing_extra():  # the core package installed alone: one line, not a traceback
+        print(f"{prog}: the dashboards need {missing}, which is not installed: {INSTALL_HINT}", file=sys.stderr)
+        return 1
+    import besm_nb
+    from besm_nb.cli import whole_number
     from besm_nb.ui.tracker import PLAYERS_ENV, SAVES_ENV  # the tracker kit reads them in every kernel
     parser = argparse.ArgumentParser(prog=prog, description="Serve the besm_nb dashboards with Voila.",
                                      epilog=f"Tracker saves go to the folder {SAVES_ENV} names; without it, to {user_saves_folder()} "
-                                            "for the installed dashboards, or to 'saves' inside a folder named here.")
+                                            "for the installed dashboards, or to 'saves' inside a folder named here. Voila's own "
+                                            "settings may follow, written --Class.name=value (--VoilaConfiguration.preheat_kernel=False).")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {besm_nb.__version__}")
     parser.add_argument("folder", nargs="?", help="a dashboards folder (with index.ipynb and voila.json); "
                                                   "default: the dashboards installed with besm_nb")
-    parser.add_argument("--port", type=int, help="port (default from voila.json: 8866)")
+    parser.add_argument("--port", type=whole_number(1, 65535), help="port, 1 to 65535 (default from voila.json: 8866)")
     parser.add_argument("--lan", action="store_true", help="serve to the local network, not only this machine (see the warning)")
     parser.add_argument("--verbose", action="store_true", help="keep every log line")
     args, rest = parser.parse_known_args(argv)
+    if unknown := [a for a in rest if not _SETTING.fullmatch(a)]:  # Voila would start, ignoring it, or answer as itself
+        parser.error(f"unrecognized arguments: {' '.join(unknown)} (Voila's settings are written --Class.name=value)")
     folder = Path(args.folder).resolve() if args.folder else dashboards_folder()
     if folder is None or not (folder / HOME).exists():
         where = folder if folder is not None else " or ".join(str(p) for p in _dashboard_places())
-        sys.exit(f"{prog}: no {HOME} in {where}; name the dashboards folder, or reinstall besm_nb")
+        print(f"{prog}: no {HOME} in {where}; name the dashboards folder, or reinstall besm_nb", file=sys.stderr)
+        return 1
     saves = Path(os.environ.get(SAVES_ENV) or (folder / "saves" if args.folder else user_saves_folder())).resolve()
-    saves.mkdir(parents=True, exist_ok=True)
+    try:
+        saves.mkdir(parents=True, exist_ok=True)
+        data = Path(tempfile.mkdtemp(prefix="besm_nb-voila-"))  # this server's own: another checkout's server writes its own
+        atexit.register(shutil.rmtree, data, ignore_errors=True)
+        write_template(data)
+    except OSError as err:  # a full disk, a folder it may not write
+        print(f"{prog}: cannot start: {err.strerror or err}{f' ({err.filename})' if err.filename else ''}", file=sys.stderr)
+        return 1
     os.environ[SAVES_ENV] = str(saves)  # the kernels inherit it: every tracker saves there
     os.environ[PLAYERS_ENV] = "/besm/players"  # where the players' page is (the app says again once it knows its base address)
     print(f"{prog}: serving the dashboards in {folder}\n{prog}: tracker saves go to {saves} (set {SAVES_ENV} for another folder)",
           file=sys.stderr, flush=True)
-    data = Path(tempfile.mkdtemp(prefix="besm_nb-voila-"))  # this server's own: another checkout's server writes its own
-    atexit.register(shutil.rmtree, data, ignore_errors=True)
-    write_template(data)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(data), os.environ.get("JUPYTER_PATH", "")) if p)
     os.chdir(folder)  # Voila reads voila.json from the folder it starts in
     extra = [f"--Voila.port={args.port}"] if args.port else []
@@ -294,3 +328,4 @@ def main(argv: list[str] | None = None,  # command-line arguments (default: sys.
               "tracker files in the saves folder: do this only on a network you trust. Stop with Ctrl-C.", file=sys.stderr)
     if not args.verbose: quiet_stderr()
     _app_class().launch_instance([str(folder), *extra, *rest])
+    return 0

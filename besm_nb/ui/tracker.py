@@ -34,7 +34,7 @@ __all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'NO_FOES', 'HISTORY_BYTES', 'FIT_CSS'
            'FOLLOW_SECONDS', 'FOLLOW_ENV', 'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of',
            'save_label', 'Bar', 'Side', 'Play', 'order_html', 'foes_table', 'hide_left', 'saves_folder', 'page_view',
            'follow', 'NeedDice', 'Thrown', 'Tracker', 'PlayersView', 'tracker_page', 'tracker_class', 'players_data',
-           'players_page', 'players_handlers']
+           'players_page', 'players_handlers', 'own_draft']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
@@ -195,8 +195,9 @@ FIT_CSS = ("<style>.besm-fit .widget-html, .besm-fit .widget-html-content { min-
 PLAY_CSS = """<style>
 .besm-play { display: flex; flex-direction: column; gap: 0.8em; align-items: stretch; }
 .besm-play > .besm-order-pane, .besm-play > .besm-action-pane { min-width: 0; max-width: 100%; }
-.besm-play-box, .besm-play-box .widget-box, :is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output, .widget-tab-contents,
-  .widget-box):has(.besm-play-box) { overflow: visible !important; }
+.besm-play-box, .besm-play-box .widget-box:not(.besm-scroll-box), :is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output,
+  .widget-tab-contents, .widget-box):has(.besm-play-box) { overflow: visible !important; }
+/* a list that scrolls in its own box (a TickPicker's) keeps its scrolling: spilled over the rows below, they would take its clicks */
 .besm-tracker .besm-order .widget-html-content { overflow: visible; }
 .besm-declared { border: 1px solid #c8d3e6; border-radius: 6px; padding: 4px 10px; background: #f7f9fd; }
 .besm-dice-need .widget-html-content { font-size: 15px; }
@@ -964,3 +965,14 @@ def players_handlers(path: str,  # where the page is served, e.g. "/besm/players
             except ValueError: raise HTTPError(409) from None  # the autosave cannot be read: the GM's page says why
     return [(path + r"(/data)?", Page)]
 
+
+# %% ../../nbs/core/06_tracker.ipynb #576e9276
+def own_draft(draft: object,  # a kept declaration, as the tracker's `draft()` gave it: {"who": …, "turn": …, …}
+              acting: Sequence[str],  # who may act now
+              turn: object = None,  # what marks the turn now, as `draft()` records it (e.g. [round, phases played]); None: not compared
+              key: str = "who",  # the field that names whose declaration it is
+             ) -> dict:
+    "The kept declaration, whole, if its actor may act now in the same turn; else an empty one (nothing of it is kept)."
+    if not isinstance(acting, (list, tuple)): raise InputError("acting", f"must be a list of names, got {type(acting).__name__}")
+    if not isinstance(draft, dict) or draft.get(key) not in acting: return {}
+    return draft if turn is None or draft.get("turn") == turn else {}

@@ -222,12 +222,12 @@ def test_a_second_version_save_loads_as_it_was_played():
     b.turn(dice=[11, 12, 10, 7]); b.encounter(dice=[9, 2, 1, 1, 2, 2, 2, 5])
     old = json.loads(json.dumps(b.to_dict())); old["version"] = 2
     assert old["start"]["participants"] == 5000
-    for k in ("battle_size", "at_10000", "encounters"): del old["start"]["rules"][k]
+    for k in ("battle_size", "at_10000", "encounters", "start_quality"): del old["start"]["rules"][k]
     old["start"]["participants"] = 8600  # version 2 counted both armies, and saved the count
     r = battle_from_dict(old)
     assert (r.start.rules.battle_size, r.start.rules.at_10000, r.start.rules.encounters) == ("both armies", "x10", "each turn")
     assert r.state.participants == 8600 and "already rolled" in battles_mod.encounter_refusal(r.state)
-    assert BattleRules().encounters == "each half-hour" and battles_mod.BATTLE_VERSION == 3
+    assert BattleRules().encounters == "each half-hour" and battles_mod.BATTLE_VERSION == 4
 
 
 # --- properties ---------------------------------------------------------------------------------------------------
@@ -444,7 +444,7 @@ def test_a_first_version_save_loads_with_the_reading_it_was_played_under():
     b = ended_in_one_turn(final_encounter=False)
     old = json.loads(json.dumps(b.to_dict()))
     old["version"] = 1
-    for k in ("final_encounter", "battle_size", "at_10000", "encounters"): del old["start"]["rules"][k]  # the first layout
+    for k in ("final_encounter", "battle_size", "at_10000", "encounters", "start_quality"): del old["start"]["rules"][k]  # the first layout
     assert battle_from_dict(old).start.rules.final_encounter is False  # version 1 had no encounter after the break
     old["start"]["rules"]["final_encounter"] = True
     with pytest.raises(ValueError, match="final_encounter"): battle_from_dict(old)  # not a field of version 1

@@ -95,8 +95,8 @@ def test_refusals_go_to_stderr_in_the_rules_words_with_a_nonzero_exit():
                         "'4d6kq3': found 'q' (4d6k‸q3)\n  4d6kq3\n      ^\n")
     r = run("check", "d20", "--bonus", "5", "--dc", "999")
     assert r.returncode == 1 and r.stderr.startswith("besm-nb check: dc: must be from") and r.stdout == ""
-    r = run("damage-save", "--save", "3", "--dc", "15", "--attack", "gentle")
-    assert r.returncode == 1 and "attack: must be one of" in r.stderr
+    r = run("damage-save", "--save", "3", "--dc", "15", "--attack", "gentle")  # a name not in the list: a usage error that lists them
+    assert r.returncode == 2 and "argument --attack: invalid choice: 'gentle' (choose from 'stun', 'lethal')" in r.stderr
     r = run("odds", "100d100")
     assert r.returncode == 1 and "exact odds are kept to 1,000" in r.stderr and "can still be rolled" in r.stderr
     r = run("check", "2d6")  # a usage error: argparse's own message and status 2
@@ -124,3 +124,109 @@ def test_help_is_fast_and_imports_nothing_heavy():
 def test_dashboards_help_is_the_servers():
     r = run("dashboards", "--help")
     assert r.returncode == 0 and "usage: besm-nb dashboards" in r.stdout and "--port" in r.stdout
+
+
+# ---- issue 31 items 36 to 38: the command line as a new user meets it ----
+
+import os
+
+BESM_DASHBOARDS = Path(sys.executable).parent / "besm-dashboards"
+
+
+def test_a_checks_usage_error_names_check_not_the_last_command():
+    r = run("check", "d20", "--bonus", "5")
+    assert r.returncode == 2 and r.stderr.startswith("usage: besm-nb check ")
+    assert "besm-nb check: error: a d20 check needs --bonus and --dc" in r.stderr and "vehicle-hit" not in r.stderr
+
+
+@pytest.mark.parametrize("argv", [[str(BESM_DASHBOARDS)], [str(BESM_DASHBOARDS), "--help"], [str(BESM_NB), "dashboards"],
+                                  [str(BESM_NB), "dashboards", "--help"]])
+def test_without_the_dashboards_extra_one_line_says_how_to_install_it(argv, tmp_path):
+    for name in ("voila", "ipywidgets"):  # stand-ins that fail to import, as a missing package does
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"raise ModuleNotFoundError({'No module named ' + name!r}, name={name!r})\n")
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=os.environ | {"PYTHONPATH": str(tmp_path)})
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert r.stderr.endswith('is not installed: pip install "besm_nb[dashboards]"\n')
+
+
+def test_python_dash_m_runs_the_command_line():
+    from besm_nb import __version__
+    r = subprocess.run([sys.executable, "-m", "besm_nb", "--version"], capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout.strip()) == (0, f"besm-nb {__version__}")
+    r = subprocess.run([sys.executable, "-m", "besm_nb", "roll", "4d6kh3", "--seed", "7"], capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == "seed 7: 4d6kh3 → 3+4+6 (dropped 2) = 13"
+
+
+def test_the_dashboards_server_answers_for_itself():
+    from besm_nb import __version__
+    r = subprocess.run([str(BESM_DASHBOARDS), "--version"], capture_output=True, text=True, timeout=120)
+    assert (r.returncode, r.stdout.strip()) == (0, f"besm-dashboards {__version__}")  # not Voila's version
+    for bad, why in [(["--prot", "9000"], "unrecognized arguments: --prot"), (["--port", "70000"], "must be from 1 to 65535, got 70000"),
+                     (["--port", "0"], "must be from 1 to 65535, got 0"), (["--port", "-1"], "must be from 1 to 65535")]:
+        r = subprocess.run([str(BESM_DASHBOARDS), *bad], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and why in r.stderr and r.stderr.startswith("usage: besm-dashboards"), (bad, r.stderr[-300:])
+
+
+def test_a_server_that_cannot_write_its_folders_says_so_in_one_line(tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    r = subprocess.run([str(BESM_DASHBOARDS), "--port", "9"], capture_output=True, text=True, timeout=120,
+                       env=os.environ | {"BESM_NB_SAVES": str(blocked / "saves")})  # a folder inside a file cannot be made
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines()[-1].startswith("besm-dashboards: cannot start: ")
+
+
+def test_ranges_are_said_in_a_few_words():
+    r = run("roll", "2d6", "--times", "0")
+    assert r.returncode == 2 and r.stderr.splitlines()[-1] == "besm-nb roll: error: argument --times: must be from 1 to 100, got 0"
+
+
+def test_a_dodge_needs_a_dcv_and_the_headline_gives_the_chance_after_it():
+    r = run("tristat-attack", "--acv", "8", "--power", "20", "--dodge")
+    assert r.returncode == 2 and "--dodge needs --dcv" in r.stderr
+    r = run("tristat-attack", "--acv", "8", "--power", "20", "--dodge", "--dcv", "5", "--json")
+    data = json.loads(r.stdout)
+    assert (data["hit"]["exact"], data["lands"]["exact"]) == ("13/18", "169/324")  # hit 13/18, then a DCV 5 dodge fails 13/18
+    lost = {int(k): Fraction(v["exact"]) for k, v in data["health_lost"].items()}
+    assert 1 - lost[0] == Fraction(169, 324)  # the headline agrees with the odds below it
+    assert run("tristat-attack", "--acv", "8", "--power", "20", "--dodge", "--dcv", "5").stdout.startswith("ACV 8: lands 169/324 (52.16%)")
+
+
+def test_a_negative_expression_prints_its_bracket_and_negative_damage_is_refused():
+    r = run("roll", "--seed", "1", "--", "-3d6")
+    total = roll("-3d6", random.Random(1))
+    assert r.stdout.strip() == f"seed 1: -3d6 → -[{'+'.join(map(str, total.faces))}] = {total.total}"
+    for damage in ("-5", "1d6-10"):
+        r = run("vehicle-hit", "--", damage)
+        assert r.returncode == 1 and "is always below 0" in r.stderr
+
+
+def test_a_terminal_that_cannot_show_an_arrow_still_gets_the_answer():
+    r = subprocess.run([str(BESM_NB), "roll", "4d6kh3", "--seed", "7"], capture_output=True, timeout=60,
+                       env=os.environ | {"PYTHONIOENCODING": "ascii"})
+    assert (r.returncode, r.stdout.decode("ascii").strip(), r.stderr) == (0, "seed 7: 4d6kh3 -> 3+4+6 (dropped 2) = 13", b"")
+    r = subprocess.run([str(BESM_NB), "roll", "4d6kq3"], capture_output=True, timeout=60, env=os.environ | {"PYTHONIOENCODING": "ascii"})
+    assert r.returncode == 1 and b"(4d6k^q3)" in r.stderr and b"Traceback" not in r.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full")
+def test_a_full_disk_gives_a_message_not_a_traceback():
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([str(BESM_NB), "odds", "2d6"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert r.returncode == 1 and r.stderr == "besm-nb odds: could not write the answer: No space left on device\n"
+
+
+def test_names_in_any_case_and_listed_by_help():
+    base = run("chase-round", "--predator", "Gun It", "--prey", "Zig-Zag", "--terrain", "close", "--json").stdout
+    assert run("chase-round", "--predator", "gun it", "--prey", "ZIG-ZAG", "--terrain", "Close", "--json").stdout == base
+    assert run("damage-save", "--save", "3", "--dc", "15", "--attack", "LETHAL").returncode == 0
+    assert run("vehicle-hit", "2d6", "--vehicle", "Motorcycle", "--location", "gas tank", "--ammo", "Tracer").returncode == 0
+    assert run("d20-attack", "--bonus", "5", "--ac", "15", "--damage", "2d6", "--crit", "Twice").returncode == 0
+    helped = " ".join(run("chase-round", "--help").stdout.split())
+    from besm_nb.besm_d20.chase import PREDATOR_MANOEUVRES, PREY_MANOEUVRES, TERRAINS
+    assert all(n in helped for n in PREDATOR_MANOEUVRES + PREY_MANOEUVRES + TERRAINS)
+    from besm_nb.special.vehicles import AMMO, FACINGS, VEHICLES
+    helped = " ".join(run("vehicle-hit", "--help").stdout.split())
+    assert all(n in helped for n in AMMO + FACINGS + VEHICLES)

@@ -314,3 +314,54 @@ def test_caps_are_the_documented_values_and_refuse_with_the_reason():
         with pytest.raises(TooLargeForOdds, match=why.replace("(", r"\(")):
             parse(big)
         assert bounds(big)[0] >= 1 and roll(big, random.Random(1)).total >= 1  # still rolled, still bounded
+
+
+# ---- issue 31 items 34 and 35: the work exact odds may do, and counts that do change ----
+
+from besm_nb.dice import MAX_SUMS, MAX_TOTALS, odds_work
+
+
+@pytest.mark.parametrize("big", ["d100+d100x101+d100x997+d100x991", "30d10x1000+30d10x999+30d10x998",
+                                 "d250+d250x251+d250x997+d250x991", "d100x100+d100+5d100"])
+def test_multipliers_cannot_buy_seconds_of_exact_odds(big):
+    "Each took 6 to 43 s and up to 351 MB; now refused in one line, at once, and still rolled."
+    import time
+    start = time.process_time()
+    with pytest.raises(TooLargeForOdds) as info:
+        dist(big)
+    assert time.process_time() - start < 1.0
+    assert "\n" not in str(info.value) and ("20,000 different totals" in str(info.value) or "2,000,000 sums" in str(info.value))
+    assert roll(big, random.Random(1)).total >= 1
+
+
+def test_the_work_caps_are_the_documented_values():
+    assert (MAX_TOTALS, MAX_SUMS) == (20_000, 2_000_000)
+    for ok in ["d100x100+d100", "100d10", "16d10!", "100d10!>=8", "20d20kh19", "d100x100+d100+2d6"]:
+        parse(ok)
+
+
+@given(modified_expressions(), st.sampled_from([1, 2, 7, 100, 997]))
+@settings(max_examples=120, deadline=None)
+def test_odds_work_counts_exactly_the_totals_the_odds_list(expr, m):
+    expr = expr.replace("+", f"x{m}+", 1) if "+" in expr else expr
+    if not valid(expr):
+        return
+    assert odds_work(parse(expr))[0] == len(dist(expr))
+
+
+@pytest.mark.parametrize("expr,counts", [
+    ("d6!>=1", {k: Fraction(5, 6 ** k) for k in range(1, 6)} | {6: Fraction(1, 6 ** 5)}),  # every roll of the chain counts
+    ("d4!<5", {k: Fraction(3, 4 ** k) for k in range(1, 6)} | {6: Fraction(1, 4 ** 5)}),
+])
+def test_an_exploding_die_that_always_meets_the_target_counts_its_rolls(expr, counts):
+    assert dist(expr) == counts
+    assert min(dist("2d4!<5")) == 2 and max(dist("2d4!<5")) == 12
+
+
+def test_a_fixed_count_names_the_dice_kept():
+    with pytest.raises(ExprError, match="the count is always 3 \\(the 3 dice kept\\)"):
+        parse("5d10kh3>=1")
+    with pytest.raises(ExprError, match="the count is always 5 at"):
+        parse("5d10>=1")
+    with pytest.raises(ExprError, match="always 0"):
+        parse("d6!>=7")

@@ -238,3 +238,49 @@ def check_foes(browser, url: str,  # the dashboard's address
         assert errors == [], errors
     finally:
         ctx.close(); ctx_p.close()
+
+
+# -- every control can be clicked: nothing lies over it ----------------------------------------------------------------------
+CONTROLS = ("button, input:not([type=hidden]):not([type=file]), select, textarea, .widget-toggle-button, "
+            ".widget-checkbox input, .jupyter-widgets [role=button], [contenteditable=true]")
+COVERED = """async ([root, controls]) => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));  // the layout of the latest change drawn
+  const bad = [], seen = [];
+  const name = el => ((el.closest('.widget-inline-hbox, .widget-checkbox, .jupyter-widgets')?.innerText || el.innerText || el.value
+                       || el.getAttribute('aria-label') || el.className || el.tagName) + '').trim().replace(/\\s+/g, ' ').slice(0, 50);
+  const what = el => !el ? 'nothing (off the screen)' : `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join('.')} `
+                     + `"${(el.innerText || '').trim().replace(/\\s+/g, ' ').slice(0, 40)}"`;
+  for (const area of document.querySelectorAll(root)) {
+    if (!area.getClientRects().length) continue;
+    for (const el of area.querySelectorAll(controls)) {
+      if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+      // a box that clips without scrolling can be scrolled by a script, never by a person: such a move is reported
+      const clips = [], shut = o => o === 'hidden' || o === 'clip';
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (shut(s.overflowX) || shut(s.overflowY)) clips.push([p, p.scrollLeft, p.scrollTop, shut(s.overflowX), shut(s.overflowY)]);
+      }
+      el.scrollIntoView({block: 'center', inline: 'center'});
+      const moved = clips.filter(([p, x, y, sx, sy]) => (sx && p.scrollLeft !== x) || (sy && p.scrollTop !== y));
+      const r = el.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) continue;
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      seen.push(name(el));
+      if (moved.length) bad.push(`${name(el)}: clipped by ${what(moved[0][0])}, a box that does not scroll`);
+      else if (!(hit && (hit === el || el.contains(hit)))) bad.push(`${name(el)}: a click at its centre lands on ${what(hit)}`);
+      for (const [p, x, y] of moved) { p.scrollLeft = x; p.scrollTop = y; }
+    }
+  }
+  return {seen, bad};
+}"""
+
+
+def check_clickable(page,
+                    root: str = ".besm-play",  # the play area(s) whose controls are checked (hidden ones are skipped)
+                    controls: str = CONTROLS,  # what counts as a control
+                   ) -> list[str]:
+    "Every visible control in the play area receives a real click at its centre: scrolled into view, the element at that point is the control or inside it. Returns the controls looked at."
+    found = page.evaluate(COVERED, [root, controls])
+    assert found["seen"], f"no visible control in {root}: the check would be empty"
+    assert found["bad"] == [], "\n".join(found["bad"])
+    return found["seen"]

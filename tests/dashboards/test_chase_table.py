@@ -47,7 +47,14 @@ def test_the_chase_laid_out_for_play(browser, dashboards_url):
         expect(page.locator(".besm-order .besm-turn")).to_contain_text("control roll now: Roadster", timeout=30_000)
         expect(t.locator(".besm-dice-need")).to_contain_text("3d6 for Roadster's control roll")
         assert t.locator("button.besm-end-turn").is_disabled()
+        # the dice box stands by Roll control while the roll waits, and names the button its dice go to
+        expect(t.locator(".besm-control-area .besm-dice-need")).to_contain_text("3d6 for Roadster's control roll")
+        assert t.locator(".besm-hit-area .besm-dice-need").count() == 0
+        fill(t, "besm-typed", "6")
+        expect(t.locator(".besm-control-area .besm-dice-need")).to_contain_text("are all it needs: press Roll control", timeout=30_000)
+        fill(t, "besm-typed", "")
         control(page, t, "Roadster", "6", 7)
+        expect(t.locator(".besm-hit-area .besm-dice-need")).to_contain_text("First dice:", timeout=30_000)  # back by Resolve hit
         t.locator("button.besm-end-turn").click()
         wait_attr(page, ".besm-turn-head", "data-turn", 2)
         assert page.locator(".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content").evaluate_all(
@@ -93,6 +100,12 @@ def test_the_chase_laid_out_for_play(browser, dashboards_url):
         t.locator("button.besm-resolve-hit").click()  # the declaration kept is the one resolved
         t.locator(".besm-log", has_text="Kai").first.wait_for(timeout=30_000)
         expect(t.locator(".besm-hit-message")).to_contain_text("Rolled (dice 5 3, typed)")
+        # a shooter's line: a passenger's pistol from the Roadster (a car on a good road), at the bike
+        fill(t, "besm-shooter-skill", 13); choose(t, "besm-shooter-from", "Roadster"); choose(t, "besm-shooter-at", "Bike")
+        t.locator(".besm-shooter-line[data-effective='11']").wait_for(timeout=30_000)  # 13 - 2
+        expect(t.locator(".besm-shooter")).to_contain_text("Hand weapon, passenger")
+        choose(t, "besm-shooter-through", "its rear window")
+        expect(t.locator(".besm-shooter-message")).to_contain_text("Through: Bike is a motorcycle: it has no rear window", timeout=30_000)
         assert errors == [], errors
     finally:
         ctx.close()

@@ -15,11 +15,13 @@ def test_home_page_links_every_dashboard(page, dashboards_url):
     page.goto(dashboards_url + "/")
     assert page.url.endswith("/voila/render/index.ipynb")  # `/` opens the home page itself
     page.get_by_role("heading", name="besm_nb dashboards").wait_for(timeout=30_000)
+    assert page.title() == "besm_nb dashboards"  # its heading, not its file's name ("index")
     link = page.get_by_role("link", name="Dice and checks")
     assert link.count() == 1
     link.click()
     page.locator(".besm-calculator").first.wait_for(timeout=30_000)
     assert page.url.endswith("/voila/render/dice_and_checks.ipynb")
+    assert page.title() == "Dice and checks"
     assert page.outside == [], f"requests outside this machine: {page.outside}"
 
 

@@ -129,6 +129,8 @@ def test_two_screens_follow_each_other(browser, dashboards_url):
         p.goto(dashboards_url + TRISTAT + "?view=players", timeout=180_000)
         p.locator(".besm-players .besm-side").first.wait_for(timeout=120_000)
         assert order(p, ".besm-players") == ["Rei", "Youma"] and p.locator(".besm-tracker").count() == 0  # read-only: no tracker
+        tb.locator(".besm-mods").get_by_label("Target is far off", exact=True).check()  # screen B starts Rei's declaration too
+        tb.locator(".besm-mods .besm-ticked", has_text="Ticked: Target is far off").wait_for(timeout=30_000)
         tick_target(a, ta, "Youma", ["Youma"])
         fill(ta, "Typed dice", "5"); ta.get_by_role("button", name="Resolve").click()
         t0 = time.time()
@@ -140,6 +142,8 @@ def test_two_screens_follow_each_other(browser, dashboards_url):
         assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
         expect(p.locator(".besm-players-results")).to_contain_text("comes off Youma")
         expect(b.locator(".besm-history-message")).to_contain_text("changed on another screen")
+        expect(tb.locator(".besm-mods .besm-ticked")).to_have_text("None ticked.")  # Rei's declaration is not moved onto Youma's turn
+        assert tb.locator(".besm-mods input:checked").count() == 0
     finally:
         for c in (ctx_a, ctx_b, ctx_p): c.close()
 

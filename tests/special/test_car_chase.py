@@ -97,11 +97,96 @@ def test_a_motorcycles_controls_axle_and_spokes():
     c.hit("V", "2d6", location="Body", dice=DiceFeed(totals=[9, 1, 2]))  # past DR 5; works soak 1; component 2: controls
     assert mods(c) == {"Controls damaged: Driving at −1": -1}
     c.hit("V", "2d6", location="Tire", dice=DiceFeed(totals=[1, 9, 1]))  # rear tyre (1d2 = 1: front); table 1: axle, roll at -4
-    assert list(mods(c).values()) == [-1, -1, -4]
+    assert list(mods(c).values()) == [-1, -4]  # the axle's lasting -1 is not on the roll it calls for (as a car's flat)
     c.control("V", dice=DiceFeed(totals=[3]))
+    assert list(mods(c).values()) == [-1, -1]  # from the next roll on
     c.hit("V", "2d6", location="Tire", dice=DiceFeed(totals=[2, 9, 5]))  # table 5: spokes damaged, a roll at +0
-    assert list(mods(c).values()) == [-1, -1, -1, 0]
+    assert list(mods(c).values()) == [-1, -1, 0]  # nor the spokes' -1 on theirs
     assert "003 · Motorcycle hit locations, tyre and axle table" in rules_of(c)
+    c.control("V", dice=DiceFeed(totals=[3]))
+    assert list(mods(c).values()) == [-1, -1, -1]
+
+
+def test_a_second_axle_hit_keeps_the_first_ones_minus_1_on_its_roll():
+    for stacking, on_the_roll in (("once", [-1, -4]), ("each", [-1, -4])):
+        c = CarChase(ChaseRules(stacking=stacking))
+        c.add_vehicle("V", kind="motorcycle", skill=14, speed=40)
+        c.hit("V", "2d6", location="Tire", tyre="front", dice=DiceFeed(totals=[9, 1])); c.control("V", dice=DiceFeed(totals=[3]))
+        c.hit("V", "2d6", location="Tire", tyre="front", dice=DiceFeed(totals=[9, 2]))
+        assert list(mods(c).values()) == on_the_roll, stacking  # the earlier axle hit's -1 counts; this one's waits
+        c.control("V", dice=DiceFeed(totals=[3]))
+        assert list(mods(c).values()) == ([-1] if stacking == "once" else [-2])
+
+
+def test_a_burst_counts_each_side_window_on_its_own():
+    "Car note 4: more than 7d6 in one burst knocks out the window it went into; two windows do not add up."
+    assert "If the weapon did more than 7d6 in a single burst, the window is GONE" in seed_text(SEED)
+    two = chase()
+    two.hit("V", "4d6", facing="side", location="Window", hits=2, burst=True, dice=DiceFeed(totals=[1, 20, 2, 20]))
+    assert two.vehicles["V"].windows == ["crazed", "crazed", "intact", "intact"]  # 4d6 into each
+    one = chase()
+    one.hit("V", "4d6", facing="side", location="Window", hits=2, burst=True, dice=DiceFeed(totals=[1, 20, 1, 20]))
+    assert one.vehicles["V"].windows == ["gone", "intact", "intact", "intact"]  # 8d6 into window 1
+
+
+def test_glass_that_is_gone_stops_nothing_on_the_way_to_the_people_aboard():
+    "Car note 1 and motorcycle note 1: the window or windshield's DR 3 only where the glass still is, in the roll and in the odds."
+    c = chase()
+    assert c.hit_odds("V", "3d6", facing="front", location="Driver").hurt == Fraction(209, 216)
+    c.hit("V", "14d6", facing="front", location="Windshield", dice=DiceFeed(totals=[50]))  # knocked out
+    assert c.hit_odds("V", "3d6", facing="front", location="Driver").hurt == Fraction(157, 162)  # (216 + 2 x 206) / 648
+    c.hit("V", "3d6", facing="front", location="Driver", dice=DiceFeed(totals=[3, 1]))  # 1d6 = 1: in where the windshield was
+    assert c.vehicles["V"].driver.damage == 3  # whole glass would have stopped all 3
+    bike = chase(kind="motorcycle", windshield="none")
+    assert bike.hit_odds("V", "1d6", facing="front", location="Driver").hurt == 1  # 2/3 with a windshield
+    bike.hit("V", "1d6", facing="front", location="Driver", dice=DiceFeed(totals=[3]))  # no die for a way in: there is one
+    assert bike.vehicles["V"].driver.damage == 3
+    side = chase(); side.board("V", "Pat")
+    side.hit("V", "8d6", facing="side", location="Window", dice=DiceFeed(totals=[1, 30]))  # window 1 knocked out
+    assert side.vehicles["V"].windows[0] == "gone"
+    side.hit("V", "3d6", facing="side", location="Passenger", dice=DiceFeed(totals=[3, 1, 1]))  # through window 1 (1d4 = 1)
+    assert side.vehicles["V"].aboard[1].damage == 3
+    side.hit("V", "3d6", facing="side", location="Passenger", dice=DiceFeed(totals=[3, 1, 2]))  # window 2 is whole: DR 3
+    assert side.vehicles["V"].aboard[1].damage == 3
+
+
+def test_a_critical_11_on_a_lone_motorcyclist_hits_him():
+    "Motorcycle note 1: with no passenger or cargo, a hit on the passenger strikes the driver."
+    assert "If there was no passenger or cargo a shot that hits the passenger hits the driver instead" in seed_text(SEED)
+    c = chase(kind="motorcycle")
+    c.hit("V", "2d6", location="Body", critical=11, dice=DiceFeed(totals=[3, 7]))  # the body stops 3; the critical's hit: 7, bare
+    assert c.vehicles["V"].driver.damage == 7 and c.control_roll("V").reason == "the driver is hit"
+    assert any("the rider" in line for _, line in c.log)
+    car = chase()
+    car.hit("V", "2d6", location="Body", critical=11, dice=DiceFeed(totals=[3]))  # a car alone: its cargo, if any
+    assert car.vehicles["V"].driver.damage == 0 and "cargo" in car.log[-1][1]
+
+
+def test_the_end_of_turn_log_names_only_the_losses_that_happened():
+    c = chase(speed=40, limp_mph=40)
+    c.hit("V", "3d6", location="Tire", tyre="front left", dice=DiceFeed(totals=[12, 15])); c.control("V", dice=DiceFeed(totals=[3]))
+    c.hit("V", "2d6", location="Body", critical=17, dice=DiceFeed(totals=[3]))  # entry 17: the engine stops
+    c.end_turn()
+    assert c.vehicles["V"].speed == 35
+    assert "V slows 40 → 35 mph (engine dead −5)" in [line for _, line in c.log]  # the flat, at its limp speed, took nothing
+    c2 = chase(speed=45, limp_mph=40)
+    c2.hit("V", "3d6", location="Tire", tyre="front left", dice=DiceFeed(totals=[12, 15])); c2.control("V", dice=DiceFeed(totals=[3]))
+    c2.hit("V", "2d6", location="Body", critical=17, dice=DiceFeed(totals=[3]))
+    c2.end_turn()
+    assert "V slows 45 → 35 mph (flat tyre −5, engine dead −5)" in [line for _, line in c2.log]  # each with what it took
+    big = CarChase(ChaseRules(losses="largest")); big.add_vehicle("V", speed=60)
+    big.hit("V", "3d6", location="Tire", tyre="front left", dice=DiceFeed(totals=[12, 15])); big.control("V", dice=DiceFeed(totals=[3]))
+    big.hit("V", "2d6", location="Body", critical=17, dice=DiceFeed(totals=[3]))
+    big.end_turn()
+    assert "V slows 60 → 50 mph (flat tyre −10)" in [line for _, line in big.log]  # only the largest counts, and is named
+
+
+def test_a_motorcycles_mass_is_its_kinds():
+    c = CarChase()
+    c.add_vehicle("B", kind="motorcycle", speed=40); c.add_vehicle("C", speed=40)
+    assert (c.vehicles["B"].tons, c.vehicles["C"].tons) == (0.25, 1.5)
+    c.crash("B", dice=DiceFeed(totals=[30]))  # 0.25 x 40 = 10d6
+    assert "10d6" in c.log[-1][1]
 
 
 def test_a_critical_9_or_10_calls_a_control_roll():

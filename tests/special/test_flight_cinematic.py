@@ -130,3 +130,10 @@ def test_single_combat_speeding_up_against_the_source():
 ])
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(InputError, match=message): call()
+
+
+def test_fields_named_as_the_caller_knows_them_and_the_extra_effort_headline():
+    with pytest.raises(InputError, match="foe_skill: must be from -30 to 40, got 99"): evasion_odds(12, 11, 99)
+    from besm_nb.special.cinematic import extra_effort_adds
+    # made by 1 or more: impossible at ST 3 (a 3 makes it by 0), only a 3 at ST 4, a 3 or a 4 at ST 5
+    assert [extra_effort_adds("2d6", st) for st in (3, 4, 5)] == [0, Fraction(1, 216), Fraction(1, 54)]

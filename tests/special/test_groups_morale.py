@@ -188,3 +188,66 @@ def test_street_fighting_against_the_source():
 ])
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(InputError, match=message): call()
+
+
+def test_blocking_for_the_buddy_one_shelters_is_at_minus_4():
+    "The sheltering rule: -4 to block for the sheltered buddy, -2 for himself; teamwork's -2 is for an ordinary team-mate."
+    assert "at -4 to block skill to block you and -2 to block himself" in seed_text(SEED)
+    from besm_nb.special.melee import melee_turn
+    shelters = dict(shelter="sheltering a buddy", comrade_shield_pd=3)
+    assert melee_turn(12, 8, "block", defending_mate=True, **shelters).defence == 4
+    assert melee_turn(12, 8, "block", defending_mate=True, drilled=False, **shelters).defence == 4  # not teamwork: not doubled
+    assert melee_turn(12, 8, "block", **shelters).defence == 6
+    assert melee_turn(12, 8, "block", defending_mate=True).defence == 6  # an ordinary team-mate: teamwork's -2
+
+
+def test_surrounded_defends_no_better_than_several_fronts():
+    assert "You are at -2 to attack or defend against any opponent beyond the first" in seed_text(SEED)
+    from besm_nb.special.melee import melee_turn
+    fronts = melee_turn(13, 9, position="several fronts", first_foe=False)
+    surrounded = melee_turn(13, 9, position="surrounded", first_foe=False)
+    assert (fronts.attack, fronts.defence, surrounded.attack, surrounded.defence) == (11, 7, 9, 7)
+    assert surrounded.defence <= fronts.defence and surrounded.attack < fronts.attack
+    switch = melee_turn(13, 9, position="surrounded", first_foe=False, surrounded_keeps_fronts=False)
+    assert (switch.attack, switch.defence) == (11, 9)
+    assert melee_turn(13, 9, position="surrounded").defence == 9  # against the first foe: only the -2 to hit
+
+
+def test_sheltering_and_shield_walls_need_a_medium_or_large_shield():
+    text = seed_text(SEED)
+    assert "must have a medium or large shield" in text and "equipped with Medium or Large shields may form a shield wall" in text
+    from besm_nb.special.melee import melee_turn
+    for call, message in ((lambda: sheltering(0), "shield_pd: a PD of 0 is no shield"),
+                          (lambda: sheltering(3, shield="small"), "shield: sheltering needs a medium or large shield"),
+                          (lambda: shield_wall([3, 0], 4), "shield_pds: a PD of 0 is no shield"),
+                          (lambda: shield_wall([3, 3], 4, smallest="small"), "smallest: a shield wall needs a medium or large shield"),
+                          (lambda: melee_turn(12, 8, shelter="behind a comrade", defensive=True), "comrade_shield_pd: a PD of 0 is no shield"),
+                          (lambda: melee_turn(12, 8, wall="shieldman", shield="small"), "shield: a shield wall needs"),
+                          (lambda: melee_turn(12, 8, wall="spearman behind shields", wall_shields=[3, 11]), "wall_shields: must be from 1 to 10")):
+        with pytest.raises(InputError, match=message): call()
+    assert melee_turn(12, 8, shelter="behind a comrade", defensive=True, comrade_shield_pd=3, shield="large").defence == 9
+
+
+def test_the_readings_the_fourth_review_asked_to_state():
+    "The pole arm's contest of ST: a quick contest settles 91% of turns between equals, a regular one half; green troops' -2 on a Parry."
+    assert "Roll a contest of ST each turn" in seed_text(SEED)
+    quick, regular = pole_arm_grab_odds(12, 10, 10), pole_arm_grab_odds(12, 10, 10, contest="regular")
+    assert 1 - quick["still struggling"] == Fraction(3527, 3888) and 1 - regular["still struggling"] == Fraction(1, 2)
+    assert regular["grabber gets it in the end"] == Fraction(1, 2)
+    stronger = pole_arm_grab_odds(12, 13, 10, contest="regular", ties="reroll")
+    a, b = success_chance(13), success_chance(10)
+    assert stronger["grabber wins the turn"] == a * (1 - b) / (a * (1 - b) + (1 - a) * b) and stronger["still struggling"] == 0
+    from besm_nb.special.melee import melee_turn
+    assert [melee_turn(12, 8, "parry", green=True, green_defence=g).defence for g in ("full", "half")] == [6, 7]
+    assert melee_turn(12, 8, "dodge", green=True, green_defence="full").defence == 8  # a Dodge is no skill
+
+
+def test_street_rolls_take_a_character_sheet_not_a_million_skills():
+    import time
+    huge = {f"Skill {i}": 10 for i in range(1_000_000)}
+    start = time.perf_counter()
+    with pytest.raises(InputError, match="skills: must name at most 1,000 skills, got 1,000,000"):
+        street_roll_odds("defuse a hostile situation", huge)
+    assert time.perf_counter() - start < 0.5
+    sheet = dict(list(huge.items())[:999]) | {"Diplomacy": 13}
+    assert street_roll_odds("defuse a hostile situation", sheet) == ("Diplomacy", success_chance(13))

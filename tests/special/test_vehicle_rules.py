@@ -166,3 +166,7 @@ def test_random_picks_cover_the_gas_tank():
 ])
 def test_bad_input_is_refused_by_name(call, message):
     with pytest.raises(InputError, match=message): call()
+
+
+def test_a_collision_with_a_massless_vehicle_is_refused():
+    with pytest.raises(InputError, match="other_tons: the other vehicle must have some mass"): collision_dice(1.5, 0, 60)

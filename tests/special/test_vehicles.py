@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from besm_nb.dice import InputError
+from besm_nb.dice import DiceFeed, InputError
+from besm_nb.special.car_chase import CarChase
 from besm_nb.special.vehicles import (CAR_TABLE, COMPONENTS, ENGINE_HP, ENGINE_HT, FACINGS, FRONT_4, MOTORCYCLE_TABLE, TYRE_AND_AXLE,
                                       TYRES, VEHICLES, _hit, _rolls, _shot_dice, areas, car_body_hit, car_tyre_hit, engine_hit,
                                       exact_outcomes, gas_tank_hit, glass_hit, hit_location, location_odds, motorcycle_body_hit,
@@ -149,6 +150,7 @@ options = st.fixed_dictionaries({}, optional={
     "engine_taken": st.integers(0, 15), "engine_dr": st.sampled_from(("add", "table")), "front_4": st.sampled_from(FRONT_4),
     "flat_tyre": st.sampled_from(("limp", "stop")), "window_rule": st.sampled_from(("shot or burst", "burst only")),
     "bike_tyre_dr": st.booleans(), "one_die": st.booleans(), "special_rounds_cars": st.booleans(), "criticals": st.sampled_from(("basic", "none")),
+    "windshield": st.sampled_from(("intact", "broken", "gone", "none")),
 })
 damages = st.sampled_from(["1d6", "2d6+1", "3d6", "4d6-2", "17", "8d6"])
 
@@ -247,9 +249,15 @@ def test_a_side_windshield_hit_goes_where_the_firer_sees_most():
     assert "otherwise they hit either the rear window or the windshield, depending on what is most visible to the firer" in text
     front = vehicle_hit_odds("20", facing="side", location="Windshield", shot_dice=6)
     back = vehicle_hit_odds("20", facing="side", location="Windshield", shot_dice=6, side_pane="rear window")
-    assert front.outcomes["Windshield: broken, −3"] == back.outcomes["Windshield → rear window: broken, −3"] == Fraction(1, 3)
+    # the outcome names the pane struck as the one the firer sees more of, not as a plain windshield hit
+    assert (front.outcomes["Windshield → windshield (the firer sees more of it): broken, −3"]
+            == back.outcomes["Windshield → rear window (the firer sees more of it): broken, −3"] == Fraction(1, 3))
+    assert "Windshield: broken, −3" not in front.outcomes
     knocked = vehicle_hit_odds("60", facing="side", location="Windshield", shot_dice=14, side_pane="rear window", speed_mph=90)
-    assert knocked.outcomes["Windshield → rear window: knocked out"] == Fraction(1, 3)
+    assert knocked.outcomes["Windshield → rear window (the firer sees more of it): knocked out"] == Fraction(1, 3)
+    c = CarChase(); c.add_vehicle("V", speed=40)
+    c.hit("V", "3d6", facing="side", location="Windshield", dice=DiceFeed(totals=[5, 12]))  # 1d6 = 5: not a side window
+    assert "the Windshield → windshield (the firer sees more of it): broken" in c.log[-1][1] and c.vehicles["V"].windshield == "broken"
 
 
 def test_a_cars_empty_passenger_seat_both_readings():
@@ -273,3 +281,11 @@ def test_what_the_state_already_holds():
     assert "Engine: dies" not in vehicle_hit_odds("6d6", location="Engine", engine_dead=True).outcomes
     assert vehicle_hit_odds("6d6", location="Tire", tyre_flat=True, speed_mph=80).control_roll == 0
     assert vehicle_hit_odds("6d6", location="Tire", speed_mph=80).control_roll > 0
+
+
+@given(damages, st.sampled_from(FACINGS), st.lists(st.sampled_from(("intact", "crazed", "gone")), min_size=4, max_size=4),
+       st.sampled_from(("intact", "broken", "gone")), st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_a_cars_glass_as_it_stands_equals_a_plain_count(damage, facing, windows, rear, passenger):
+    opts = dict(facing=facing, windows=tuple(windows), rear_window=rear, passenger=passenger)
+    assert vehicle_hit_odds(damage, **opts).outcomes == brute(damage, **opts)

@@ -66,6 +66,7 @@ READINGS_HELP = "<small>" + "<br>".join([  # one line for each of the table's re
     "<b>Exactly 10,000 soldiers</b>: losses × 1 (the range the tables are written for), or × 10 (the next band also starts there).",
     "<b>Over 100,000 soldiers</b>: every AS loss × 100, as the bands' pattern goes, or × 10 as printed.",
     "<b>An army at AS 0</b>: is broken at once, or fights on until its AQ gives out.",
+    "<b>An army starting at AQ 0</b>: takes the field and flees only when a turn lowers its AQ (Level 0 levies), or is refused.",
     "<b>Two fights' bonuses</b>: the better Player Success Bonus counts, or both are added.",
     "<b>Re-rolled encounter</b>: the second result's own roll-again may bring a third fight, and so on (at most 10).",
     "<b>The turn an army breaks</b>: the characters still roll for that half-hour, or the battle ends with the checks.",
@@ -191,6 +192,8 @@ class BattleTracker(Tracker):
                                 options=[("+3 and +4 (higher row)", "higher band"), ("+2 and +3 (lower row)", "lower band")])
         self.largest = F(W.Dropdown, "Over 100,000 soldiers", "x100", "21em", options=[("losses × 100", "x100"), ("× 10 (as printed)", "x10")])
         self.zero = F(W.Dropdown, "An army at AS 0", "breaks", "21em", options=[("breaks", "breaks"), ("fights on", "fights on")])
+        self.start_quality = F(W.Dropdown, "An army starting at AQ 0", "fights", "25em", cls="besm-start-quality",
+                               options=[("fights until a turn lowers it", "fights"), ("is refused", "refused")])
         self.psb = F(W.Dropdown, "Two fights' bonuses", "best", "21em", options=[("the better one", "best"), ("both added", "sum")])
         self.battle_size = F(W.Dropdown, "Size band counts", "larger army", "21em", cls="besm-battle-size",
                              options=[("the larger army", "larger army"), ("both armies together", "both armies")])
@@ -241,7 +244,7 @@ class BattleTracker(Tracker):
                  html_text("<b>Battle settings</b>"), self.row(self.characters, self.party_size, self.party_level),
                  self.row(self.participants, self.turn_minutes), self.row(self.battle_size, self.at_10000),
                  self.row(self.exact_multiple, self.largest), self.row(self.encounters),
-                 self.row(self.zero, self.psb), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button),
+                 self.row(self.zero, self.psb), self.row(self.start_quality), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button),
                  *self.foes_controls("armies")]
         declared = W.VBox([self.turn_odds, self.dice_controls(), self.row(self.turn_button, self.encounter_button, cls="besm-play-message"), self.last])
         declared.add_class("besm-declared")
@@ -291,6 +294,7 @@ class BattleTracker(Tracker):
         self.exact_multiple.value, self.largest.value, self.zero.value, self.psb.value, self.chain.value, self.final.value = (
             r.exact_multiple, r.largest, r.zero_strength, r.psb, r.chain, r.final_encounter)
         self.battle_size.value, self.at_10000.value, self.encounters.value = r.battle_size, r.at_10000, r.encounters
+        self.start_quality.value = r.start_quality
 
     def refresh(self) -> None:
         self._once(self._refresh)
@@ -394,8 +398,11 @@ class BattleTracker(Tracker):
         rules = BattleRules(exact_multiple=self.exact_multiple.value, largest=self.largest.value, zero_strength=self.zero.value,
                             psb=self.psb.value, chain=self.chain.value, turn_minutes=self.turn_minutes.value,
                             final_encounter=self.final.value, battle_size=self.battle_size.value, at_10000=self.at_10000.value,
-                            encounters=self.encounters.value)
-        state = start_battle(*armies, rules, self.participants.value, self.characters.value, self.party_size.value, self.party_level.value)
+                            encounters=self.encounters.value, start_quality=self.start_quality.value)
+        try: state = start_battle(*armies, rules, self.participants.value, self.characters.value, self.party_size.value, self.party_level.value)
+        except InputError as err:
+            if err.param != "quality": raise
+            raise ValueError(f"Start battle: {str(err).split(': ', 1)[1]}") from None  # the army's AQ, not the GM's change box
         self.battle = Battle(state)
         self.log_lines = [f"<b>Battle</b>: {escape(armies[0].name)} (AS {armies[0].strength:,}, AQ {armies[0].quality}) against "
                           f"{escape(armies[1].name)} (AS {armies[1].strength:,}, AQ {armies[1].quality}); {state.participants:,} soldiers: "

@@ -15,7 +15,7 @@ import ipywidgets as widgets
 from ...besm_d20.battles import SIDES
 from ...besm_d20.unit_attacks import SPELL_EFFECTS
 from ...besm_d20.unit_morale import TABLE_A14
-from ...besm_d20.unit_rounds import (Character, Combat, UnitAction, UnitRules, attack_outlook, character_from_dict, character_to_dict,
+from ...besm_d20.unit_rounds import (Character, Combat, CombatState, UnitAction, UnitRules, attack_outlook, character_from_dict, character_to_dict,
                                           combat_from_dict, combat_to_dict, legal_actions, legal_targets, narrate, start_combat,
                                           unit_from_dict, unit_to_dict)
 from ...besm_d20.units import NISHIHAMA, SAVES, UNIT_TYPES, Unit, cavalry_counter_hp, counter_hp
@@ -38,8 +38,17 @@ READINGS_HELP = "<small>" + "<br>".join([  # one line for each reading the track
     "<b>Armies for morale</b>: each side's units compared by their counters (Unit Size), or by their creatures.",
     "<b>The 5% and 95%</b>: bound the percentage that fails a mass save, or the number of counters as well (9 counters at 5%: none, or one).",
     "<b>Cavalry Con</b>: the higher Hit Dice's own Constitution (the example), or the riders' on rider and mount together.",
+    "<b>Morale bonuses</b>: of a deed and bless (bonuses of one kind) only the highest counts, penalties in full; or every one adds up.",
 ]) + "</small>"
 END_TURN = "End turn"  # a character's: what it did is told in Magic and characters
+
+
+def _morale_words(s: CombatState,  # the battle
+                  name: str,  # a unit of it
+                 ) -> str:
+    "A unit's morale modifiers in a few words, e.g. 'morale: attack +2, damage +1, checks +2' ('' if it has none)."
+    m = s.morale_mods(name)
+    return f"morale: attack {m['attack']:+d}, damage {m['damage']:+d}, checks {m['morale']:+d}" if any(m.values()) else ""
 UNIT_LABELS = {"name": "Unit", "side": "Side", "counters": "Unit Size", "counter_hp": "Counter HP", "per_counter": "Creatures per counter",
                "unit_type": "Type", "initiative": "Initiative", "attack": "Attack bonuses", "damage": "Damage", "ac": "AC", "armour": "Armour",
                "fortitude": "Fort", "reflex": "Ref", "will": "Will", "leader_cha": "Leader's Cha mod", "aura": "Aura of Command",
@@ -106,14 +115,14 @@ def unit_play(combat: Combat | None,  # the battle, or None before it starts
         owed = s.morale_due(name)
         words = [x for x in (u.morale if u.morale != "steady" else "", f"in melee with {', '.join(u.engaged)}" if u.engaged else "",
                              "charged: AC −2" if s.charging(name) else "", f"{u.helpless} helpless" if u.helpless else "",
-                             f"{u.hindered} hindered" if u.hindered else "", f"deeds {u.deeds:+d}" if u.deeds else "",
-                             f"spells {u.spells:+d}" if u.spells else "",
+                             f"{u.hindered} hindered" if u.hindered else "", _morale_words(s, name),
                              f"owes a morale check (DC {max(d for _, d in owed)})" if owed else "") if x]
         sides.append(Side(name, [Bar("Counters", u.counters, u.unit.counters), Bar("Hit points", u.hit_points, u.unit.counters * u.unit.counter_hp)],
                           [("side", u.unit.side), ("dead", u.dead)] + ([("fled", u.fled)] if u.fled else []),
                           words, order, name == now, name in s.acted, u.morale if u.counters == 0 else "", name in marked))
     if s.over: turn = f"The battle is over: {s.over}"
     elif not s.round: turn = "Roll Initiative"
+    elif now and s.fear_due(now): turn = f"{now} owes a morale check at once (fear), before it acts"
     elif now: turn = f"{now} acts" + (" (a character)" if s.character(now) else "")
     else: turn = "Every unit has acted: morale checks owed, then Next round"
     return Play(sides, turn, s.round or None, results, show)
@@ -204,6 +213,8 @@ class UnitTracker(Tracker):
                              options=[("by counters", "counters"), ("by creatures", "creatures")])
         self.r_limits = F(W.Dropdown, "The 5% and 95%", "percentage", "24em", cls="besm-r-limits",
                           options=[("on the percentage", "percentage"), ("on the counters too", "counters")])
+        self.r_bonuses = F(W.Dropdown, "Morale bonuses", "highest", "24em", cls="besm-r-bonuses",
+                           options=[("only the highest counts", "highest"), ("all add up", "add up")])
         self.readings_help = html_text(READINGS_HELP, cls="besm-readings-help")
         self.start_button = self.button("Start battle", self.start, "besm-start", "primary")
         self.init_button = self.button("Roll Initiative", self.initiative, "besm-initiative")
@@ -259,6 +270,7 @@ class UnitTracker(Tracker):
                  html_text("<b>Readings</b>"), self.row(self.r_defence, self.r_rounding, self.r_third, self.r_size),
                  self.row(self.r_helpless, self.r_crit, self.r_charge_ac, self.r_fear),
                  self.row(self.r_withdraw, self.r_rally, self.r_outsized), self.row(self.r_between, self.r_army_size, self.r_limits),
+                 self.row(self.r_bonuses),
                  self.readings_help, self.row(self.start_button), *self.foes_controls("units and characters")]
         declared = W.VBox([self.outlook, self.dice_controls(), self.row(self.init_button, self.act_button, self.round_button, cls="besm-act-message"), self.last])
         declared.add_class("besm-declared")
@@ -280,7 +292,7 @@ class UnitTracker(Tracker):
         return UnitRules(defence=self.r_defence.value, rounding=self.r_rounding.value, third=self.r_third.value, helpless=self.r_helpless.value,
                          crit=self.r_crit.value, fear_dc=self.r_fear.value, size=self.r_size.value, charge_ac=self.r_charge_ac.value,
                          withdraw=self.r_withdraw.value, rally=self.r_rally.value, outsized=self.r_outsized.value, between=self.r_between.value,
-                         army_size=self.r_army_size.value, limits=self.r_limits.value)
+                         army_size=self.r_army_size.value, limits=self.r_limits.value, morale_bonuses=self.r_bonuses.value)
 
     def state(self) -> dict:
         return {"rosters": [unit_to_dict(u) for u in self.rosters], "characters": [character_to_dict(c) for c in self.characters],
@@ -307,7 +319,7 @@ class UnitTracker(Tracker):
             self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_size.value = r.defence, r.rounding, r.third, r.size
             self.r_helpless.value, self.r_crit.value, self.r_charge_ac.value, self.r_fear.value = r.helpless, r.crit, r.charge_ac, r.fear_dc
             self.r_withdraw.value, self.r_rally.value, self.r_outsized.value = r.withdraw, r.rally, r.outsized
-            self.r_between.value, self.r_army_size.value, self.r_limits.value = r.between, r.army_size, r.limits
+            self.r_between.value, self.r_army_size.value, self.r_limits.value, self.r_bonuses.value = r.between, r.army_size, r.limits, r.morale_bonuses
 
     def refresh(self) -> None:
         self._once(self._refresh)
@@ -345,7 +357,7 @@ class UnitTracker(Tracker):
                 u = s.get(name)
                 flags = [x for x in (f"engaged with {', '.join(u.engaged)}" if u.engaged else "", "charged: AC −2" if s.charging(name) else "",
                                      f"{u.helpless} helpless" if u.helpless else "", f"{u.hindered} hindered" if u.hindered else "",
-                                     f"deeds {u.deeds:+d}" if u.deeds else "", f"spells {u.spells:+d}" if u.spells else "", done) if x]
+                                     _morale_words(s, name), done) if x]
                 body += (f"<tr{mark}><td>{u.unit.side}</td><td>{escape(name)}</td><td><b class='besm-counters' data-unit='{escape(name)}'>{u.counters}</b>"
                          f" / {u.unit.counters}</td><td>{u.carry}</td><td>{u.hit_points}</td><td>{u.dead}</td><td>{u.morale}</td>"
                          f"<td>{escape('; '.join(flags))}</td></tr>")
@@ -394,6 +406,8 @@ class UnitTracker(Tracker):
         self.act_button.disabled = not acts
         if who: note = (f"<div class='besm-turn-note-text'><b>{escape(who)}</b>'s turn (a character): tell what {escape(who)} does in "
                         "Magic and characters below (Hit Dice lost, an area effect, a condition, a morale award), then End turn.</div>")
+        elif now and s.fear_due(now): note = (f"<div class='besm-turn-note-text'><b>{escape(now)}</b>'s turn: it owes a morale check at once "
+                                              f"for a fear effect (DC {s.fear_due(now)}): make it in Morale below before it acts.</div>")
         elif now: note = f"<div class='besm-turn-note-text'><b>{escape(now)}</b>'s turn ({s.get(now).morale}).</div>"
         else: note = "<div>Every unit has acted: make the morale checks owed, then Next round.</div>" if s and s.round and not s.over else ""
         self.turn_note.value = note

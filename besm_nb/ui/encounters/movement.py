@@ -26,13 +26,14 @@ def charge_result(weapon: int,  # the weapon's damage (or the whole rating, with
                   die: int,  # the damage die as rolled
                   momentum: int,  # the charger's yards moved this round
                   charging_rule: bool,  # use the optional momentum rule
+                  melee: bool,  # a melee hit (momentum adds only to these)
                   die_expr: str,  # the damage die, for the odds
                  ) -> Result:
     "The answer: the damage with its working, and the exact odds of the damage for the die set."
     if not isinstance(add_strength, bool): raise ValueError(f"add_strength: must be True or False, got {add_strength!r}")
     rating = _rating(weapon, strength, add_strength)
-    d = charge_damage(rating, die, momentum, charging_rule)
-    odds = charge_damage_odds(rating, die_expr, momentum, charging_rule)
+    d = charge_damage(rating, die, momentum, charging_rule, melee)
+    odds = charge_damage_odds(rating, die_expr, momentum, charging_rule, melee)
     mean = sum(k * p for k, p in odds.items())
     working = [Step("Rating: weapon + Strength" if add_strength else "Rating", f"{weapon} + {strength} = {rating}" if add_strength else rating,
                     "004 · Movement")] + list(d.working)
@@ -41,12 +42,12 @@ def charge_result(weapon: int,  # the weapon's damage (or the whole rating, with
 
 
 def _charge_roll(rng: random.Random,  # the random source
-                 weapon, strength, add_strength, die, momentum, charging_rule, die_expr,  # as `charge_result`
+                 weapon, strength, add_strength, die, momentum, charging_rule, melee, die_expr,  # as `charge_result`
                 ) -> str:
     "Roll the damage die and give the damage."
-    charge_result(weapon, strength, add_strength, die, momentum, charging_rule, die_expr)  # a bad field never rolls
+    charge_result(weapon, strength, add_strength, die, momentum, charging_rule, melee, die_expr)  # a bad field never rolls
     r = roll(die_expr, rng)
-    damage = _rating(weapon, strength, add_strength) * r.total + (momentum if charging_rule else 0)  # as the odds count it
+    damage = _rating(weapon, strength, add_strength) * r.total + (momentum if charging_rule and melee else 0)  # as the odds count it
     return f"{r} → damage {damage}"
 
 
@@ -57,7 +58,7 @@ def charge_calculator(seed: int | None = None,  # the first seed shown
         int_field("weapon", "Weapon damage", 7, *RATING_RANGE), int_field("strength", "Strength", 4, *ATTRIBUTE_RANGE),
         bool_field("add_strength", "Add Strength (melee)", True),
         int_field("die", "Die rolled", 6, *DIE_RANGE), int_field("momentum", "Charger's yards this round", 40, *YARDS_RANGE),
-        bool_field("charging_rule", "Momentum rule in use", True),
+        bool_field("charging_rule", "Momentum rule in use", True), bool_field("melee", "A melee hit (momentum adds only to these)", True),
         text_field("die_expr", "Damage die (your game's)", "2d6", "e.g. 2d6 or 1d6")],
         charge_result, _charge_roll, seed=seed,
         intro="The knight: lance 7 + Strength 4 = 11, rolls 6: 66, plus his 40 yards = 106.")

@@ -13,11 +13,12 @@ import ipywidgets as widgets
 
 from ...dice import InputError, fmt_odds, pct
 from ...render import cite, odds_table, working_table
-from ...special.car_chase import (CHASE_KIND, CHASE_VERSION, HITS_RANGE, INTO, LIMP_RANGE, LOSSES, STACKING, TYRE_NAMES, CarChase,
-                                       ChaseRules, Vehicle, chase_from_dict)
+from ...special.car_chase import (CHASE_KIND, CHASE_VERSION, HITS_RANGE, INTO, LIMP_RANGE, LOSSES, SEATS, SIGHTS, STACKING, TONS,
+                                       TYRE_NAMES, WEAPONS, CarChase, ChaseRules, ShooterLine, Vehicle, chase_from_dict)
 from ...special.criticals import vehicle_critical
 from ...special.impact import CONDITIONS, DIRECTIONS, FORMULAS, HEAVIER, REAR_SEAT, RESTRAINTS
-from ...special.rolls import SKILL_RANGE
+from ...special.mountings import ROUGHNESS
+from ...special.rolls import MODIFIER_RANGE, SKILL_RANGE
 from ...special.vehicles import (AMMO, BYPASS_REACH, EMPTY_SEAT, ENGINE_DEFAULTS, ENGINE_DR_READINGS, FACINGS, FLAT_TYRE, FRONT_4,
                                       GONE_WINDSHIELD, TABLES, TYRES, VEHICLES, VITAL_PART, WINDOW_RULES)
 from ..calc import fit, html_text, tick_box
@@ -97,6 +98,14 @@ def control_panel(roll) -> str:
     return f"<div class='besm-control' data-effective='{roll.effective}' style='line-height:1.5'>{head}{note}</div>"
 
 
+def shooter_panel(line: ShooterLine) -> str:
+    "A shooter's line as HTML: who fires, the skill he rolls against and its exact odds, then every modifier with its rule."
+    note = f"<br><small>{escape(line.note)}</small>" if line.note else ""
+    return (f"<div class='besm-shooter-line' data-effective='{line.effective}' style='line-height:1.5'>{escape(line.shooter[0].upper() + line.shooter[1:])}: "
+            f"skill {line.skill} → <b>{line.effective}</b>, hits <b class='besm-shooter-chance'>{fmt_odds(line.chance)}</b> (before any defence)"
+            f"{note}</div>" + working_table(line.working))
+
+
 def control_modifiers(roll) -> str:
     "Every modifier of the control roll, with its rule."
     rows = "".join(f"<tr><td style='padding:2px 8px 2px 0'>{escape(m.what)}</td><td style='text-align:right;padding:2px 8px'>{m.value:+d}</td>"
@@ -116,6 +125,9 @@ CHASE_LEFT = [(r"({foe} joins the chase: [^<\n]*?) \(skill \d+\)", r"\1"),  # th
               (r"({foe}, [^<\n]*?): \d+ of \d+ HP is more than half", r"\1: more than half its HP is gone"),  # the engine's HP taken
               (r"({foe}, [^<\n]*?); \d+ of \d+ HP taken", r"\1"),
               (r"(\b{foe}[ :][^<\n]*?) \(taken so far \d+\)", r"\1")]  # a person aboard: the damage taken so far
+CHASE_LEFT += [(r"(\b{foe}: control roll [^<\n]*?) against -?\d+(?=: rolled)", r"\1"),  # the driver's chance, from his skill
+               (r"(\b{foe}: control roll [^<\n]*?), missed by \d+", r"\1"),
+               (r"(\b{foe}: [^<\n]*? crushing), \d+ damage", r"\1: hurt")]  # a person aboard hurt in a crash, not how badly
 
 
 def chase_play(chase: CarChase,
@@ -166,7 +178,7 @@ def chase_play(chase: CarChase,
 
 
 # %% auto #0
-__all__ = ['READING_CHOICES', 'CRITICAL_CHOICES', 'GLASS_MARK', 'CHASE_LEFT', 'vehicle_card', 'control_panel',
+__all__ = ['READING_CHOICES', 'CRITICAL_CHOICES', 'GLASS_MARK', 'CHASE_LEFT', 'vehicle_card', 'control_panel', 'shooter_panel',
            'control_modifiers', 'chase_play', 'CarChaseTracker', 'car_chase_tracker']
 
 # %% ../../../nbs/special/69_car_chase_ui.ipynb #cu690006
@@ -239,6 +251,26 @@ class CarChaseTracker(Tracker):
                                  layout=W.Layout(flex_flow="row wrap"))
         self.b_crash = button("Crash", self.crash, "besm-crash", "danger",
                               {"other_tons": "Its tons", "mph": "At mph", "conditions": "Also", "totals": "Typed dice", "dice": "Typed dice"})
+        # a shooter's line: a shot from or at a vehicle, every modifier with its rule and the exact odds (it changes nothing)
+        self.s_skill = _sized(W.IntText(12, description="Skill"), "9em", "3.5em"); self.s_skill.add_class("besm-shooter-skill")
+        self.s_from = _sized(W.Dropdown(description="Fires from"), "19em", "6em"); self.s_from.add_class("besm-shooter-from")
+        self.s_seat = _sized(W.Dropdown(options=list(SEATS), value="passenger", description="Seat"), "12em", "3.5em", own=True)
+        self.s_seat.add_class("besm-shooter-seat")
+        self.s_weapon = _sized(W.Dropdown(options=[("hand weapon", "hand weapon")] + [(f"{m} mount", m) for m in WEAPONS[1:]],
+                                          description="Weapon"), "22em", "4.5em", own=True); self.s_weapon.add_class("besm-shooter-weapon")
+        self.s_ride = _sized(W.Dropdown(options=[("its kind on a good road", "")] + [(f"{ride} ({p:+d})", ride) for p, ride in ROUGHNESS],
+                                        description="Ride"), "24em", "3.5em", own=True); self.s_ride.add_class("besm-shooter-ride")
+        panes = [("no glass", "open"), ("its windshield", "windshield"), ("its rear window", "rear window")]
+        self.s_sights = _sized(W.Dropdown(options=panes, value="open", description="Sights through"), "19em", "8em", own=True)
+        self.s_sights.add_class("besm-shooter-sights")
+        self.s_at = _sized(W.Dropdown(description="At"), "16em", "2.5em"); self.s_at.add_class("besm-shooter-at")
+        self.s_target_sights = _sized(W.Dropdown(options=panes, value="open", description="Through"), "17em", "5em", own=True)
+        self.s_target_sights.add_class("besm-shooter-through")
+        self.s_other = _sized(W.IntText(0, description="Range, speed, size ±"), "17em", "11em"); self.s_other.add_class("besm-shooter-other")
+        self.shooter_view = html_text(cls="besm-shooter")
+        self.shooter_message = html_text(cls="besm-shooter-message")
+        for w in (self.s_skill, self.s_from, self.s_seat, self.s_weapon, self.s_ride, self.s_sights, self.s_at, self.s_target_sights, self.s_other):
+            w.observe(lambda _: self._quiet_shooter(), names="value")
         # a new vehicle
         self.f_name = _sized(W.Text(description="Name", placeholder="e.g. Roadster"), "15em", "5em"); self.f_name.add_class("besm-new-name")
         self.f_kind = _sized(W.Dropdown(options=list(VEHICLES), description="Kind"), "13em", "5em"); self.f_kind.add_class("besm-new-kind")
@@ -275,16 +307,21 @@ class CarChaseTracker(Tracker):
                           self.f_limp, self.f_goggles, self.f_full, self.f_gas, self.f_nowind, self.b_add, cls="besm-add-message"),
                  *self.foes_controls("vehicles"), readings]
         control = W.VBox([self.control_view, self.row(self.other, self.b_control, cls="besm-control-message")])
-        control.add_class("besm-declared")
+        control.add_class("besm-declared"); control.add_class("besm-control-area")
+        dice = self.dice_controls()  # by Resolve hit, or by Roll control while a control roll waits (see `_place_dice`)
         hit = W.VBox([html_text("<b>A hit on it</b>"),
                       self.row(self.damage, self.facing, self.where, self.hits, self.burst, cls="besm-hit-fields"),
-                      self.hit_odds, self.dice_controls(), self.row(self.b_hit, cls="besm-hit-message"), self.last,
+                      self.hit_odds, dice, self.row(self.b_hit, cls="besm-hit-message"), self.last,
                       html_text("<small>Also for this hit:</small>"),
                       self.row(self.critical, self.tyre, self.side_pane, self.ammo, self.shot_dice, cls="besm-hit-more"),
                       self.hit_table])
-        hit.add_class("besm-declared")
+        hit.add_class("besm-declared"); hit.add_class("besm-hit-area")
+        self.control_box, self.hit_box, self.dice_box = control, hit, dice
+        shooter = W.VBox([html_text("<b>A shooter's line</b>: a shot from or at a vehicle of the chase, every modifier with its rule"),
+                          self.row(self.s_skill, self.s_from, self.s_seat, self.s_weapon, self.s_ride, self.s_sights, cls="besm-shooter-fields"),
+                          self.row(self.s_at, self.s_target_sights, self.s_other, cls="besm-shooter-target"), self.shooter_message, self.shooter_view])
         action = [self.row(self.pick, self.b_end, cls="besm-turn-message"), self.turn_view, control, hit,
-                  html_text("<b>The control roll's modifiers</b>, each with its rule"), self.control_mods]
+                  html_text("<b>The control roll's modifiers</b>, each with its rule"), self.control_mods, shooter]
         more = [html_text("<h4>The driver and the people aboard</h4>"),
                 self.row(self.mph, self.b_speed, self.b_goggles, cls="besm-speed-message"),
                 self.row(self.who, self.b_out, self.passenger, self.b_board, cls="besm-aboard-message"),
@@ -324,6 +361,9 @@ class CarChaseTracker(Tracker):
         self.turn_view.value = (f"<div class='besm-turn-head' data-turn='{c.turn}'><b>Turn {c.turn}</b>"
                                 + (f" · control rolls waiting: {escape(', '.join(waiting))}" if waiting else "") + "</div>")
         self._once(lambda: self._offer(self.pick, list(c.vehicles)))
+        self._once(lambda: [self._offer(w, [(none, "")] + [(v.name, v.name) for v in c.vehicles.values()])
+                            for w, none in ((self.s_from, "outside the chase"), (self.s_at, "nothing of the chase"))])
+        self._show_shooter()
         self.offer_foes([(f"{v.name} ({v.driver.name} driving)", v.name) for v in c.vehicles.values()])
         if self._actor not in c.vehicles: self._actor = self.pick.value
         self.cards.value = "".join(vehicle_card(v, c.control_roll(v.name), c.speed_losses(v.name), c.speed_cap(v.name))
@@ -430,7 +470,7 @@ class CarChaseTracker(Tracker):
         k = self.f_kind.value
         self._offer(self.f_tyre, list(TYRES[k]))
         self.f_ht.value, self.f_hp.value = ENGINE_DEFAULTS[k]
-        self.f_tons.value = 1.5 if k == "car" else 0.25
+        self.f_tons.value = TONS[k]
         self.f_nowind.value = False
 
     def _vehicle(self) -> Vehicle:
@@ -454,6 +494,59 @@ class CarChaseTracker(Tracker):
         self.b_goggles.disabled, self.b_out.disabled, self.b_board.disabled = False, False, v.kind == "motorcycle" and bool(v.passengers)
         self.b_crash.disabled = v.exploded
         self.mph.value = v.speed
+
+    def _control_waits(self) -> bool:
+        "Whether the dice box serves the control roll now: one waits for the vehicle in view, and its driver can make it (as `dice_for`)."
+        v = self.chase.vehicles.get(self.pick.value or "")
+        return bool(v is not None and v.pending and self.chase.control_roll(v.name).possible)
+
+    def _place_dice(self) -> None:
+        "The dice box by the button its dice go to: Roll control while a control roll waits for the vehicle in view, else Resolve hit."
+        if not hasattr(self, "dice_box"): return
+        control, hit = list(self.control_box.children), list(self.hit_box.children)
+        if self._control_waits() and self.dice_box in hit:
+            hit.remove(self.dice_box); control.insert(1, self.dice_box)
+        elif not self._control_waits() and self.dice_box in control:
+            control.remove(self.dice_box); hit.insert(hit.index(self.hit_odds) + 1, self.dice_box)
+        else: return
+        self.control_box.children, self.hit_box.children = control, hit
+
+    def dice_preview(self) -> None:
+        "The kit's line of what the dice are for, naming the button they go to."
+        super().dice_preview()
+        self._place_dice()
+        if getattr(self, "dice_need", None) is not None and "press the button" in self.dice_need.value:
+            self.dice_need.value = self.dice_need.value.replace(
+                "press the button", f"press <b>{'Roll control' if self._control_waits() else 'Resolve hit'}</b>")
+
+    def _quiet_shooter(self) -> None:
+        if not getattr(self, "_busy", False): self._show_shooter()
+
+    def _show_shooter(self) -> None:
+        "The shooter's line from the choices (a refusal is said under them, naming the field as the screen does)."
+        self.shooter_message.value = ""
+        if not self.chase.vehicles:
+            self.shooter_view.value = "<i>Add a vehicle first.</i>"; return
+        show = lambda w, on: setattr(w.layout, "display", None if on else "none")  # only the choices that can matter
+        firing_from = bool(self.s_from.value)
+        for w in (self.s_seat, self.s_weapon, self.s_ride, self.s_sights): show(w, firing_from)
+        show(self.s_target_sights, bool(self.s_at.value))
+        labels = {"skill": "Skill", "vehicle": "Fires from", "seat": "Seat", "weapon": "Weapon", "ride": "Ride", "sights": "Sights through",
+                  "target": "At", "target_sights": "Through", "other": "Range, speed, size ±", "smoke": "Smoke"}
+        try:
+            for w, name in ((self.s_skill, "skill"), (self.s_other, "other")):
+                if not isinstance(w.value, int): raise InputError(name, "must be a whole number")
+            line = self.chase.shooter_line(self.s_skill.value, self.s_from.value or None,
+                                           self.s_seat.value if firing_from else "passenger",
+                                           self.s_weapon.value if firing_from else "hand weapon", (self.s_ride.value or None) if firing_from else None,
+                                           self.s_sights.value if firing_from else "open", self.s_at.value or None,
+                                           self.s_target_sights.value if self.s_at.value else "open", other=self.s_other.value)
+        except InputError as err:
+            self.shooter_view.value = ""
+            self.shooter_message.value = (f"<span style='color:#b00020'>⚠ {escape(labels.get(err.param, err.param))}: "
+                                          f"{escape(str(err).split(': ', 1)[1])}</span>")
+            return
+        self.shooter_view.value = shooter_panel(line)
 
     def _show_control(self) -> None:
         "The control roll of the vehicle in view, with the GM's other modifier (a value out of range is refused beside its box)."

@@ -12,8 +12,8 @@ import ipywidgets as widgets
 from ...checks import Step
 from ...dice import dist, fmt_odds, headline_odds, parse_param, roll
 from ...render import Result
-from ...special.cinematic import (INTENTS, RULE, SINGLE_RULE, SPEED_UP, exchange, exchange_odds, extra_effort_bonus,
-                                       extra_effort_odds)
+from ...special.cinematic import (INTENTS, RULE, SINGLE_RULE, SPEED_UP, exchange, exchange_odds, extra_effort_adds,
+                                       extra_effort_bonus, extra_effort_odds)
 from ...special.rolls import SKILL_RANGE, quick_contest, roll_success, success_chance
 from ..calc import Calculator, choice_field, int_field, text_field
 from .rolls import WingResult, criticals_field
@@ -24,7 +24,7 @@ def extra_effort_result(damage: str, st: int, criticals: str) -> Result:
     odds = extra_effort_odds(damage, st, criticals)
     mean = sum((k * p for k, p in odds.items()), Fraction(0))
     plain = sum((max(0, k) * p for k, p in dist(damage).items()), Fraction(0))
-    adds = success_chance(st - 1, criticals) if st - 1 >= SKILL_RANGE[0] else Fraction(0)
+    adds = extra_effort_adds(damage, st, criticals)
     return WingResult(f"Mean {float(mean):.2f} against {float(plain):.2f} without it; the ST roll adds something {headline_odds(adds)}",
                   [Step("All-Out Attack, 1 Fatigue", f"ST {st}: +1 per die per point made by", RULE),
                    Step("Cap", f"twice the weapon's highest roll: {2 * max(dist(damage))}", RULE)], odds, "damage", chart=False, exact={"the ST roll adds something": adds})

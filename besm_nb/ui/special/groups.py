@@ -61,16 +61,17 @@ def group_contest_calculator(seed: int | None = None,  # the first seed shown
         group_contest_result, _roll, seed=seed, intro="A quick contest each turn: his skill against the group's poorest, −2.")
 
 # %% auto #0
-__all__ = ['POSITION_CHOICES', 'TIE_CHOICES', 'MEANING', 'SHELTER_CHOICES', 'group_contest_result', 'group_contest_calculator',
-           'shield_wall_result', 'shield_wall_calculator', 'pike_wall_result', 'pike_wall_calculator',
-           'sheltering_result', 'sheltering_calculator', 'teamwork_result', 'teamwork_calculator', 'pole_arm_result',
-           'pole_arm_calculator', 'confusion_result', 'confusion_calculator', 'group_tactics_box']
+__all__ = ['POSITION_CHOICES', 'TIE_CHOICES', 'MEANING', 'SIZE_CHOICES', 'SHELTER_CHOICES', 'group_contest_result',
+           'group_contest_calculator', 'shield_wall_result', 'shield_wall_calculator', 'pike_wall_result',
+           'pike_wall_calculator', 'sheltering_result', 'sheltering_calculator', 'teamwork_result',
+           'teamwork_calculator', 'pole_arm_result', 'pole_arm_calculator', 'confusion_result', 'confusion_calculator',
+           'group_tactics_box']
 
 # %% ../../../nbs/special/67_groups_ui.ipynb #cg67a002
 import ipywidgets as widgets
 
-from ...special.groups import (CONFUSION_RULE, GRAB_MODIFIER, TACTICS_RULE, ONE_HAND_ST, TEAMWORK_DEFENCE, confusion_penalty, pike_wall, pole_arm_grab_odds,
-                                    sheltering, shield_wall, teamwork_modifier)
+from ...special.groups import (CONFUSION_RULE, CONTESTS, GRAB_MODIFIER, SHIELD_SIZES, TACTICS_RULE, ONE_HAND_ST, TEAMWORK_DEFENCE,
+                                    confusion_penalty, pike_wall, pole_arm_grab_odds, sheltering, shield_wall, teamwork_modifier)
 from ...special.rolls import TIES as CONTEST_TIES
 from ...special.rolls import quick_contest, roll_success, success_odds
 from ..calc import bool_field
@@ -83,9 +84,12 @@ def _pds(text: str, name: str) -> list[int]:
     except ValueError: raise InputError(name, f"write whole numbers separated by commas, e.g. 3, 3, 2; got {text!r}") from None
 
 
-def shield_wall_result(shields: str, slowest_move: int) -> Result:
+SIZE_CHOICES = [("medium", "medium"), ("large", "large"), ("small (refused)", "small")]  # sheltering and walls need medium or large
+
+
+def shield_wall_result(shields: str, slowest_move: int, smallest: str = "medium") -> Result:
     "The answer: what the wall gives its shieldmen and the spearmen behind, each with its rule."
-    try: w = shield_wall(_pds(shields, "shields"), slowest_move)
+    try: w = shield_wall(_pds(shields, "shields"), slowest_move, smallest)
     except InputError as err:  # the rule names its list; on screen it is this field
         if err.param != "shield_pds": raise
         raise InputError("shields", str(err).split(": ", 1)[1]) from None
@@ -102,7 +106,8 @@ def shield_wall_result(shields: str, slowest_move: int) -> Result:
 def shield_wall_calculator() -> Calculator:
     "Calculator: what a shield wall gives."
     return Calculator("Shield wall", [text_field("shields", "The shields' PD, each", "3, 3, 2", "e.g. 3, 3, 2"),
-                                      int_field("slowest_move", "Its slowest man's Move", 5, 0, 100)], shield_wall_result)
+                                      int_field("slowest_move", "Its slowest man's Move", 5, 0, 100),
+                                      choice_field("smallest", "The smallest shield in the wall", SIZE_CHOICES, "medium")], shield_wall_result)
 
 
 def pike_wall_result(slowest_move: int, drilled_march: bool, drilled_move: str) -> Result:
@@ -128,9 +133,9 @@ def pike_wall_calculator() -> Calculator:
 SHELTER_CHOICES = [("behind a comrade's shield", "passive"), ("actively sheltered by a buddy", "active")]
 
 
-def sheltering_result(how: str, shield_pd: int, mirrored: bool, cumulative: bool) -> Result:
+def sheltering_result(how: str, shield_pd: int, mirrored: bool, cumulative: bool, shield: str = "medium") -> Result:
     "The answer: what sheltering gives and costs, both fighters."
-    s = sheltering(shield_pd, how == "active", mirrored, cumulative)
+    s = sheltering(shield_pd, how == "active", mirrored, cumulative, shield)
     if how != "active":
         return Result(f"+{s['pd']} PD (only while he attacks defensively or makes an All-Out Defence)", [Step("Sheltering behind a comrade's shield", f"+{s['pd']} PD", TACTICS_RULE)])
     return Result(f"+{s['pd']} PD; the pair at {s['weapon skill']} to weapon skill and to Parry",
@@ -144,7 +149,8 @@ def sheltering_calculator() -> Calculator:
     return Calculator("Sheltering behind a comrade's shield", [
         choice_field("how", "How", SHELTER_CHOICES, "active"), int_field("shield_pd", "The comrade's shield's PD", 3, 0, 10),
         bool_field("mirrored", "A left-hander on the left, a right-hander on the right"),
-        bool_field("cumulative", "Actively sheltered: +1 PD and half the shield both")], sheltering_result)
+        bool_field("cumulative", "Actively sheltered: +1 PD and half the shield both"),
+        choice_field("shield", "The comrade's shield", SIZE_CHOICES, "medium")], sheltering_result)
 
 
 def teamwork_result(modifier: int, trained: bool) -> Result:
@@ -162,23 +168,25 @@ def teamwork_calculator() -> Calculator:
                                    bool_field("trained", "They have drilled together", True)], teamwork_result)
 
 
-def pole_arm_result(dx: int, st: int, foe_st: int, one_handed: bool, foe_one_handed: bool, criticals: str, ties: str) -> Result:
+def pole_arm_result(dx: int, st: int, foe_st: int, one_handed: bool, foe_one_handed: bool, criticals: str, ties: str,
+                    contest: str = "quick") -> Result:
     "The answer: the grab's chance, then each turn's tug of war."
-    o = pole_arm_grab_odds(dx, st, foe_st, one_handed, foe_one_handed, criticals, ties)
+    o = pole_arm_grab_odds(dx, st, foe_st, one_handed, foe_one_handed, criticals, ties, contest)
     return WingResult(f"The grab works {headline_odds(o['grab works'])}; then he gets the weapon in the end {headline_odds(o['grabber gets it in the end'])}",
                       [Step("The grab", f"DX {dx} {GRAB_MODIFIER:+d} = {dx + GRAB_MODIFIER}", TACTICS_RULE),
                        Step("While he holds it", "no attack; −2 to every active defence", TACTICS_RULE),
-                       Step("Each turn: a contest of ST", f"{st}{' −5 one-handed' if one_handed else ''} against {foe_st}{' −5 one-handed' if foe_one_handed else ''}", TACTICS_RULE)],
+                       Step(f"Each turn: a {contest} contest of ST", f"{st}{' −5 one-handed' if one_handed else ''} against {foe_st}{' −5 one-handed' if foe_one_handed else ''}", TACTICS_RULE)],
                       {k: v for k, v in o.items() if k != "grab works"}, "each turn", chart=False, exact={k: o[k] for k in ("grab works", "grabber gets it in the end")})
 
 
-def _pole_arm_roll(rng, dx, st, foe_st, one_handed, foe_one_handed, criticals, ties) -> str:
-    pole_arm_result(dx, st, foe_st, one_handed, foe_one_handed, criticals, ties)
+def _pole_arm_roll(rng, dx, st, foe_st, one_handed, foe_one_handed, criticals, ties, contest="quick") -> str:
+    pole_arm_result(dx, st, foe_st, one_handed, foe_one_handed, criticals, ties, contest)
     g = roll_success(dx + GRAB_MODIFIER, rng, criticals=criticals)
     if not g.success: return f"grab {g.dice} against {dx + GRAB_MODIFIER}: {g.outcome}, no grip"
     a = roll_success(st + (ONE_HAND_ST if one_handed else 0), rng, criticals=criticals)
     b = roll_success(foe_st + (ONE_HAND_ST if foe_one_handed else 0), rng, criticals=criticals)
-    who, _ = quick_contest(a, b, ties)
+    if contest == "quick": who, _ = quick_contest(a, b, ties)
+    else: who = "a" if a.success > b.success else "b" if b.success > a.success else "again" if ties == "reroll" else "tie"  # one must miss
     return (f"grab {g.dice}: {g.outcome}; ST {a.dice} ({a.margin:+d}) against {b.dice} ({b.margin:+d}): "
             + {"a": "he wrenches it away", "b": "the owner keeps it", "tie": "both hold on", "again": "a tie: roll again"}[who])
 
@@ -188,7 +196,9 @@ def pole_arm_calculator(seed: int | None = None) -> Calculator:
     return Calculator("Grabbing a pole arm", [
         int_field("dx", "His DX", 12, SKILL_RANGE[0] - GRAB_MODIFIER, SKILL_RANGE[1]), int_field("st", "His ST", 11, 1, 40),
         int_field("foe_st", "The owner's ST", 11, 1, 40), bool_field("one_handed", "He holds on one-handed"),
-        bool_field("foe_one_handed", "The owner holds on one-handed"), criticals_field(), ties_field()],
+        bool_field("foe_one_handed", "The owner holds on one-handed"), criticals_field(), ties_field(),
+        choice_field("contest", "The tug of war each turn", [("a quick contest (margins compared)", "quick"),
+                                                             ("a regular contest (one makes it, the other misses)", "regular")], "quick")],
         pole_arm_result, _pole_arm_roll, seed=seed)
 
 

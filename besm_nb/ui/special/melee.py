@@ -20,7 +20,8 @@ from ...special.rolls import FRIGHT_CAP, MODIFIER_RANGE, SKILL_RANGE, WILL_RANGE
 from ..calc import Calculator, bool_field, choice_field, int_field, text_field
 from .rolls import criticals_field
 
-PANEL_READINGS = ("confusion_from_first", "shelter_cumulative", "will_negates", "fright_cap", "criticals")
+PANEL_READINGS = ("confusion_from_first", "shelter_cumulative", "will_negates", "fright_cap", "criticals", "surrounded_keeps_fronts",
+                  "green_defence")
 
 
 def _shields(text: str) -> list[int]:
@@ -96,12 +97,13 @@ def melee_panel(seed: int | None = None,  # the first seed shown
         bool_field("swing", "His attack is a swing"),
         choice_field("position", "The contest for position left him", [("alone, or facing one foe", "alone"), ("fighting their best, one at a time", "one at a time"),
                      ("fighting their fumbler", "fumbler in front"), ("on several fronts", "several fronts"), ("surrounded", "surrounded")], "alone"),
-        bool_field("first_foe", "This foe is the first he faces (several fronts)", True),
+        bool_field("first_foe", "This foe is the first he faces (several fronts, or surrounded)", True),
         int_field("confusion_turns", "Turns in a row of nothing but attacks", 0, 0, 1000),
         choice_field("shelter", "Sheltering", [("no", "none"), ("behind a comrade's shield", "behind a comrade"),
                      ("actively sheltered by a buddy", "sheltered by a buddy"), ("actively sheltering a buddy", "sheltering a buddy")], "none"),
         bool_field("defensive", "Attacking defensively or All-Out Defence"),
         int_field("comrade_shield_pd", "The sheltering shield's PD", 3, 0, 10),
+        choice_field("shield", "The sheltering or wall shield is", [("medium", "medium"), ("large", "large"), ("small (refused)", "small")], "medium"),
         bool_field("mirrored", "A left-hander on the left, a right-hander on the right"),
         choice_field("wall", "In a wall", [("no", "none"), ("a shieldman in a shield wall", "shieldman"),
                      ("a spearman behind the shields", "spearman behind shields"), ("behind a pike wall's front rank", "pike wall, rear rank")], "none"),
@@ -121,6 +123,8 @@ def melee_panel(seed: int | None = None,  # the first seed shown
         bool_field("shelter_cumulative", "Actively sheltered: +1 PD and half the shield both"),
         choice_field("will_negates", "A green soldier's Will roll lifts", [("the −2 only", "the -2"), ("the −2 and the doubling", "both")], "the -2"),
         choice_field("fright_cap", "Highest Fright Check", [("13", FRIGHT_CAP), ("none", None)], FRIGHT_CAP),
+        bool_field("surrounded_keeps_fronts", "Surrounded: the several-fronts −2 stays against a foe beyond the first", True),
+        choice_field("green_defence", "A green soldier's −2 on a Parry or Block", [("all of it: −2", "full"), ("half: −1", "half")], "full"),
         criticals_field()]
     calc = Calculator("A fighter in a group melee", fields, melee_result, _roll, seed=seed,
                       intro="Tick what is true of him this turn: every modifier is added with its rule.")

@@ -11,7 +11,7 @@ from ...dice import fmt_odds, headline_odds
 from ...render import Result
 from ...special.criticals import vehicle_critical
 from ...special.vehicles import (AMMO, ENGINE_DEFAULTS, ENGINE_DR_READINGS, ENGINE_HP, ENGINE_HT_LIMITS, FACINGS, FLAT_TYRE,
-                                      FRONT_4, GONE_WINDSHIELD, SPEED_RANGE, TABLES, TANK_MODIFIER_RANGE, TYRES, VEHICLES, VITAL_PART,
+                                      CAR_WINDOWS, FRONT_4, GONE_WINDSHIELD, SPEED_RANGE, TABLES, TANK_MODIFIER_RANGE, TYRES, VEHICLES, VITAL_PART,
                                       WINDOW_RULES, roll_vehicle_hit, vehicle_hit_odds)
 from ..calc import Calculator, Panel, bool_field, choice_field, int_field, text_field
 from .rolls import WingResult, criticals_field
@@ -34,6 +34,9 @@ def _options(values: dict) -> dict:
     out = {k: v for k, v in values.items() if k != "damage"}
     out["shot_dice"] = values["shot_dice"] or None
     out["critical"] = values["critical"] or None
+    gone = out.pop("windows_gone")  # the side windows knocked out, counted: the first so many
+    out["windows"] = ("gone",) * gone + ("intact",) * (CAR_WINDOWS - gone) if values["vehicle"] == "car" else ()
+    if values["vehicle"] != "car": out["rear_window"] = "intact"  # a motorcycle has none
     return out
 
 
@@ -59,7 +62,7 @@ def _roll(rng, **values) -> str:
 
 
 # fields that only one kind of vehicle uses: shown for it alone
-ONLY_FOR = {"car": ("engine_dr", "flat_tyre", "special_rounds_cars", "side_pane", "empty_seat"),
+ONLY_FOR = {"car": ("engine_dr", "flat_tyre", "special_rounds_cars", "side_pane", "empty_seat", "rear_window", "windows_gone"),
             "motorcycle": ("passenger", "front_4", "bike_tyre_dr", "one_die", "vital_part")}
 
 
@@ -105,6 +108,9 @@ def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
         choice_field("ammo", "Rounds", list(AMMO), "ordinary"),
         int_field("speed_mph", "Speed, mph", 40, *SPEED_RANGE),
         bool_field("goggles", "Driver has goggles or a visored helmet"),
+        choice_field("windshield", "The windshield now", [("whole", "intact"), ("broken", "broken"), ("knocked out", "gone"), ("none fitted", "none")], "intact"),
+        choice_field("rear_window", "A car's rear window now", [("whole", "intact"), ("broken", "broken"), ("knocked out", "gone")], "intact"),
+        int_field("windows_gone", f"A car's side windows knocked out (of {CAR_WINDOWS})", 0, 0, CAR_WINDOWS),
         bool_field("passenger", "Someone or cargo in the passenger seats (a motorcycle: on the pillion)", True),
         choice_field("side_pane", "A car's side shot that is not at a side window hits the", [("windshield", "windshield"), ("rear window", "rear window")], "windshield"),
         choice_field("critical", "A critical hit? (3d6 on the vehicle table)", critical_choices(), 0),

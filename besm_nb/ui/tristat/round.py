@@ -11,18 +11,19 @@ import re
 from dataclasses import replace
 from html import escape
 from pathlib import Path
+from typing import Sequence
 
 import ipywidgets as widgets
 
 from ...dice import DiceFeed, InputError, fmt_odds
 from ...store import fields, items, text, whole
-from ...tristat.combat import (COMBAT_MODIFIERS, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds,
-                                    health_state, hit_odds, modifier_total, phase_order, targets_modifier)
-from ...tristat.round import (FIGHT_KIND, FIGHT_VERSION, GRAPPLES, HEALTH_RANGE, Action, Attack, AttackPlan, Combatant, Fight, Response,
-                                   action_kinds, can_act, fight_act, fight_from_dict, fight_next_round, fight_to_dict,
-                                   incapacity, is_pinned, roll_initiative)
+from ...tristat.combat import (COMBAT_MODIFIERS, MODIFIERS_BY_NAME, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds,
+                                    health_state, hit_odds, phase_order)
+from ...tristat.round import (APPLIED_ROWS, FIGHT_KIND, FIGHT_VERSION, GRAPPLES, HEALTH_RANGE, Action, Attack, AttackPlan, Combatant,
+                                   Fight, Response, action_kinds, answer_modifier, attack_modifier, can_act, fight_act, fight_from_dict,
+                                   fight_next_round, fight_to_dict, incapacity, is_pinned, roll_initiative)
 from ..calc import TickPicker, fit, html_text, shared_layout, shared_style, style_kind
-from ..tracker import FOE_VIEWS, Bar, Play, Side, foes_table
+from ..tracker import FOE_VIEWS, Bar, Play, Side, foes_table, own_draft
 from ..tracker import Tracker as _Kit
 
 
@@ -32,7 +33,7 @@ def _sized(w, label: str = "5.5em", width: str = "13em", own: bool = False):
 
 
 TOTAL_DEFENCE = "Total defence"
-ATTACK_ROWS = [m.name for m in COMBAT_MODIFIERS if "attack" in m.roll and not m.name.startswith("Attacking")]  # the target count is added by the engine
+ATTACK_ROWS = [m.name for m in COMBAT_MODIFIERS if "attack" in m.roll and m.name not in APPLIED_ROWS]  # the round adds the targets' count and a grab
 _COMBATANT_LABELS = {"name": "Name", "acv": "ACV", "dcv": "DCV", "health": "Health", "energy": "Energy", "body": "Body", "mind": "Mind",
                      "soul": "Soul", "power": "Power", "shield": "Shield", "armour": "Armour", "force_field": "Force field",
                      "wrestling": "Wrestling", "elasticity": "Elasticity", "strength": "Strength", "conditions": "Conditions",
@@ -49,6 +50,8 @@ READINGS = {  # each reading: its label, its choices in plain words, and one lin
                             "Throwing oneself in front of a friend: the book calls it a defence; some tables make it cost the attack."),
     "allow_overspend": ("Energy below 0", [("not allowed", False), ("allowed: she passes out", True)],
                         "Whether Energy may be spent past 0 (the spender then falls unconscious)."),
+    "out_grabber_holds": ("A grabber who is out", [("lets go", False), ("keeps her hold", True)],
+                          "The book is silent on a hold once the one holding is dead, dying or unconscious."),
 }
 TABLE_FIELDS = ("foes", "show_foes", "full")  # what the tracker keeps beside the fight: who is a foe, the players' view, full bars
 
@@ -73,7 +76,64 @@ def _renamed(err: InputError, labels: dict, prefix: str = "") -> ValueError:
 
 
 # %% auto #0
-__all__ = ['TOTAL_DEFENCE', 'ATTACK_ROWS', 'LABELS', 'READINGS', 'TABLE_FIELDS', 'Tracker']
+__all__ = ['TOTAL_DEFENCE', 'ATTACK_ROWS', 'LABELS', 'READINGS', 'TABLE_FIELDS', 'answer_order', 'players_line', 'Tracker']
+
+# %% ../../../nbs/tristat/11_round_ui.ipynb #342f4641
+def _turn(fight: Fight) -> list[int]:
+    "What marks the turn a declaration is made in: the round, and how many phases have been played in it (Energy takes none)."
+    return [fight.round, sum(a.kind not in ("energy", "boost") for a in fight.actions)]
+
+
+def answer_order(target: str,  # the one the attack is aimed at
+                 able: Sequence[str],  # those who may answer now, in the fight's order
+                 foes: Sequence[str],  # the GM's foes: the other side is everyone else
+                ) -> list[tuple[str, str]]:
+    "Who may answer an attack on `target`, as the By list offers them, the first being the default: she herself, then her side, then the other side (after '—', nobody, when none of her side can)."
+    side = lambda n: n in foes
+    mine = [n for n in able if n == target] + [n for n in able if n != target and side(n) == side(target)]
+    theirs = [n for n in able if side(n) != side(target)]
+    return [(n, n) for n in mine] + ([("—", "")] if theirs and not mine else []) + [(n, n) for n in theirs]
+
+
+def _players_part(part: str, foes: Sequence[str], actor: str | None) -> str:
+    "One line of an entry, a foe's numbers left out (the engine's sentences, as the log holds them: in HTML, names escaped)."
+    foe = lambda name: name in foes
+    m = re.fullmatch(r"(.+?): initiative -?\d+ \+ \d+ = -?\d+\.", part)
+    if m and foe(m[1]): return f"{m[1]}: initiative rolled."
+    m = re.fullmatch(r"(.+?) rolls (\d+(?: [+-]\d+)?) on 2d6 for (.*) against -?\d+: (.*)", part)
+    if m and foe(m[1]): return f"{m[1]} rolls {m[2]} on 2d6 for {m[3]}: {m[4]}"
+    m = re.fullmatch(r"(.*) comes off (.+?)&#x27;s Health \((.*)\); (-?\d+) left\.", part)
+    if m:
+        total, victim, why = m[1], m[2], m[3]
+        if any(why.startswith(f + "&#x27;s ") for f in foes) and not re.match(r"-?\d", total):
+            total = total.split(" = ", 1)[1]  # what made a foe's total: her power and ACV
+        if not foe(victim): return f"{total} comes off {victim}&#x27;s Health ({why}); {m[4]} left."
+        total = total.split(" − ")[0]  # what protects her, and what comes through
+        if re.match(r"-?\d", total): total = total.split(" = ")[0]
+        return f"{total} is dealt to {victim} ({why})."
+    m = re.fullmatch(r"(.+?)&#x27;s -?\d+ meets (.+?)&#x27;s -?\d+: \d+ − \d+ = \d+(.*)\.", part)
+    if m and (foe(m[1]) or foe(m[2])):
+        return f"{m[1]}&#x27;s counterattack meets {m[2]}&#x27;s attack: " + (f"what is left goes{m[3][1:]}." if m[3] else "neither is left.")
+    m = re.fullmatch(r"A vital spot: (.+?) damage total doubles to \d+\.", part)
+    if m and (foe(m[1][:-len("&#x27;s")]) if m[1].endswith("&#x27;s") else m[1] == "the" and actor is not None and foe(actor)):
+        return f"A vital spot: {m[1]} damage total doubles."
+    for pattern, put in ((r"(.+?) shields (.+?) \(\d+\)\.", "{0} shields {1}."),
+                         (r"(.+?)&#x27;s (Body|Mind|Soul) rises to \d+ for ten minutes\.", "{0}&#x27;s {1} rises by 1 for ten minutes."),
+                         (r"(.+?) gains (\d+) Health \(-?\d+ now\)\.", "{0} gains {1} Health."),
+                         (r"(.+?) pays (\d+) Energy for (.*) \(-?\d+ left\)\.", "{0} pays {1} Energy for {2}.")):
+        m = re.fullmatch(pattern, part)
+        if m and foe(m[1]): return put.format(*m.groups())
+    return part
+
+
+def players_line(line: str,  # one entry of the tracker's log, as HTML: lines joined by <br>, an action's opening with who acted
+                 foes: Sequence[str],  # the foes whose numbers are the GM's to tell
+                ) -> str:
+    "An entry of the log as the players' view shows it when foes' numbers are kept back: each foe's numbers left out, the rest as it stands."
+    names = [escape(f) for f in foes]
+    parts = line.split("<br>")
+    head = re.fullmatch(r"<b>(.+?): [a-z-]+</b>", parts[0])
+    return "<br>".join(_players_part(p, names, head[1] if head else None) for p in parts)
 
 # %% ../../../nbs/tristat/11_round_ui.ipynb #4c525b3f
 def _play(fight: Fight, table: dict, log: list[str], players: bool = False) -> Play:
@@ -90,11 +150,12 @@ def _play(fight: Fight, table: dict, log: list[str], players: bool = False) -> P
         c = fighters[n]
         top = full.get(n, [max(1, c.health), max(1, c.energy)])
         words = [] if incapacity(c, reading) else [s for s in (health_state(c.health, reading),) if s != "fine"]
+        kept = players and not exact and n in foes  # a foe's initiative is her ACV and a die: the GM's to tell
         sides.append(Side(n, [Bar("Health", c.health, top[0]), Bar("Energy", c.energy, top[1])],
                           [("ACV", c.acv), ("DCV", c.dcv)] + [(k, v) for k, v in (("shield", c.shield), ("armour", c.armour),
                                                                                    ("force field", c.force_field)) if v],
                           words + (["pinned: may only escape"] if is_pinned(c) else []) + list(c.conditions),
-                          f"initiative {inits[n]}" if n in inits else "", n in st["now"] or n in st["held"],
+                          ("initiative rolled" if kept else f"initiative {inits[n]}") if n in inits else "", n in st["now"] or n in st["held"],
                           n in acted, incapacity(c, reading) or "", n in foes))
     if not fighters: turn = "Add the combatants (in Set-up)"
     elif not inits: turn = f"Round {fight.round}: roll initiative"
@@ -103,11 +164,7 @@ def _play(fight: Fight, table: dict, log: list[str], players: bool = False) -> P
     elif st["held"]: turn = f"Holding, free to act: {', '.join(st['held'])}"
     else: turn = "Everyone has acted: Next round"
     results = list(reversed(log[-6:]))
-    if players and not exact:  # what foes have left is the GM's to tell
-        for foe in foes:
-            f = re.escape(escape(foe))
-            results = [re.sub(rf"(comes off {f}&#x27;s Health \([^)]*\)); -?\d+ left", r"\1", r) for r in results]
-            results = [re.sub(rf"({f} pays \d+ Energy for [^<]*?) \(-?\d+ left\)", r"\1", r) for r in results]
+    if players and not exact: results = [players_line(r, list(foes)) for r in results]  # foes' numbers are the GM's to tell
     return Play(sides, turn, fight.round if fighters else None, results, table["show_foes"])
 
 
@@ -124,7 +181,8 @@ def _status(fight: Fight) -> dict:
 class Tracker(_Kit):
     "A Tri-Stat fight tracker laid out for play: the order of play beside the one acting now, with the odds, the dice and Resolve; set-up folded away; undo and redo across rounds, autosave and resume, several screens, a players' view, saves."
     kind, version, noun = FIGHT_KIND, FIGHT_VERSION, "fight"
-    added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults"}
+    added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults",
+                   "out_grabber_holds": "the reading for a grabber who is out, added later: a save made before it opens with its default"}
     labels = LABELS
 
     def __init__(self,
@@ -142,6 +200,8 @@ class Tracker(_Kit):
         self.log_lines: list[str] = []
         self.answers: list[tuple[str, Response]] = []
         self._actor = None  # whose declaration the choices hold: a new actor starts clear
+        self._attack_of = None  # whose attack the Attack box shows: a new declaration starts on her own first attack
+        self._answer_for = None  # the target the By box was set for: another target starts on its own default
         self.table = html_text(cls="besm-combatants")
         box = lambda v, d: W.Checkbox(v, description=d, indent=False, layout=shared_layout(width="auto", margin="0 1em 0 0"),
                                       style=shared_style(style_kind(W.Checkbox)))
@@ -262,7 +322,7 @@ class Tracker(_Kit):
 
     def draft(self) -> dict:
         "The declaration on screen: who, what, targets, modifiers, answers, Energy, notes."
-        return {"who": self.who.value, "does": self.does.value, "attack": self.attack.value, "energy": self.energy.value,
+        return {"who": self.who.value, "turn": _turn(self.fight), "does": self.does.value, "attack": self.attack.value, "energy": self.energy.value,
                 "modifier": self.g_mod.value, "note": self.note.value, "targets": list(self.targets.value), "mods": list(self.mods.value),
                 "answers": [[t, r.who, r.kind, r.energy, r.attack, list(r.modifiers)] for t, r in self.answers]}
 
@@ -272,8 +332,14 @@ class Tracker(_Kit):
         self._choose()
 
     def _put_draft(self, data: dict) -> None:
+        st = self._status()
+        data = own_draft(data, st["now"] + st["held"], _turn(self.fight))  # another actor's, or another turn's: dropped whole
+        self._refresh_choices()  # the choices this fight offers now
         pick = lambda w, v: setattr(w, "value", v) if v in [o[1] if isinstance(o, tuple) else o for o in w.options] else None
-        pick(self.who, data.get("who")); self._refresh_choices()
+        if data: pick(self.who, data["who"]); self._refresh_choices()
+        if not data or self.who.value != data["who"]:
+            self._clear_declaration(); self._refresh_choices()
+            return
         pick(self.does, data.get("does")); self._refresh_choices()
         pick(self.attack, data.get("attack"))
         for w, k in ((self.energy, "energy"), (self.g_mod, "modifier")):
@@ -470,7 +536,7 @@ class Tracker(_Kit):
             self.targets.value, self.mods.value, self.energy.value, self.g_mod.value = (), (), 0, 0
             self.note.value, self.a_energy.value, self.a_total.value = "", 0, False
         clear() if getattr(self, "_busy", False) else self._once(clear)
-        self.answers = []
+        self.answers, self._attack_of, self._answer_for = [], None, None
 
     def next_round(self) -> None:
         "End this round (anyone who has not acted loses her phase: Undo brings the round back) and start the next."
@@ -545,6 +611,9 @@ class Tracker(_Kit):
         for w in (self.who, self.does): show(w, bool(actors))
         names = [a.name for a in who.attacks] if who else []
         self._offer(self.attack, names)
+        if self._attack_of != self.who.value:  # her declaration starts on her own first attack, never the last one's
+            if names: self.attack.value = names[0]
+            self._attack_of = self.who.value
         others = [n for n in fighters if n != self.who.value and incapacity(fighters[n], self.fight.health_reading) != "dead"] if who else []
         if self.targets.options != others: self.targets.set_options(others)
         targets = list(self.targets.value) if kind == "attack" else []
@@ -552,7 +621,11 @@ class Tracker(_Kit):
         declared = [r for _, r in self.answers]
         can = set(st["attack action"]) - {r.who for r in declared if r.kind != "dodge" and not (r.kind == "cover" and not self.fight.cover_spends_attack)}
         answerers = [n for n in st["answer"] if n != self.who.value] if targets else []
-        self._offer(self.a_who, answerers)
+        by_options = answer_order(self.a_target.value, answerers, self.table_view["foes"]) if answerers else []
+        self._offer(self.a_who, by_options)
+        if self._answer_for != (self.who.value, self.a_target.value):  # a target's answer starts on her own side
+            if by_options: self.a_who.value = by_options[0][1]
+            self._answer_for = (self.who.value, self.a_target.value)
         kinds = []
         by, a_who, a_target = fighters.get(self.a_who.value), self.a_who.value, self.a_target.value
         weapon = who.attack(self.attack.value) if who and self.attack.value in names else None
@@ -586,10 +659,10 @@ class Tracker(_Kit):
         if self.does.value != "attack": return f"<b>{escape(who.name)}: {escape(self.does.value)}</b>."
         if weapon is None: return ""
         if not targets: return f"<b>{escape(who.name)}: {escape(weapon.name)}</b>. Tick a target to see the odds."
-        rows = [m for m in self.mods.value if m != VITAL_SPOT]
+        # the engine's own sum of what is added to the roll (rows, targets, a grab): the odds are those of the roll it makes
+        odds_mod, steps = attack_modifier(fighters, AttackPlan(who.name, weapon.name, tuple(targets), 0, tuple(self.mods.value)))
         vital = VITAL_SPOT in self.mods.value and not weapon.controls
-        mod = targets_modifier(len(targets)) + modifier_total(rows)[0]
-        odds_mod = mod + (4 if VITAL_SPOT in self.mods.value else 0)
+        mod = odds_mod - (MODIFIERS_BY_NAME[VITAL_SPOT].value if VITAL_SPOT in self.mods.value else 0)  # the odds add the vital spot's own
         cv = who.mind if weapon.mental else who.acv
         crit = self.fight.critical_multiplier
         made = f"power {weapon.power}" + (f" + {'Mind' if weapon.mental else 'ACV'} {cv}" if weapon.adds_acv else "")
@@ -597,19 +670,21 @@ class Tracker(_Kit):
         if vital: made, total = f"({made}) × 2 for the vital spot", total * 2
         parts = [f"<b>{escape(who.name)} hits with {fmt_odds(hit_odds(cv, odds_mod))}</b>: 2d6 at or under {'Mind' if weapon.mental else 'ACV'} {cv}"
                  + (f" {odds_mod:+d} harder" if odds_mod > 0 else f", {-odds_mod} easier" if odds_mod < 0 else "")
+                 + (f" ({escape(', '.join(f'{s.what} {s.value}' for s in steps))})" if steps else "")
                  + (" (Mind against Mind: a mental attack)" if weapon.mental else "")]
         if not weapon.controls: parts.append(f"Damage if it lands: {made} = {total}")
         for t in targets:
             d = fighters[t]
             dcv = d.mind if weapon.mental else d.dcv
-            line = f"<b>{escape(t)}</b>: a first {'resistance' if weapon.mental else 'dodge'} succeeds {fmt_odds(dodge_odds(dcv))}"
+            dodge_mod = answer_modifier(fighters, t, "dodge")[0]  # a held defender dodges (or resists) the harder, as the roll will
+            line = f"<b>{escape(t)}</b>: a first {'resistance' if weapon.mental else 'dodge'} succeeds {fmt_odds(dodge_odds(dcv, 1, dodge_mod))}"
             if weapon.controls: line += "; it controls or deceives: no Health lost"
             else:
                 less = "".join(f" − {n} {v}" for n, v in (("armour", d.armour), ("force field", d.force_field)) if v)
                 stand = health_lost_odds(weapon.power, cv, mod, armour=d.armour, force_field=d.force_field, adds_acv=weapon.adds_acv,
                                          critical_multiplier=crit, vital=vital)
-                dodge = health_lost_odds(weapon.power, cv, mod, dodge=True, dcv=dcv, armour=d.armour, force_field=d.force_field,
-                                         adds_acv=weapon.adds_acv, critical_multiplier=crit, vital=vital)
+                dodge = health_lost_odds(weapon.power, cv, mod, dodge=True, dcv=dcv, dodge_modifier_extra=dodge_mod, armour=d.armour,
+                                         force_field=d.force_field, adds_acv=weapon.adds_acv, critical_multiplier=crit, vital=vital)
                 line += (f"{'; ' + less.strip(' −').replace(' − ', ', ') + ' take some off' if less else ''}; Health lost on average "
                          f"{float(expected_loss(stand)):.1f} if she stands, {float(expected_loss(dodge)):.1f} if she dodges")
             parts.append(line)

@@ -1,0 +1,90 @@
+"""The kit in JupyterLab (`make lab`): at 1366 px with the file browser open (JupyterLab's default), the Tri-Stat tracker of
+nbs/tristat/11_round_ui.ipynb fits its notebook's column and a click at the centre of each of its buttons lands on it. The
+widget rules of the dashboards and the site (WIDGET_CSS) reach JupyterLab through the kit (`besm_nb.ui.calc.lab_style`)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CHROMIUM_ARGS, chromium_path, free_port
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.browser
+
+MEASURE = """() => {
+  const t = document.querySelector('.jp-NotebookPanel .besm-tracker'), nb = t.closest('.jp-NotebookPanel-notebook');
+  const col = nb.getBoundingClientRect(), buttons = [...t.querySelectorAll('button')].filter(b => b.offsetParent);
+  const name = b => b.innerText.trim() || b.title || b.className;
+  return {tracker: Math.round(t.getBoundingClientRect().width), column: nb.clientWidth, overflow: nb.scrollWidth - nb.clientWidth,
+          past: buttons.filter(b => b.getBoundingClientRect().right > col.left + nb.clientWidth + 1).map(name),
+          cut: buttons.filter(b => b.scrollWidth > b.clientWidth + 1).map(name), buttons: buttons.length,
+          styles: document.querySelectorAll('style.besm-lab-style').length};
+}"""
+
+CLICKABLE = """() => {
+  const missed = [];
+  for (const b of [...document.querySelectorAll('.jp-NotebookPanel .besm-tracker button')].filter(b => b.offsetParent)) {
+    b.scrollIntoView({block: 'center', inline: 'nearest'});
+    const r = b.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === b || b.contains(hit)) || r.right > window.innerWidth) missed.push(b.innerText.trim() || b.className);
+  }
+  return missed;
+}"""
+
+
+def lab_tracker(style: bool = True) -> tuple[dict, list]:
+    "Open a copy of the Tri-Stat tracker's notebook in a fresh JupyterLab, run it, and measure its tracker (and click each button)."
+    from playwright.sync_api import sync_playwright
+    home = Path(tempfile.mkdtemp(prefix="besm-lab-"))
+    (home / "work").mkdir()
+    shutil.copy(ROOT / "nbs" / "tristat" / "11_round_ui.ipynb", home / "work" / "round_ui.ipynb")  # autosave never touches nbs/
+    env = os.environ | {k: str(home / v) for k, v in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTERLAB_WORKSPACES_DIR", "ws"),
+                                                       ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTER_RUNTIME_DIR", "rt"))}
+    if not style: env["BESM_NB_LAB_STYLE"] = "off"
+    (home / "config" / "labconfig").mkdir(parents=True)  # no question about JupyterLab's news over the notebook
+    (home / "config" / "labconfig" / "page_config.json").write_text('{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}')
+    port = free_port()
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "jupyter"), "lab", "--no-browser", f"--port={port}", "--ServerApp.token=",
+                             "--ServerApp.password=", f"--ServerApp.root_dir={home / 'work'}", "--LabApp.expose_app_in_browser=True",
+                             "--allow-root"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/lab", timeout=2)
+                break
+            except OSError:
+                time.sleep(1)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            pg = browser.new_page(viewport={"width": 1366, "height": 768})
+            pg.goto(f"http://127.0.0.1:{port}/lab/tree/round_ui.ipynb")
+            pg.wait_for_function("window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=120_000)
+            try: pg.locator(".jp-Dialog .jp-mod-accept").click(timeout=20_000)  # which kernel: Python 3, offered first
+            except Exception: pass
+            assert pg.locator(".jp-FileBrowser").first.is_visible()  # the file browser open, as JupyterLab starts
+            pg.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")  # not awaited: it waits for every cell
+            pg.locator(".jp-NotebookPanel .besm-tracker").first.wait_for(timeout=300_000)
+            pg.wait_for_function("document.querySelector('.jp-Notebook-ExecutionIndicator[data-status=\"idle\"]')", timeout=300_000)
+            measured = pg.evaluate(MEASURE)
+            missed = pg.evaluate(CLICKABLE)
+            browser.close()
+        return measured, missed
+    finally:
+        proc.terminate()
+        try: proc.wait(20)
+        except subprocess.TimeoutExpired: proc.kill()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def test_the_tristat_tracker_fits_its_column_in_jupyterlab():
+    measured, missed = lab_tracker()
+    assert measured["styles"] >= 1  # the kit's rules, shown before the tracker
+    assert measured["tracker"] <= measured["column"] and measured["overflow"] <= 0, measured
+    assert measured["past"] == [] and measured["cut"] == [], measured
+    assert missed == [] and measured["buttons"] >= 10, (missed, measured)
