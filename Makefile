@@ -54,8 +54,11 @@ export: $(STAMP)
 nbtest: $(STAMP)
 	$(BIN)/nbdev_test --n_workers 2
 
+# two workers (pytest-xdist), a test module on one worker: each worker starts its own dashboards server and browser the
+# first time a test needs them; a browser test spends much of its time waiting on a page, so the two overlap
+PYTEST_WORKERS ?= 2
 pytest: $(STAMP) chromium
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile
 
 ## the browser tests' Chromium (Debian's): installed when missing and this machine allows it, else one clear line
 chromium:

@@ -83,7 +83,8 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
                     ):
     "Start `besm-dashboards` on a free port with a fresh saves folder; yield (base URL, process) once the home page answers."
     port = free_port()
-    if log_path is None and (ROOT / ".pytest_cache").exists(): log_path = ROOT / ".pytest_cache" / "voila.log"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # each worker of a parallel run has its own servers, and logs
+    if log_path is None and (ROOT / ".pytest_cache").exists(): log_path = ROOT / ".pytest_cache" / f"voila{'-' + worker if worker else ''}.log"
     own_log = log_path is None  # a log all the same: a server that does not start says why
     if own_log: log_path = Path(tempfile.mkstemp(prefix="besm-voila-", suffix=".log")[1])
     log = open(log_path, "w")
