@@ -52,7 +52,7 @@ def _log_tail(log_path: Path, lines: int = 30) -> str:
 def wait_until_served(url: str, proc, log_path: Path, within: float = 200) -> None:
     """Return once the home page renders in full; else RuntimeError with the server's last log lines.
     Each try has its own deadline: while a kernel starts, Voila keeps the response open with a heartbeat every 10 s, and
-    a kernel that never starts (a 2-core machine starting two dozen at once) leaves it open for ever. A later try gets a
+    a kernel that never starts (a 2-core machine starting many at once) leaves it open for ever. A later try gets a
     kernel from a filled pool."""
     deadline = time.time() + within
     tried = []

@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None,  # command-line arguments (default: sys.
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(data), os.environ.get("JUPYTER_PATH", "")) if p)
     os.chdir(folder)  # Voila reads voila.json from the folder it starts in
     extra = [f"--Voila.port={args.port}"] if args.port else []
-    # the kernels on local sockets: two dozen kernels taking free TCP ports at once can collide, and one that cannot bind
+    # the kernels on local sockets: many kernels taking free TCP ports at once can collide, and one that cannot bind
     # never answers its page (not on macOS: a socket path in its temporary folder can be too long)
     if sys.platform.startswith("linux") and not any(a.startswith("--KernelManager.transport") for a in rest):
         extra.append("--KernelManager.transport=ipc")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CHROMIUM_ARGS, chromium_path, free_port
+from tests.conftest import free_port
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -38,9 +38,8 @@ CLICKABLE = """() => {
 }"""
 
 
-def lab_tracker(style: bool = True) -> tuple[dict, list]:
-    "Open a copy of the Tri-Stat tracker's notebook in a fresh JupyterLab, run it, and measure its tracker (and click each button)."
-    from playwright.sync_api import sync_playwright
+def lab_tracker(browser, style: bool = True) -> tuple[dict, list]:
+    "Open a copy of the Tri-Stat tracker's notebook in a fresh JupyterLab (a server of its own: JupyterLab is what is checked), run it, and measure its tracker (and click each button), in the session's browser."
     home = Path(tempfile.mkdtemp(prefix="besm-lab-"))
     (home / "work").mkdir()
     shutil.copy(ROOT / "nbs" / "tristat" / "11_round_ui.ipynb", home / "work" / "round_ui.ipynb")  # autosave never touches nbs/
@@ -60,9 +59,9 @@ def lab_tracker(style: bool = True) -> tuple[dict, list]:
                 break
             except OSError:
                 time.sleep(1)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-            pg = browser.new_page(viewport={"width": 1366, "height": 768})
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+        try:
+            pg = ctx.new_page()
             pg.goto(f"http://127.0.0.1:{port}/lab/tree/round_ui.ipynb")
             pg.wait_for_function("window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=120_000)
             try: pg.locator(".jp-Dialog .jp-mod-accept").click(timeout=20_000)  # which kernel: Python 3, offered first
@@ -73,7 +72,7 @@ def lab_tracker(style: bool = True) -> tuple[dict, list]:
             pg.wait_for_function("document.querySelector('.jp-Notebook-ExecutionIndicator[data-status=\"idle\"]')", timeout=300_000)
             measured = pg.evaluate(MEASURE)
             missed = pg.evaluate(CLICKABLE)
-            browser.close()
+        finally: ctx.close()
         return measured, missed
     finally:
         proc.terminate()
@@ -82,8 +81,8 @@ def lab_tracker(style: bool = True) -> tuple[dict, list]:
         shutil.rmtree(home, ignore_errors=True)
 
 
-def test_the_tristat_tracker_fits_its_column_in_jupyterlab():
-    measured, missed = lab_tracker()
+def test_the_tristat_tracker_fits_its_column_in_jupyterlab(browser):
+    measured, missed = lab_tracker(browser)
     assert measured["styles"] >= 1  # the kit's rules, shown before the tracker
     assert measured["tracker"] <= measured["column"] and measured["overflow"] <= 0, measured
     assert measured["past"] == [] and measured["cut"] == [], measured

@@ -1,9 +1,15 @@
 """A page follows the autosave from the kernel's event loop: it looks about every second while the widget lives, stops
 when the widget is closed, and never runs where no loop runs; the players' view is asked for with `?view=players`."""
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from besm_nb.ui import tracker
 from besm_nb.ui.calc import html_text
+
+
+def run_loop(coro):
+    "Run a coroutine on a loop of its own, in a thread of its own: a browser test's Playwright may hold this thread's loop."
+    with ThreadPoolExecutor(1) as pool: return pool.submit(asyncio.run, coro).result()
 
 
 def test_follow_runs_on_the_loop_and_stops_when_closed():
@@ -15,7 +21,7 @@ def test_follow_runs_on_the_loop_and_stops_when_closed():
         w.close()
         await asyncio.sleep(0.05)
         return task.done(), looked, len(seen)
-    done, looked, after = asyncio.run(main())
+    done, looked, after = run_loop(main())
     assert done and looked >= 3 and after <= looked + 1
 
 
@@ -29,11 +35,12 @@ def test_follow_keeps_looking_after_a_failed_look():
         await asyncio.sleep(0.08)
         w.close()
         return len(seen)
-    assert asyncio.run(main()) >= 3
+    assert run_loop(main()) >= 3
 
 
 def test_no_loop_no_polling():
-    assert tracker.follow(html_text(), lambda: None) is None
+    with ThreadPoolExecutor(1) as pool:  # a thread where no loop runs
+        assert pool.submit(tracker.follow, html_text(), lambda: None).result() is None
 
 
 def test_page_view_reads_the_query_string(monkeypatch):

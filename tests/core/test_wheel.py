@@ -4,6 +4,7 @@ Chromium, save by name, and find the save in the per-user folder the server name
 
 Slow (it installs the Jupyter stack into a new environment: minutes): `pytest -m wheel` selects it, `-m "not wheel"`
 leaves it out. It starts a Voila server, so run it under the browser lock like the dashboards' tests."""
+import http.client
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import free_port
+from tests.dashboards.crowd import _children, settle, tree_rss_mb
 from tests.helpers import ROOT
 
 pytestmark = [pytest.mark.wheel, pytest.mark.browser]
@@ -76,13 +78,19 @@ def test_a_pip_user_serves_the_installed_dashboards_and_saves_in_their_own_folde
         threading.Thread(target=read, daemon=True).start()
         url = f"http://127.0.0.1:{port}"
         deadline = time.time() + 180
-        while True:
+        while True:  # up once `/` answers with its redirect to the home page (no page rendered, no kernel used)
             try:
-                urllib.request.urlopen(url + "/voila/render/index.ipynb", timeout=60).read()
-                break
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10); conn.request("GET", "/")
+                if conn.getresponse().status == 302: break
             except OSError:
                 assert proc.poll() is None and time.time() < deadline, "the server did not start:\n" + "".join(lines[-40:])
-                time.sleep(1)
+                time.sleep(0.5)
+        # a lean server: right after its start it preheats only the home page (a first start: no page opened before),
+        # and it and its kernels hold at most 600 MB (two dozen kernels, one pair per dashboard, held about 2 GB)
+        settle(proc.pid)
+        assert len(_children().get(proc.pid, [])) <= 2, _children().get(proc.pid)
+        assert tree_rss_mb(proc.pid) <= 600, tree_rss_mb(proc.pid)
+        urllib.request.urlopen(url + "/voila/render/index.ipynb", timeout=120).read()
         saves = data / "besm_nb" / "saves"
         said = [l for l in lines if "tracker saves go to" in l]
         assert said and str(saves) in said[0], lines[:5]
@@ -101,6 +109,8 @@ def test_a_pip_user_serves_the_installed_dashboards_and_saves_in_their_own_folde
         saved = json.loads((saves / "pip user.json").read_text(encoding="utf-8"))
         assert (saved["format"], saved["kind"]) == ("besm_nb", "tristat-fight")
         assert not (Path(where).parent / "dashboards" / "saves").exists()  # nothing written into the package
+        # the pages opened, newest first, kept for the next start's preheating
+        assert (saves / ".besm-pages-opened").read_text().split() == ["tristat_combat.ipynb", "index.ipynb"]
         page.context.close()
     finally:
         if proc is not None:

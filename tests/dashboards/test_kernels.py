@@ -22,10 +22,10 @@ def kernel_connection_files(pid: int) -> list[Path]:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="local sockets are used on Linux only")
 def test_kernels_use_local_sockets_not_tcp_ports(dashboards_server):
-    # two dozen kernels picking free TCP ports at once can collide; a kernel that cannot bind never answers its page
+    # many kernels picking free TCP ports at once can collide; a kernel that cannot bind never answers its page
     url, proc = dashboards_server
     files = kernel_connection_files(proc.pid)
-    assert len(files) >= 12, files  # the pools: one or more kernels for each of the 12 dashboards
+    assert len(files) >= 1, files  # at least the home page's spare kernel
     for f in files:
         info = json.loads(f.read_text())
         assert info["transport"] == "ipc", (f, info["transport"])
