@@ -166,20 +166,21 @@ def check_kind(data: object,  # a saved record that names its own kind and versi
     return data
 
 
-def _typed(value: object, hint, where: str) -> object:
-    "One saved value checked against a field's type: int, bool, str, their unions with None, and tuples or lists of them."
+def _typed(value: object, hint, where: str, defaults: bool = True) -> object:
+    "One saved value checked against a field's type: int, bool, str, a dataclass, their unions with None, and tuples or lists of them."
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint): return from_fields(hint, value, where, defaults)  # a record inside a record
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         if value is None and type(None) in args: return None
         kinds = [a for a in args if a is not type(None)]
         if len(kinds) != 1: raise InputError(where, f"cannot be read (type {hint!r})")
-        return _typed(value, kinds[0], where)
+        return _typed(value, kinds[0], where, defaults)
     if origin in (tuple, list):
         value = items(value, where)
         if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):  # a fixed-length tuple, e.g. (name, ranks)
             if len(value) != len(args): raise InputError(where, f"must be a list of {len(args)} items, got {len(value)}")
-            return tuple(_typed(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
-        return tuple(_typed(v, args[0], f"{where}[{i}]") for i, v in enumerate(value)) if args else value
+            return tuple(_typed(v, a, f"{where}[{i}]", defaults) for i, (v, a) in enumerate(zip(value, args)))
+        return tuple(_typed(v, args[0], f"{where}[{i}]", defaults) for i, v in enumerate(value)) if args else value
     if hint is bool:
         if not isinstance(value, bool): raise InputError(where, f"must be true or false, got {shown(value)}")
     elif hint is int:
@@ -197,7 +198,7 @@ def _field_hints(cls: type) -> tuple[dict, tuple[str, ...]]:
     return typing.get_type_hints(cls), tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
-def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switches, text, or lists of them
+def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switches, text, other such dataclasses, or lists of them
                 data: object,  # its fields as saved
                 where: str,  # where it sits, for messages, e.g. "events[2]"
                 defaults: bool = True,  # a missing field takes its default; False: every field must be saved
@@ -214,7 +215,7 @@ def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switch
         fs = {f.name: f for f in dataclasses.fields(cls)}
         missing = [n for n in absent if not defaults or (fs[n].default is dataclasses.MISSING and fs[n].default_factory is dataclasses.MISSING)]
         if missing: raise InputError(where, f"is incomplete: missing {', '.join(missing)}")
-    values = {k: _typed(v, hints[k], f"{where}.{k}") for k, v in data.items()}
+    values = {k: _typed(v, hints[k], f"{where}.{k}", defaults) for k, v in data.items()}
     try: return cls(**values)
     except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None
 
