@@ -54,15 +54,15 @@ __all__ = ['RULE', 'FIGHT_KIND', 'FIGHT_VERSION', 'NAME_LEN', 'NOTE_LEN', 'MAX_F
            'MAX_ROWS', 'MAX_ACTIONS', 'BONUS_RANGE', 'AC_RANGE', 'SCORE_RANGE', 'MODIFIER_RANGE', 'ARMOUR_RANGE',
            'WEAPON_KINDS', 'DEFENCES', 'SPREADING', 'INITIATIVE_READINGS', 'TOTAL_ATTACK_READINGS', 'BIG', 'CONDITIONS',
            'GM_CONDITIONS', 'OUT_CONDITIONS', 'STOPPED_CONDITIONS', 'ENGINE_ROWS', 'ATTACK_ROWS', 'ANSWER_ROWS',
-           'OTHERS_ROWS', 'MANOEUVRES', 'FATE_USES', 'ACTIONS', 'TURN_ACTIONS', 'Action', 'Moment', 'GRAB', 'ESCAPE_DC',
-           'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer', 'Attack', 'Grapple', 'Escape', 'Aim',
-           'TotalDefence', 'NonCombat', 'Delay', 'Stand', 'EndTurn', 'EndRound', 'Initiative', 'MindContact',
-           'MindAttack', 'BreakContact', 'Withdraw', 'SecondWind', 'Harm', 'Heal', 'SetCondition', 'ClearCondition',
-           'FatePoint', 'FirstAid', 'FighterState', 'FightState', 'active', 'out_reason', 'stopped_reason', 'Plan',
-           'Blow', 'Played', 'Fight', 'start_fight', 'fight_act', 'fight_undo', 'fight_redo', 'BlowOdds',
-           'attack_preview', 'grapple_preview', 'next_die', 'refusal', 'who_may_act', 'legal_actions', 'legal_targets',
-           'legal_answers', 'defences_left', 'fight_to_dict', 'fight_from_dict', 'save_fight', 'load_fight', 'Standing',
-           'standings']
+           'OTHERS_ROWS', 'MANOEUVRES', 'FATE_USES', 'ACTIONS', 'TURN_ACTIONS', 'Action', 'Moment', 'LOCATION_EFFECTS',
+           'GRAB', 'ESCAPE_DC', 'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer', 'Attack', 'Grapple',
+           'Escape', 'Aim', 'TotalDefence', 'NonCombat', 'Delay', 'Stand', 'EndTurn', 'EndRound', 'Initiative',
+           'MindContact', 'MindAttack', 'BreakContact', 'Withdraw', 'SecondWind', 'Harm', 'Heal', 'SetCondition',
+           'ClearCondition', 'FatePoint', 'FirstAid', 'FighterState', 'FightState', 'active', 'out_reason',
+           'stopped_reason', 'Plan', 'Blow', 'Played', 'Fight', 'start_fight', 'fight_act', 'fight_undo', 'fight_redo',
+           'BlowOdds', 'attack_preview', 'grapple_preview', 'next_die', 'refusal', 'who_may_act', 'legal_actions',
+           'legal_targets', 'legal_answers', 'defences_left', 'fight_to_dict', 'fight_from_dict', 'save_fight',
+           'load_fight', 'Standing', 'standings']
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #a5251d75
 def _name(value: object, param: str) -> str:
@@ -889,7 +889,7 @@ def _went_out(setup: Setup, st: FightState, who: str, was: str, lines: list[str]
     why = out_reason(setup, fs, st.now)
     if why and not was:
         st = _let_go(setup, _put(setup, st, replace(fs, fell=st.now)), who)
-        lines.append(f"{who} is {why}" + (f": {HP_STATES[why]}." if why in HP_STATES else "."))
+        lines.append(f"{who} is {why}: " + (HP_STATES.get(why) or CONDITIONS.get(why) or "out of the fight") + ".")
         if why == "dead": st = replace(st, last_dead=who)
     return st
 
@@ -1141,7 +1141,7 @@ def _blows(setup: Setup, st: FightState, a: Attack) -> tuple[Blow, ...]:
         ow = f.weapon(a.off_hand)
         if ow.name == w.name: raise InputError("off_hand", "two weapons means a second weapon")
         if w.hands != 1 or ow.hands != 1:
-            raise InputError("off_hand", "two weapons at once need a one-handed weapon in each hand (002 · Attacks With Two Weapons)")
+            raise InputError("off_hand", "each of the two weapons must need only one hand (002 · Attacks With Two Weapons)")
         if fs.two_weapons:
             raise InputError("off_hand", f"{a.who} has fought with two weapons this turn already: with Extra Attacks the option serves "
                                          "one attack only (002 · Attacks With Two Weapons)")
@@ -1189,6 +1189,10 @@ def _landing(setup: Setup, st: FightState, p: Plan, nat: int, who: str, what: st
     return st, "defended" if defended else "hit"
 
 
+LOCATION_EFFECTS = {"leg": "falls to the ground", "arm": "lets go of what that hand holds (the GM notes what)",
+                    "head": "is out of action for a round"}
+
+
 def _location(setup: Setup, st: FightState, target: str, called: str, dealt: int, feed: DiceFeed, lines: list[str]) -> tuple[int, tuple]:
     "BESM d20 hit locations: where the blow lands, the damage it deals there, and the save it calls for (made after the damage)."
     where = called or hl.location(feed(hl.LOCATION_DIE, f"where the blow lands on {target}"))
@@ -1203,7 +1207,7 @@ def _location_save(setup: Setup, st: FightState, target: str, hit: tuple, feed: 
     if h.save_dc is None or out_reason(setup, _get(setup, st, target), st.now): return st
     nat = feed("1d20", f"{target}'s Fortitude save (DC {h.save_dc}) for the blow to the {where.lower()}")
     ok = d20_check_any_dc(setup.fighter(target).fortitude, h.save_dc, nat)[0]
-    lines.append(f"{target}'s Fortitude save, d20 {nat}: " + ("made." if ok else f"failed: she {h.effect}."))
+    lines.append(f"{target}'s Fortitude save, d20 {nat}: " + ("made." if ok else f"failed, so she {LOCATION_EFFECTS[h.part]}."))
     if ok: return st
     now, fs = st.now, _get(setup, st, target)
     if h.part == "leg": return _put(setup, st, _add(_drop(fs, now, "prone"), Condition("prone"), now))
@@ -1211,18 +1215,19 @@ def _location_save(setup: Setup, st: FightState, target: str, hit: tuple, feed: 
     return st  # an arm: she drops what that hand holds (the GM notes what)
 
 
-def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFeed, lines: list[str]) -> FightState:
-    "Roll one blow: the attack d20, each target's defence, the damage (one roll for the blow) or the Damage Save, and what follows."
+def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFeed, lines: list[str]) -> tuple[FightState, bool]:
+    "Roll one blow: the attack d20, each target's defence, the damage (one roll for the blow) or the Damage Save, and what follows; and whether it landed on anyone."
     rules, w, f = setup.rules, blow.weapon, setup.fighter(a.who)
     nat = feed("1d20", f"{a.who}'s attack with the {w.name}" + (f" at {blow.plans[0].target}" if len(blow.plans) == 1 else ""))
     rolled: dict[str, int] = {}
     called = {n for n, _ in a.rows}
+    landed = False
     for p in blow.plans:
         t, m = p.target, p.modified
         st, outcome = _landing(setup, st, p, nat, a.who, w.name, w.crit_range, feed, lines)
         through_block = outcome == "defended" and m.object_armour is not None and not rules.damage_saves
         if outcome == "miss" or (outcome == "defended" and not through_block): continue
-        critical = outcome == "critical"
+        critical, landed = outcome == "critical", True
         if rules.damage_saves:
             st = _damage_save(setup, st, t, a.who, w, critical, a.mighty_blow, a.max_effect, feed, lines)
             continue
@@ -1231,6 +1236,7 @@ def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFe
             r = bounds(expr)[1]
             lines.append(f"A Mighty Blow: {expr} at its most, {r}.")
         elif expr in rolled: r = rolled[expr]
+        elif bounds(expr)[0] == bounds(expr)[1]: r = bounds(expr)[0]  # a fixed amount: nothing to roll
         else:
             r = rolled[expr] = feed(expr, f"the damage of {a.who}'s {w.name}" + (" (a critical)" if critical else ""))
             lines.append(f"Damage {expr}: {r}" + (", halved for each target" if m.halved else "") + ".")
@@ -1260,7 +1266,7 @@ def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFe
         if "disarm (ranged)" in called: lines.append(f"{t}'s weapon is knocked away (and probably damaged).")
         if "disarm (melee)" in called:
             lines.append(f"{t} may make a Strength check (the GM sets the DC) to keep her weapon; if she keeps it she is off balance.")
-    return st
+    return st, landed
 
 
 def _do_attack(setup: Setup, st: FightState, a: Attack, feed: DiceFeed, lines: list[str]) -> FightState:
@@ -1269,6 +1275,7 @@ def _do_attack(setup: Setup, st: FightState, a: Attack, feed: DiceFeed, lines: l
     now = st.now
     st = _spend(setup, st, a.who, attack=True)
     aimed = [b.weapon.name for b in blows if _cond(_get(setup, st, a.who), "aiming", now, b.weapon.name)]
+    landed = False
     for i, blow in enumerate(blows):
         if i:  # the off hand: planned again, with the defences the first blow has just drawn
             bonus, steps, rows = _attack_steps(setup, st, a, blow.weapon, "off", blow.extra)
@@ -1276,12 +1283,16 @@ def _do_attack(setup: Setup, st: FightState, a: Attack, feed: DiceFeed, lines: l
             plans = tuple(_plan(setup, st, a, blow.weapon, p.target, a.answer(p.target, "off"), bonus, steps, rows, p.inputs["damage"],
                                 a.pace, used) for p in blow.plans)
             blow = replace(blow, plans=plans)
-        st = _roll_blow(setup, st, a, blow, feed, lines)
+        st, hit = _roll_blow(setup, st, a, blow, feed, lines)
+        landed = landed or hit
     fs = _get(setup, st, a.who)
     for n in aimed: fs = _drop(fs, now, "aiming", n)  # fired, or spoilt by moving
     if aimed and a.pace != "still": lines.append(f"{a.who} moved: her aim is lost.")
     fs = _drop(fs, now, "off balance")
     if a.off_hand: fs = replace(fs, two_weapons=True)
+    if a.mighty_blow and landed:  # chosen for a blow that lands: a miss costs nothing
+        fs = replace(fs, fate_points=fs.fate_points - 1)
+        lines.append(f"{a.who} spent a Fate Point on the Mighty Blow ({fs.fate_points} left).")
     if a.total_attack:
         c = _cond(fs, "total attack", now)
         until = _end_of_round(now) if setup.rules.total_attack == "round" else None
@@ -1543,7 +1554,7 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
     held: tuple[str, ...] = ()
     if waiting:
         if len(set(able.values())) >= 2 and stand_off(able, waiting):
-            lines.append(f"A stand-off: {', '.join(waiting)} and their foes all wait; the round ends and a new one begins.")
+            lines.append(f"A stand-off: {', '.join(waiting)} wait, and so does every foe of one of them; the round ends and a new one begins.")
         else:
             held = tuple(waiting)
             lines.append(f"{', '.join(held)} held {'her action' if len(held) == 1 else 'their actions'} to the end of the round: "
