@@ -5,6 +5,7 @@
 # %% ../../nbs/anime_d20/27_fight.ipynb #05cbe260
 from __future__ import annotations
 
+import functools
 import os
 import random
 from dataclasses import asdict, dataclass, replace
@@ -36,7 +37,7 @@ MAX_FIGHTERS = 40  # fighters in one fight
 MAX_WEAPONS = 20  # attacks one fighter carries
 MAX_TARGETS = 20  # targets of one blow
 MAX_ROWS = 30  # situation rows one attack or answer names
-MAX_ACTIONS = 5_000  # actions one fight keeps: each is replayed when a save loads
+MAX_ACTIONS = 1_000  # actions one fight keeps: each is replayed when a save loads (under a millisecond each)
 BONUS_RANGE = (-50, 100)
 AC_RANGE = (0, 100)
 SCORE_RANGE = (0, 100)  # ability scores
@@ -695,11 +696,18 @@ class FightState:
         return (self.round, -i, -d)
 
 
+def _with(obj, /, **changes):
+    "A copy of a state record with some fields changed: the state records check nothing on creation, so this skips `replace`'s slow path."
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__, **changes)
+    return new
+
+
 def active(c: Condition,  # a condition
            now: Moment,  # the moment of play
           ) -> bool:
     "Whether a condition still holds at this moment."
-    return c.until is None or now < tuple(c.until)
+    return c.until is None or now < c.until
 
 
 def _get(setup: Setup, st: FightState, name: str, param: str = "who") -> FighterState:
@@ -709,22 +717,24 @@ def _get(setup: Setup, st: FightState, name: str, param: str = "who") -> Fighter
 def _put(setup: Setup, st: FightState, *fs: FighterState) -> FightState:
     out = list(st.fighters)
     for f in fs: out[setup.index(f.name)] = f
-    return replace(st, fighters=tuple(out))
+    return _with(st, fighters=tuple(out))
 
 
 def _cond(fs: FighterState, name: str, now: Moment, other: str | None = None) -> Condition | None:
     "Her active condition of this name (with this other fighter, if given)."
-    return next((c for c in fs.conditions if c.name == name and active(c, now) and (other is None or c.other == other)), None)
+    for c in fs.conditions:  # a plain loop: asked tens of times for every action
+        if c.name == name and (other is None or c.other == other) and (c.until is None or now < c.until): return c
+    return None
 
 
 def _add(fs: FighterState, c: Condition, now: Moment) -> FighterState:
     "She gains a condition (ended ones are dropped as it is written)."
-    return replace(fs, conditions=tuple(x for x in fs.conditions if active(x, now)) + (c,))
+    return _with(fs, conditions=tuple(x for x in fs.conditions if active(x, now)) + (c,))
 
 
 def _drop(fs: FighterState, now: Moment, name: str, other: str | None = None) -> FighterState:
     "She loses a condition (and ended ones are dropped)."
-    return replace(fs, conditions=tuple(x for x in fs.conditions if active(x, now) and not (x.name == name and (other is None or x.other == other))))
+    return _with(fs, conditions=tuple(x for x in fs.conditions if active(x, now) and not (x.name == name and (other is None or x.other == other))))
 
 
 def _later(now: Moment, rounds: int) -> Moment:
@@ -741,15 +751,15 @@ def out_reason(setup: Setup,  # the fight's set-up
                now: Moment,  # the moment of play
               ) -> str:
     "Why she is out of the fight ('dead', 'dying', 'unconscious', 'knocked out', 'mind broken', 'left for dead'), or ''."
-    f = setup.fighter(fs.name)
-    for name in OUT_CONDITIONS:
-        if _cond(fs, name, now): return name
+    if fs.conditions:
+        for name in OUT_CONDITIONS:
+            if _cond(fs, name, now): return name
     if fs.record is not None:
         if fs.record.dead: return "dead"
         if fs.record.dying: return "dying"
         if fs.record.unconscious: return "unconscious"
         return ""
-    state = hp_state(fs.hp, f.hp, setup.rules.gritty)
+    state = hp_state(fs.hp, setup.fighters[setup.index(fs.name)].hp, setup.rules.gritty)
     return "" if state == "ok" else state
 
 
@@ -795,7 +805,7 @@ def _due(setup: Setup, st: FightState) -> list[str]:
 
 def _advance(setup: Setup, st: FightState) -> FightState:
     "Move the moment on past groups with nobody left to act (never while someone's turn is under way)."
-    while not st.turn and st.at < len(st.order) and not _due(setup, st): st = replace(st, at=st.at + 1)
+    while not st.turn and st.at < len(st.order) and not _due(setup, st): st = _with(st, at=st.at + 1)
     return st
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #7d6f1cbf
@@ -832,7 +842,7 @@ def _turn(setup: Setup, st: FightState, who: str, what: str, attack: bool = Fals
 def _close(setup: Setup, st: FightState, who: str) -> FightState:
     "Someone else acts: a turn left open (extra attacks unused) is over."
     if not st.turn or st.turn == who: return st
-    return replace(_put(setup, st, replace(_get(setup, st, st.turn), acted=True)), turn="")
+    return _with(_put(setup, st, _with(_get(setup, st, st.turn), acted=True)), turn="")
 
 
 def _spend(setup: Setup, st: FightState, who: str, attack: bool, physical: bool = True, whole: bool = False) -> FightState:
@@ -844,12 +854,12 @@ def _spend(setup: Setup, st: FightState, who: str, attack: bool, physical: bool 
     if setup.rules.total_attack == "next action": fs = _drop(fs, now, "total attack")
     fs = _drop(fs, now, "flat-footed")  # caught unprepared only until she first acts
     slots, its = _slots(setup, fs), _iteratives(setup, fs)
-    if fs.used < slots: fs = replace(fs, used=fs.used + 1, attacks_only=fs.attacks_only and attack)
-    else: fs = replace(fs, iterative=fs.iterative + 1)
-    fs = replace(fs, delayed=-1, physical=fs.physical or physical)
+    if fs.used < slots: fs = _with(fs, used=fs.used + 1, attacks_only=fs.attacks_only and attack)
+    else: fs = _with(fs, iterative=fs.iterative + 1)
+    fs = _with(fs, delayed=-1, physical=fs.physical or physical)
     more = not whole and (fs.used < slots or (fs.attacks_only and fs.iterative < its))
-    fs = replace(fs, acted=not more)
-    return replace(_put(setup, st, fs), turn=who if more else "", count=st.count + 1)
+    fs = _with(fs, acted=not more)
+    return _with(_put(setup, st, fs), turn=who if more else "", count=st.count + 1)
 
 
 def _free_now(setup: Setup, st: FightState, who: str, what: str) -> FighterState:
@@ -888,9 +898,9 @@ def _went_out(setup: Setup, st: FightState, who: str, was: str, lines: list[str]
     fs = _get(setup, st, who)
     why = out_reason(setup, fs, st.now)
     if why and not was:
-        st = _let_go(setup, _put(setup, st, replace(fs, fell=st.now)), who)
+        st = _let_go(setup, _put(setup, st, _with(fs, fell=st.now)), who)
         lines.append(f"{who} is {why}: " + (HP_STATES.get(why) or CONDITIONS.get(why) or "out of the fight") + ".")
-        if why == "dead": st = replace(st, last_dead=who)
+        if why == "dead": st = _with(st, last_dead=who)
     return st
 
 
@@ -907,7 +917,7 @@ def _hurt(setup: Setup, st: FightState, who: str, dealt: int, breaks_skin: bool,
     if dealt <= 0: return st
     f, fs, now, rules = setup.fighter(who), _get(setup, st, who), st.now, setup.rules
     was = out_reason(setup, fs, now)
-    fs = _drop(replace(fs, hp=fs.hp - dealt), now, "aiming")  # being hurt spoils an aim
+    fs = _drop(_with(fs, hp=fs.hp - dealt), now, "aiming")  # being hurt spoils an aim
     lines.append(f"{who} loses {dealt} Hit Point{'s' * (dealt != 1)}: {fs.hp} of {f.hp} left.")
     st = _put(setup, st, fs)
     if rules.damage_breaks_contact:
@@ -930,7 +940,7 @@ def _hurt(setup: Setup, st: FightState, who: str, dealt: int, breaks_skin: bool,
                                     "she lets go of what she holds.")
     if rules.shock and critical_injury(dealt, f.hp, breaks_skin, rules.shock_trigger):
         fs = _get(setup, st, who)
-        st = _put(setup, st, replace(fs, injuries=fs.injuries + 1))
+        st = _put(setup, st, _with(fs, injuries=fs.injuries + 1))
         lines.append(f"A critical injury: {who} will lose a Hit Point each round until she has first aid.")
     return _went_out(setup, st, who, was, lines)
 
@@ -956,11 +966,11 @@ def _damage_save(setup: Setup, st: FightState, who: str, attacker: str, w: Weapo
     event = ds.Attack(dc, "stun" if w.stun else "lethal", nat, setup.fighter(attacker).level, max_effect)
     before = fs.record or ds.HitRecord()
     record, line, level = ds._attack(before, event, _ds_target(setup, who), _ds_rules(setup))
-    fs = _drop(replace(fs, record=record), now, "aiming")
+    fs = _drop(_with(fs, record=record), now, "aiming")
     if level == 2:  # stunned for one round from the blow
         fs = _add(_drop(fs, now, "stunned (Damage Save)"), Condition("stunned (Damage Save)", until=_later(now, 1)), now)
     lines.append(f"{who}'s Damage Save: {line}")
-    st = replace(_put(setup, st, fs), last_save=(who, before, event, now))
+    st = _with(_put(setup, st, fs), last_save=(who, before, event, now))
     return _went_out(setup, st, who, was, lines)
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #0d5f6939
@@ -1025,6 +1035,12 @@ def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, an
     return df
 
 
+@functools.lru_cache(maxsize=4096)
+def _modified(inputs: tuple) -> Modified:
+    "`modify_attack` for these inputs, remembered: a long fight asks the same question many times over."
+    return modify_attack(**{k: list(v) if k in ("rows", "defence", "others") else v for k, v in inputs})
+
+
 def _plan(setup: Setup, st: FightState, a: Attack | Grapple, w: Weapon, target: str, ans: Answer, bonus: int, steps: list[Step],
           rows: list, damage: str, pace: str, used: set, extra_defence: int = 0) -> Plan:
     "One target's plan: her Armour Class and defence now, the resolver's numbers and inputs."
@@ -1060,7 +1076,7 @@ def _plan(setup: Setup, st: FightState, a: Attack | Grapple, w: Weapon, target: 
         inputs.update(defence_bonus=max(BONUS_RANGE[0], min(BONUS_RANGE[1], base + pen)), defence=chosen, others=_chosen(ans.others),
                       block_ranged_feat=d.block_ranged, object_armour=d.block_armour,
                       nth_defence=min(50, dfs.defences + 1 + extra_defence), extra_defences=d.extra_defences)
-    try: m = modify_attack(**inputs)
+    try: m = _modified(tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in inputs.items()))
     except InputError as e:
         if e.param in ("ranged", "defence", "others"): raise InputError("answers", str(e).split(": ", 1)[1]) from None
         raise
@@ -1181,7 +1197,7 @@ def _landing(setup: Setup, st: FightState, p: Plan, nat: int, who: str, what: st
         lines.append(head + ": it lands."); return st, "hit"
     dn = feed("1d20", f"{p.defender}'s defence roll" + (f" for {p.target}" if p.defender != p.target else f" against {who}'s {what}"))
     dfs = _get(setup, st, p.defender)
-    st = _put(setup, st, replace(dfs, defences=dfs.defences + 1, physical=True))
+    st = _put(setup, st, _with(dfs, defences=dfs.defences + 1, physical=True))
     bonus = m.defence_bonus + m.nth_penalty
     defended = dn != 1 and (dn + bonus > total or (dn == 20 and rules.defence_natural_20))
     lines.append(head + f"; {p.defender} defends: d20 {dn} {bonus:+d} = {dn + bonus}, " + ("beating it: defended." if defended else
@@ -1289,9 +1305,9 @@ def _do_attack(setup: Setup, st: FightState, a: Attack, feed: DiceFeed, lines: l
     for n in aimed: fs = _drop(fs, now, "aiming", n)  # fired, or spoilt by moving
     if aimed and a.pace != "still": lines.append(f"{a.who} moved: her aim is lost.")
     fs = _drop(fs, now, "off balance")
-    if a.off_hand: fs = replace(fs, two_weapons=True)
+    if a.off_hand: fs = _with(fs, two_weapons=True)
     if a.mighty_blow and landed:  # chosen for a blow that lands: a miss costs nothing
-        fs = replace(fs, fate_points=fs.fate_points - 1)
+        fs = _with(fs, fate_points=fs.fate_points - 1)
         lines.append(f"{a.who} spent a Fate Point on the Mighty Blow ({fs.fate_points} left).")
     if a.total_attack:
         c = _cond(fs, "total attack", now)
@@ -1434,9 +1450,9 @@ def _do_escape(setup: Setup, st: FightState, e: Escape, feed: DiceFeed, lines: l
     if res == "tie":
         lines.append(f"{e.who} slips free, but her action is gone."); return st
     fs = _get(setup, st, e.who)  # free, and she may still act: the escape gave her action back
-    st = _put(setup, st, replace(fs, used=before.used, iterative=before.iterative, acted=False))
+    st = _put(setup, st, _with(fs, used=before.used, iterative=before.iterative, acted=False))
     lines.append(f"{e.who} breaks free, and may still act.")
-    return replace(st, turn=e.who)
+    return _with(st, turn=e.who)
 
 
 def _contact(fs: FighterState, now: Moment, other: str) -> Condition | None: return _cond(fs, "mind contact", now, other)
@@ -1491,7 +1507,7 @@ def _do_mind(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) 
     dmg = mind_damage(f.intelligence_modifier, tf.mind_armour)
     tfs = _get(setup, st, a.target)
     was = out_reason(setup, tfs, now)
-    tfs = replace(tfs, hp=tfs.hp - dmg)
+    tfs = _with(tfs, hp=tfs.hp - dmg)
     lines.append(f"{a.who} attacks {a.target}'s mind: d20 {n} {bonus:+d} = {c.total} vs DC {dc}, it strikes home for {dmg}: "
                  f"{tfs.hp} of {tf.hp} Hit Points left.")
     if tfs.hp <= 0 and not _cond(tfs, "mind broken", now): tfs = _add(tfs, Condition("mind broken", a.who), now)
@@ -1531,7 +1547,7 @@ def _do_initiative(setup: Setup, st: FightState, a: Initiative, feed: DiceFeed, 
                      + f" = {totals[-1]}.")
     held = st.held if st.round >= 1 else ()
     order, keys = _groups(setup, totals, held)
-    st = replace(st, round=max(1, st.round), totals=tuple(totals), order=order, keys=keys, at=0, turn="", count=0, held=(),
+    st = _with(st, round=max(1, st.round), totals=tuple(totals), order=order, keys=keys, at=0, turn="", count=0, held=(),
                  needs_initiative=False)
     lines.append(f"Round {st.round}: {_words(order)}" + (f" (the highest roll, {max(t for t in totals if t is not None)}, gives the round "
                                                           "that many Initiatives)." if order else "."))
@@ -1548,7 +1564,7 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
         raise InputError("round", f"{', '.join(due + later)} still {'has' if len(due + later) == 1 else 'have'} to act (or to wait) this round "
                                   "(002 · Initiative)")
     now = st.now
-    if st.turn: st = _close(setup, replace(st, turn=st.turn), "")
+    if st.turn: st = _close(setup, _with(st, turn=st.turn), "")
     able = {f.name: f.side for f, fs in zip(setup.fighters, st.fighters) if not out_reason(setup, fs, now)}
     waiting = [n for n in able if _get(setup, st, n).delayed >= 0]
     held: tuple[str, ...] = ()
@@ -1560,7 +1576,7 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
             lines.append(f"{', '.join(held)} held {'her action' if len(held) == 1 else 'their actions'} to the end of the round: "
                          "first at the next one.")
     end = _end_of_round(now)
-    st = replace(st, at=len(st.order))
+    st = _with(st, at=len(st.order))
     if setup.rules.shock:
         for f in setup.fighters:
             fs = _get(setup, st, f.name)
@@ -1570,23 +1586,23 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
     fighters = []
     for fs in st.fighters:
         record = fs.record if fs.record is None else ds._pass(fs.record, 1, _ds_target(setup, fs.name), False, False)[0]
-        fighters.append(replace(fs, acted=False, used=0, iterative=0, attacks_only=True, two_weapons=False, delayed=-1, defences=0,
+        fighters.append(_with(fs, acted=False, used=0, iterative=0, attacks_only=True, two_weapons=False, delayed=-1, defences=0,
                                 physical=False, record=record,
                                 conditions=tuple(c for c in fs.conditions if active(c, (st.round + 1, -BIG, -BIG)))))
-    st = replace(st, fighters=tuple(fighters), round=st.round + 1, at=0, turn="", count=0, held=held, last_save=(), last_dead="")
+    st = _with(st, fighters=tuple(fighters), round=st.round + 1, at=0, turn="", count=0, held=held, last_save=(), last_dead="")
     if setup.rules.initiative == "round":
         lines.append(f"Round {st.round}: roll Initiative.")
-        return replace(st, order=(), keys=(), needs_initiative=True)
+        return _with(st, order=(), keys=(), needs_initiative=True)
     order, keys = _groups(setup, st.totals, held)
     lines.append(f"Round {st.round}: {_words(order)}.")
-    return replace(st, order=order, keys=keys)
+    return _with(st, order=order, keys=keys)
 
 
 def _hurt_plain(setup: Setup, st: FightState, who: str, amount: int, lines: list[str]) -> FightState:
     "Hit Points lost without a blow (bleeding): no shock, no new injury."
     fs, f = _get(setup, st, who), setup.fighter(who)
     was = out_reason(setup, fs, st.now)
-    st = _put(setup, st, replace(fs, hp=fs.hp - amount))
+    st = _put(setup, st, _with(fs, hp=fs.hp - amount))
     lines.append(f"{who} loses {amount} Hit Point{'s' * (amount != 1)}: {fs.hp - amount} of {f.hp} left.")
     return _went_out(setup, st, who, was, lines)
 
@@ -1600,7 +1616,7 @@ def _do_simple(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]
         if fs.delayed >= 0: raise InputError("who", f"{a.who} is already waiting")
         _turn(setup, st, a.who, "wait")
         lines.append(f"{a.who} waits, to act later in the round.")
-        return _put(setup, st, replace(fs, delayed=st.count))
+        return _put(setup, st, _with(fs, delayed=st.count))
     if isinstance(a, Stand):
         fs = _free_now(setup, st, a.who, "stand up")
         if not _cond(fs, "prone", now): raise InputError("who", f"{a.who} is not on the ground")
@@ -1610,7 +1626,7 @@ def _do_simple(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]
     if isinstance(a, EndTurn):
         if st.turn != a.who: raise InputError("who", f"{a.who} has no turn under way to end")
         lines.append(f"{a.who} is done for the round.")
-        return replace(_put(setup, st, replace(_get(setup, st, a.who), acted=True)), turn="")
+        return _with(_put(setup, st, _with(_get(setup, st, a.who), acted=True)), turn="")
     if isinstance(a, Aim):
         fs = _turn(setup, st, a.who, "aim")
         w = setup.fighter(a.who).weapon(a.weapon)
@@ -1650,7 +1666,7 @@ def _do_simple(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]
                      + ("the bleeding is stopped." if ok else "no good yet."))
         if ok:
             pfs = _get(setup, st, a.patient)
-            st = _put(setup, st, replace(pfs, injuries=0, treated=pfs.treated + pfs.injuries))
+            st = _put(setup, st, _with(pfs, injuries=0, treated=pfs.treated + pfs.injuries))
         return st
     if isinstance(a, SecondWind):
         fs = _get(setup, st, a.who)
@@ -1663,7 +1679,7 @@ def _do_simple(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]
         n = feed("1d20", f"{a.who}'s save for a second wind (DC {SECOND_WIND_DC})")
         ok = d20_check(bonus, SECOND_WIND_DC, n).success
         lines.append(f"{a.who}'s second wind: d20 {n} {bonus:+d} vs DC {SECOND_WIND_DC}, " + ("her wound penalties are gone." if ok else "not now."))
-        return _put(setup, st, replace(fs, second_wind=fs.hp)) if ok else st
+        return _put(setup, st, _with(fs, second_wind=fs.hp)) if ok else st
     raise InputError("action", f"unknown action {shown(a)}")
 
 
@@ -1682,8 +1698,8 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         if out_reason(setup, fs, now) in ("dead", "left for dead"): raise InputError("who", f"{a.who} is dead: healing does not raise the dead")
         hp = max(fs.hp, min(f.hp, fs.hp + a.amount))
         lines.append(f"{a.who} is healed {hp - fs.hp}" + (f" ({a.note})" if a.note else "") + f": {hp} of {f.hp} Hit Points.")
-        fs = replace(fs, hp=hp)
-        return _put(setup, st, replace(fs, fell=None) if not out_reason(setup, fs, now) else fs)
+        fs = _with(fs, hp=hp)
+        return _put(setup, st, _with(fs, fell=None) if not out_reason(setup, fs, now) else fs)
     if isinstance(a, SetCondition):
         until = None if not a.rounds else _later(now, a.rounds)
         lines.append(f"{a.who} is {a.name}" + (f" for {a.rounds} round{'s' * (a.rounds != 1)}." if a.rounds else " (until it is cleared)."))
@@ -1694,7 +1710,7 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         if not _cond(fs, a.name, now): raise InputError("name", f"{a.who} is not {a.name}")
         lines.append(f"{a.who} is no longer {a.name}.")
         fs = _drop(fs, now, a.name)
-        return _put(setup, st, replace(fs, fell=None) if not out_reason(setup, fs, now) else fs)
+        return _put(setup, st, _with(fs, fell=None) if not out_reason(setup, fs, now) else fs)
     if isinstance(a, FatePoint):
         if not setup.rules.fate_points: raise InputError("use", "the table does not use Fate Points (rules.fate_points)")
         if fs.fate_points < 1: raise InputError("who", f"{a.who} has no Fate Point left")
@@ -1705,7 +1721,7 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
                 raise InputError("use", f"only the blow that has just killed {a.who} can be turned aside: she is left for dead instead "
                                         "(000 · Left For Dead)")
             lines.append(f"{a.who} spends a Fate Point: left for dead, not killed ({fs.fate_points - 1} left).")
-            return _put(setup, st, _add(replace(fs, fate_points=fs.fate_points - 1), Condition("left for dead"), now))
+            return _put(setup, st, _add(_with(fs, fate_points=fs.fate_points - 1), Condition("left for dead"), now))
         if not setup.rules.damage_saves: raise InputError("use", "a Damage Save result is lowered only with Damage Saves (rules.damage_saves)")
         if not st.last_save or st.last_save[0] != a.who:
             raise InputError("use", f"a Fate Point lowers the Damage Save {a.who} has just made, once (000 · Fate Points and Damage Saves)")
@@ -1713,12 +1729,12 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         level = ds._attack(before, event, _ds_target(setup, a.who), _ds_rules(setup))[2]
         if level == 0: raise InputError("use", "the Damage Save had no effect: there is nothing to lower")
         record, line, _ = ds._attack(before, event, _ds_target(setup, a.who), _ds_rules(setup), lower=1)
-        fs = replace(fs, record=record, fate_points=fs.fate_points - 1,
+        fs = _with(fs, record=record, fate_points=fs.fate_points - 1,
                      conditions=tuple(c for c in fs.conditions if not (c.name == "stunned (Damage Save)" and c.until == _later(at, 1))))
         if level - 1 == 2: fs = _add(fs, Condition("stunned (Damage Save)", until=_later(at, 1)), now)
-        if not out_reason(setup, fs, now): fs = replace(fs, fell=None)
+        if not out_reason(setup, fs, now): fs = _with(fs, fell=None)
         lines.append(f"{a.who} spends a Fate Point ({fs.fate_points} left): {line}")
-        return replace(_put(setup, st, fs), last_save=(), last_dead="")
+        return _with(_put(setup, st, fs), last_save=(), last_dead="")
     raise InputError("action", f"unknown action {shown(a)}")
 
 
@@ -1729,7 +1745,7 @@ def _strain(setup: Setup, st: FightState, who: str, lines: list[str]) -> FightSt
     was = out_reason(setup, fs, st.now)
     record = ds._apply([fs.record], [], ds.Strenuous(), _ds_target(setup, who), _ds_rules(setup))[0]
     lines.append(f"{who} fought while Disabled: she is Dying now (000 · Damage Conditions).")
-    return _went_out(setup, _put(setup, st, replace(fs, record=record)), who, was, lines)
+    return _went_out(setup, _put(setup, st, _with(fs, record=record)), who, was, lines)
 
 
 def _apply(setup: Setup, st: FightState, a, feed: DiceFeed) -> FightState:
@@ -1737,7 +1753,7 @@ def _apply(setup: Setup, st: FightState, a, feed: DiceFeed) -> FightState:
     if type(a) not in ACTIONS.values(): raise InputError("action", f"must be one of the fight's actions ({', '.join(ACTIONS)}), got {shown(a)}")
     lines: list[str] = []
     keep = isinstance(a, FatePoint)
-    if not keep: st = replace(st, last_save=(), last_dead="")  # a Fate Point answers only the blow just struck
+    if not keep: st = _with(st, last_save=(), last_dead="")  # a Fate Point answers only the blow just struck
     if isinstance(a, Initiative): st = _do_initiative(setup, st, a, feed, lines)
     elif isinstance(a, EndRound): st = _do_end_round(setup, st, lines)
     elif isinstance(a, Attack): st = _do_attack(setup, st, a, feed, lines)
@@ -1752,7 +1768,7 @@ def _apply(setup: Setup, st: FightState, a, feed: DiceFeed) -> FightState:
     st = _advance(setup, st)
     history = st.history
     for line in lines: history = history.added(line)
-    return replace(st, history=history)
+    return _with(st, history=history)
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #aacb48b1
 @dataclass(frozen=True)
