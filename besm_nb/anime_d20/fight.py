@@ -59,11 +59,10 @@ __all__ = ['RULE', 'FIGHT_KIND', 'FIGHT_VERSION', 'NAME_LEN', 'NOTE_LEN', 'MAX_F
            'GRAB', 'ESCAPE_DC', 'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer', 'Attack', 'Grapple',
            'Escape', 'Aim', 'TotalDefence', 'NonCombat', 'Delay', 'Stand', 'EndTurn', 'EndRound', 'Initiative',
            'MindContact', 'MindAttack', 'BreakContact', 'Withdraw', 'SecondWind', 'Harm', 'Heal', 'SetCondition',
-           'ClearCondition', 'FatePoint', 'FirstAid', 'FighterState', 'FightState', 'active', 'out_reason',
-           'stopped_reason', 'Plan', 'Blow', 'Played', 'Fight', 'start_fight', 'fight_act', 'fight_undo', 'fight_redo',
-           'BlowOdds', 'attack_preview', 'grapple_preview', 'next_die', 'refusal', 'who_may_act', 'legal_actions',
-           'legal_targets', 'legal_answers', 'defences_left', 'fight_to_dict', 'fight_from_dict', 'save_fight',
-           'load_fight', 'Standing', 'standings']
+           'ClearCondition', 'FatePoint', 'FirstAid', 'FighterState', 'FightState', 'Plan', 'Blow', 'Played', 'Fight',
+           'start_fight', 'fight_act', 'fight_undo', 'fight_redo', 'BlowOdds', 'attack_preview', 'grapple_preview',
+           'next_die', 'refusal', 'who_may_act', 'legal_actions', 'legal_targets', 'legal_answers', 'defences_left',
+           'fight_to_dict', 'fight_from_dict', 'save_fight', 'load_fight', 'Standing', 'standings']
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #a5251d75
 def _name(value: object, param: str) -> str:
@@ -189,6 +188,7 @@ class Fighter:
 
     def defence_against(self, w: Weapon) -> int:
         "Her defence bonus against this weapon: the ranged one against a ranged attack."
+        if not isinstance(w, Weapon): raise InputError("w", f"must be a Weapon, got {shown(w)}")
         return self.ranged_defence if w.ranged and self.ranged_defence is not None else self.defence
 
 
@@ -394,12 +394,12 @@ class Attack:
             raise InputError("off_answer", "must be the off hand's target's answer")
         if self.hold_back is not None: require_int(self.hold_back, "hold_back", 1, 1_000_000)
         require_choice(self.max_effect, "max_effect", tuple(ds.MAX_EFFECTS))
-        if self.location: require_choice(self.location, "location", hl.LOCATIONS)
+        if require_text(self.location, "location", NAME_LEN): require_choice(self.location, "location", hl.LOCATIONS)
         require_int(self.gm, "gm", -50, 50)
 
     def answer(self, target: str, hand: str = "main") -> Answer:
         "How `target` answers this hand's blow (not answered: no defence)."
-        if hand == "off": return self.off_answer or Answer(target, "none")
+        if require_choice(hand, "hand", ("main", "off")) == "off": return self.off_answer or Answer(target, "none")
         return next((x for x in self.answers if x.target == target), Answer(target, "none"))
 
 
@@ -473,24 +473,24 @@ class NonCombat:
     def __post_init__(self): _name(self.who, "who"); require_text(self.note, "note", NOTE_LEN)
 
 
-@_who_only
 @dataclass(frozen=True)
+@_who_only
 class Delay:
     "She waits, to act at any later moment of the round (or first next round)."
     who: str
     KIND = "delay"
 
 
-@_who_only
 @dataclass(frozen=True)
+@_who_only
 class Stand:
     "She gets up from the ground: a short move, which costs no action."
     who: str
     KIND = "stand"
 
 
-@_who_only
 @dataclass(frozen=True)
+@_who_only
 class EndTurn:
     "She is done for the round: the attacks her Base Attack Bonus still offers go unused."
     who: str
@@ -539,24 +539,24 @@ class MindAttack:
     def __post_init__(self): _name(self.who, "who"); _name(self.target, "target"); require_int(self.gm, "gm", -20, 20)
 
 
-@_who_only
 @dataclass(frozen=True)
+@_who_only
 class BreakContact:
     "She fights an unwanted mind out: nothing else this round, and a Willpower save."
     who: str
     KIND = "break contact"
 
 
-@_who_only
 @dataclass(frozen=True)
+@_who_only
 class Withdraw:
     "The telepath who made contact lets go of it (at any time, no action)."
     who: str
     KIND = "withdraw"
 
 
-@_who_only
 @dataclass(frozen=True)
+@_who_only
 class SecondWind:
     "Something stirs her: a save (the better of Willpower and Fortitude) against DC 10 clears her wound penalties."
     who: str
@@ -703,7 +703,7 @@ def _with(obj, /, **changes):
     return new
 
 
-def active(c: Condition,  # a condition
+def _active(c: Condition,  # a condition
            now: Moment,  # the moment of play
           ) -> bool:
     "Whether a condition still holds at this moment."
@@ -729,12 +729,12 @@ def _cond(fs: FighterState, name: str, now: Moment, other: str | None = None) ->
 
 def _add(fs: FighterState, c: Condition, now: Moment) -> FighterState:
     "She gains a condition (ended ones are dropped as it is written)."
-    return _with(fs, conditions=tuple(x for x in fs.conditions if active(x, now)) + (c,))
+    return _with(fs, conditions=tuple(x for x in fs.conditions if _active(x, now)) + (c,))
 
 
 def _drop(fs: FighterState, now: Moment, name: str, other: str | None = None) -> FighterState:
     "She loses a condition (and ended ones are dropped)."
-    return _with(fs, conditions=tuple(x for x in fs.conditions if active(x, now) and not (x.name == name and (other is None or x.other == other))))
+    return _with(fs, conditions=tuple(x for x in fs.conditions if _active(x, now) and not (x.name == name and (other is None or x.other == other))))
 
 
 def _later(now: Moment, rounds: int) -> Moment:
@@ -746,7 +746,7 @@ def _later(now: Moment, rounds: int) -> Moment:
 def _end_of_round(now: Moment) -> Moment: return (now[0], BIG, BIG)
 
 
-def out_reason(setup: Setup,  # the fight's set-up
+def _out_reason(setup: Setup,  # the fight's set-up
                fs: FighterState,  # the fighter now
                now: Moment,  # the moment of play
               ) -> str:
@@ -763,9 +763,9 @@ def out_reason(setup: Setup,  # the fight's set-up
     return "" if state == "ok" else state
 
 
-def stopped_reason(setup: Setup, fs: FighterState, now: Moment) -> str:
+def _stopped_reason(setup: Setup, fs: FighterState, now: Moment) -> str:
     "Why she can neither act nor defend just now: out of the fight, or stunned or incapacitated for a while; or ''."
-    why = out_reason(setup, fs, now)
+    why = _out_reason(setup, fs, now)
     if why: return why
     return next((n for n in STOPPED_CONDITIONS if _cond(fs, n, now)), "")
 
@@ -789,7 +789,7 @@ def _iteratives(setup: Setup, fs: FighterState) -> int:
 
 def _may_go(setup: Setup, st: FightState, fs: FighterState) -> bool:
     "Whether she can still act: able, or out only since this very moment while it is her group's moment."
-    why = stopped_reason(setup, fs, st.now)
+    why = _stopped_reason(setup, fs, st.now)
     return not why or (fs.fell == st.now and st.at < len(st.order) and fs.name in st.order[st.at])
 
 
@@ -816,7 +816,7 @@ def _turn(setup: Setup, st: FightState, who: str, what: str, attack: bool = Fals
                          f"round {st.round} begins with a new Initiative roll (rules.initiative is 'round') (002 · Initiative)")
     fs = _get(setup, st, who)
     if not _may_go(setup, st, fs):
-        raise InputError("who", f"{who} is {stopped_reason(setup, fs, st.now)}: she cannot {what} "
+        raise InputError("who", f"{who} is {_stopped_reason(setup, fs, st.now)}: she cannot {what} "
                                 "(002 · Effects of Damage to a Character; 002 · Shock)")
     if st.turn == who:
         if fs.used < _slots(setup, fs): return fs
@@ -874,7 +874,7 @@ def _let_go(setup: Setup, st: FightState, who: str) -> FightState:
     "Every hold she has ends: she lets go of whoever she holds."
     now = st.now
     fs = _get(setup, st, who)
-    for c in [c for c in fs.conditions if c.name == "holding" and active(c, now)]:
+    for c in [c for c in fs.conditions if c.name == "holding" and _active(c, now)]:
         other = _get(setup, st, c.other)
         st = _put(setup, st, _drop(_drop(other, now, "grappled", who), now, "pinned", who))
     return _put(setup, st, _drop(_get(setup, st, who), now, "holding"))
@@ -896,7 +896,7 @@ def _end_contact(setup: Setup, st: FightState, a: str, b: str) -> FightState:
 def _went_out(setup: Setup, st: FightState, who: str, was: str, lines: list[str]) -> FightState:
     "After harm: if she has just gone out of the fight, note the moment, let go of her holds, and say so."
     fs = _get(setup, st, who)
-    why = out_reason(setup, fs, st.now)
+    why = _out_reason(setup, fs, st.now)
     if why and not was:
         st = _let_go(setup, _put(setup, st, _with(fs, fell=st.now)), who)
         lines.append(f"{who} is {why}: " + (HP_STATES.get(why) or CONDITIONS.get(why) or "out of the fight") + ".")
@@ -916,15 +916,15 @@ def _hurt(setup: Setup, st: FightState, who: str, dealt: int, breaks_skin: bool,
     "She loses `dealt` Hit Points: wounds, shock and critical injury (when the table uses them), going out, and what damage ends."
     if dealt <= 0: return st
     f, fs, now, rules = setup.fighter(who), _get(setup, st, who), st.now, setup.rules
-    was = out_reason(setup, fs, now)
+    was = _out_reason(setup, fs, now)
     fs = _drop(_with(fs, hp=fs.hp - dealt), now, "aiming")  # being hurt spoils an aim
     lines.append(f"{who} loses {dealt} Hit Point{'s' * (dealt != 1)}: {fs.hp} of {f.hp} left.")
     st = _put(setup, st, fs)
     if rules.damage_breaks_contact:
-        for c in [c for c in fs.conditions if c.name == "mind contact" and c.value == 1 and active(c, now)]:
+        for c in [c for c in fs.conditions if c.name == "mind contact" and c.value == 1 and _active(c, now)]:
             st = _end_contact(setup, st, who, c.other)
             lines.append(f"The blow breaks {who}'s mind contact with {c.other}.")
-    if rules.shock and not out_reason(setup, _get(setup, st, who), now):
+    if rules.shock and not _out_reason(setup, _get(setup, st, who), now):
         check = shock_check(dealt, f.hp, rules.shock_trigger)
         if check is not None:
             nat = feed("1d20", f"{who}'s Fortitude save against shock (DC {check.dc})")
@@ -959,7 +959,7 @@ def _damage_save(setup: Setup, st: FightState, who: str, attacker: str, w: Weapo
                  feed: DiceFeed, lines: list[str], bonus: int | None = None) -> FightState:
     "BESM d20: a hit calls a Damage Save against 15 + the Damage Bonus (+5 on a critical, +5 for a Mighty Blow)."
     fs, now = _get(setup, st, who), st.now
-    was = out_reason(setup, fs, now)
+    was = _out_reason(setup, fs, now)
     dbonus = (w.damage_bonus if bonus is None else bonus) + ds.CRITICAL_BONUS * critical + ds.MIGHTY_BLOW_BONUS * mighty
     dc = ds.damage_save_dc(max(-15, min(60, dbonus)))
     nat = feed("1d20", f"{who}'s Damage Save (DC {dc})")
@@ -1012,7 +1012,7 @@ def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, an
     if df == a.who: raise InputError("answers", f"{df} cannot defend against her own attack")
     dfs = _get(setup, st, df)
     rule = "(002 · Indefensible Attacks and Flat-Footed)"
-    why = stopped_reason(setup, dfs, now)
+    why = _stopped_reason(setup, dfs, now)
     if why: raise InputError("answers", f"{df} is {why}: she cannot defend {rule}")
     if _cond(dfs, "pinned", now): raise InputError("answers", f"{df} is pinned and cannot move: no defence {rule}")
     if _cond(dfs, "mind only", now):
@@ -1133,7 +1133,7 @@ def _blows(setup: Setup, st: FightState, a: Attack) -> tuple[Blow, ...]:
     for t in a.targets:
         setup.index(t, "targets")
         if t == a.who: raise InputError("targets", f"{a.who} cannot attack herself")
-        why = out_reason(setup, _get(setup, st, t), now)
+        why = _out_reason(setup, _get(setup, st, t), now)
         if why in ("dead", "left for dead"): raise InputError("targets", f"{t} is {why}")
     if a.incapacitate:
         if not (w.kind == "unarmed" or (w.kind == "melee" and w.blunt)):
@@ -1142,7 +1142,7 @@ def _blows(setup: Setup, st: FightState, a: Attack) -> tuple[Blow, ...]:
         aware = [t for t in a.targets if not _cond(_get(setup, st, t), "unaware", now)]
         if aware: raise InputError("incapacitate", f"{', '.join(aware)} must be unaware of the blow (002 · Striking to Incapacitate)")
     if a.hold_back is not None and w.ability:
-        raise InputError("hold_back", f"a {w.ability} attack cannot strike to wound (002 · Striking to Wound)")
+        raise InputError("hold_back", f"an attack with {w.ability} cannot strike to wound (002 · Striking to Wound)")
     if a.mighty_blow:
         if not rules.fate_points: raise InputError("mighty_blow", "the table does not use Fate Points (rules.fate_points)")
         if fs.fate_points < 1: raise InputError("mighty_blow", f"{a.who} has no Fate Point left (000 · Mighty Blow)")
@@ -1220,7 +1220,7 @@ def _location(setup: Setup, st: FightState, target: str, called: str, dealt: int
 def _location_save(setup: Setup, st: FightState, target: str, hit: tuple, feed: DiceFeed, lines: list[str]) -> FightState:
     "The Fortitude save a blow to a limb or the head calls for, and its effect when failed."
     where, h = hit
-    if h.save_dc is None or out_reason(setup, _get(setup, st, target), st.now): return st
+    if h.save_dc is None or _out_reason(setup, _get(setup, st, target), st.now): return st
     nat = feed("1d20", f"{target}'s Fortitude save (DC {h.save_dc}) for the blow to the {where.lower()}")
     ok = d20_check_any_dc(setup.fighter(target).fortitude, h.save_dc, nat)[0]
     lines.append(f"{target}'s Fortitude save, d20 {nat}: " + ("made." if ok else f"failed, so she {LOCATION_EFFECTS[h.part]}."))
@@ -1269,7 +1269,7 @@ def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFe
         if rules.hit_locations: dealt, where = _location(setup, st, t, a.location, dealt, feed, lines)
         st = _hurt(setup, st, t, dealt, w.breaks_skin, feed, lines)
         if where: st = _location_save(setup, st, t, where, feed, lines)
-        if a.incapacitate and not out_reason(setup, _get(setup, st, t), st.now):
+        if a.incapacitate and not _out_reason(setup, _get(setup, st, t), st.now):
             dc = incapacitate(w.damage, f.strength_modifier)[1]
             n = feed("1d20", f"{t}'s Fortitude save (DC {dc}) against the incapacitating strike")
             ok = d20_check_any_dc(setup.fighter(t).fortitude, dc, n)[0]
@@ -1329,7 +1329,7 @@ def _grapple_plan(setup: Setup, st: FightState, g: Grapple) -> tuple[Plan, Weapo
     f, tf = setup.fighter(g.who), setup.fighter(g.target, "target")
     if g.target == g.who: raise InputError("target", f"{g.who} cannot grapple herself")
     if _cond(fs, "pinned", now): raise InputError("who", f"{g.who} is pinned: she cannot attack, only try to escape (002 · Pin)")
-    if out_reason(setup, _get(setup, st, g.target), now) in ("dead", "left for dead"): raise InputError("target", f"{g.target} is dead")
+    if _out_reason(setup, _get(setup, st, g.target), now) in ("dead", "left for dead"): raise InputError("target", f"{g.target} is dead")
     holding = _cond(fs, "holding", now, g.target)
     if g.manoeuvre == "grab":
         if f.free_hands < 1: raise InputError("who", f"{g.who} needs an empty hand to grab (002 · Grappling)")
@@ -1369,7 +1369,7 @@ def _do_grapple(setup: Setup, st: FightState, g: Grapple, feed: DiceFeed, lines:
         if _cond(_get(setup, st, g.who), "pinned", now): raise InputError("who", f"{g.who} is pinned: she cannot attack (002 · Pin)")
         if not _cond(_get(setup, st, g.who), "holding", now, g.target):
             raise InputError("manoeuvre", f"a lock needs a hold on {g.target} first: grab her (002 · Grappling Manoeuvres)")
-        if out_reason(setup, _get(setup, st, g.target), now) in ("dead", "left for dead"): raise InputError("target", f"{g.target} is dead")
+        if _out_reason(setup, _get(setup, st, g.target), now) in ("dead", "left for dead"): raise InputError("target", f"{g.target} is dead")
         st = _spend(setup, st, g.who, attack=True)
         expr = lock_damage(f.strength_modifier)[0]
         lines.append(f"{g.who} locks {g.target} in a choke or crush: it hits without a roll.")
@@ -1462,13 +1462,13 @@ def _do_mind(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) 
     "Mind combat: making contact, a mind attack, fighting a mind out, or letting go of the contact."
     now = st.now
     if isinstance(a, Withdraw):
-        c = next((c for c in _get(setup, st, a.who).conditions if c.name == "mind contact" and c.value == 1 and active(c, now)), None)
+        c = next((c for c in _get(setup, st, a.who).conditions if c.name == "mind contact" and c.value == 1 and _active(c, now)), None)
         if c is None: raise InputError("who", f"{a.who} has made no mind contact to withdraw from (002 · Mind Combat)")
         lines.append(f"{a.who} withdraws from {c.other}'s mind.")
         return _end_contact(setup, st, a.who, c.other)
     if isinstance(a, BreakContact):
         fs = _turn(setup, st, a.who, "fight a mind out")
-        c = next((c for c in fs.conditions if c.name == "mind contact" and c.value == 0 and active(c, now)), None)
+        c = next((c for c in fs.conditions if c.name == "mind contact" and c.value == 0 and _active(c, now)), None)
         if c is None: raise InputError("who", f"no one has made unwanted mind contact with {a.who} (002 · Mind Combat)")
         st = _spend(setup, st, a.who, attack=False, physical=False, whole=True)
         dc = break_contact_dc(setup.fighter(c.other).telepathy)
@@ -1484,7 +1484,7 @@ def _do_mind(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) 
         fs = _turn(setup, st, a.who, "make mind contact")
         if f.telepathy < 1: raise InputError("who", f"{a.who} has no Telepathy to make mind contact with (002 · Mind Combat)")
         if _contact(fs, now, a.target): raise InputError("target", f"{a.who}'s mind already touches {a.target}'s")
-        if out_reason(setup, _get(setup, st, a.target), now) in ("dead", "left for dead"): raise InputError("target", f"{a.target} is dead")
+        if _out_reason(setup, _get(setup, st, a.target), now) in ("dead", "left for dead"): raise InputError("target", f"{a.target} is dead")
         st = _spend(setup, st, a.who, attack=False, physical=False)
         st = _put(setup, st, _add(_get(setup, st, a.who), Condition("mind contact", a.target, 1), now))
         st = _put(setup, st, _add(_get(setup, st, a.target), Condition("mind contact", a.who, 0), now))
@@ -1506,7 +1506,7 @@ def _do_mind(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) 
         lines.append(f"{a.who} attacks {a.target}'s mind: d20 {n} {bonus:+d} = {c.total} vs DC {dc}, it fails."); return st
     dmg = mind_damage(f.intelligence_modifier, tf.mind_armour)
     tfs = _get(setup, st, a.target)
-    was = out_reason(setup, tfs, now)
+    was = _out_reason(setup, tfs, now)
     tfs = _with(tfs, hp=tfs.hp - dmg)
     lines.append(f"{a.who} attacks {a.target}'s mind: d20 {n} {bonus:+d} = {c.total} vs DC {dc}, it strikes home for {dmg}: "
                  f"{tfs.hp} of {tf.hp} Hit Points left.")
@@ -1533,7 +1533,7 @@ def _do_initiative(setup: Setup, st: FightState, a: Initiative, feed: DiceFeed, 
         raise InputError("initiative", "Initiative is already rolled" + (" for this round" if setup.rules.initiative == "round" else
                                        ": it is rolled once for the whole fight (rules.initiative = 'fight')") + " (002 · Initiative)")
     now = st.now
-    rollers = [f for f, fs in zip(setup.fighters, st.fighters) if not out_reason(setup, fs, now)]
+    rollers = [f for f, fs in zip(setup.fighters, st.fighters) if not _out_reason(setup, fs, now)]
     adjust = dict(a.adjust)
     for n in adjust:
         setup.index(n, "adjust")
@@ -1559,13 +1559,13 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
     if st.needs_initiative: raise InputError("round", "roll Initiative first (002 · Initiative)")
     due = _due(setup, st)
     later = [n for g in st.order[st.at + 1:] for n in g if not _get(setup, st, n).acted and _get(setup, st, n).delayed < 0
-             and not stopped_reason(setup, _get(setup, st, n), st.now)]
+             and not _stopped_reason(setup, _get(setup, st, n), st.now)]
     if due or later:
         raise InputError("round", f"{', '.join(due + later)} still {'has' if len(due + later) == 1 else 'have'} to act (or to wait) this round "
                                   "(002 · Initiative)")
     now = st.now
     if st.turn: st = _close(setup, _with(st, turn=st.turn), "")
-    able = {f.name: f.side for f, fs in zip(setup.fighters, st.fighters) if not out_reason(setup, fs, now)}
+    able = {f.name: f.side for f, fs in zip(setup.fighters, st.fighters) if not _out_reason(setup, fs, now)}
     waiting = [n for n in able if _get(setup, st, n).delayed >= 0]
     held: tuple[str, ...] = ()
     if waiting:
@@ -1580,7 +1580,7 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
     if setup.rules.shock:
         for f in setup.fighters:
             fs = _get(setup, st, f.name)
-            if fs.injuries and out_reason(setup, fs, end) not in ("dead", "left for dead"):
+            if fs.injuries and _out_reason(setup, fs, end) not in ("dead", "left for dead"):
                 lines.append(f"{f.name} bleeds from {fs.injuries} critical injur{'y' if fs.injuries == 1 else 'ies'}.")
                 st = _hurt_plain(setup, st, f.name, fs.injuries, lines)
     fighters = []
@@ -1588,7 +1588,7 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
         record = fs.record if fs.record is None else ds._pass(fs.record, 1, _ds_target(setup, fs.name), False, False)[0]
         fighters.append(_with(fs, acted=False, used=0, iterative=0, attacks_only=True, two_weapons=False, delayed=-1, defences=0,
                                 physical=False, record=record,
-                                conditions=tuple(c for c in fs.conditions if active(c, (st.round + 1, -BIG, -BIG)))))
+                                conditions=tuple(c for c in fs.conditions if _active(c, (st.round + 1, -BIG, -BIG)))))
     st = _with(st, fighters=tuple(fighters), round=st.round + 1, at=0, turn="", count=0, held=held, last_save=(), last_dead="")
     if setup.rules.initiative == "round":
         lines.append(f"Round {st.round}: roll Initiative.")
@@ -1601,7 +1601,7 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
 def _hurt_plain(setup: Setup, st: FightState, who: str, amount: int, lines: list[str]) -> FightState:
     "Hit Points lost without a blow (bleeding): no shock, no new injury."
     fs, f = _get(setup, st, who), setup.fighter(who)
-    was = out_reason(setup, fs, st.now)
+    was = _out_reason(setup, fs, st.now)
     st = _put(setup, st, _with(fs, hp=fs.hp - amount))
     lines.append(f"{who} loses {amount} Hit Point{'s' * (amount != 1)}: {fs.hp - amount} of {f.hp} left.")
     return _went_out(setup, st, who, was, lines)
@@ -1620,7 +1620,7 @@ def _do_simple(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]
     if isinstance(a, Stand):
         fs = _free_now(setup, st, a.who, "stand up")
         if not _cond(fs, "prone", now): raise InputError("who", f"{a.who} is not on the ground")
-        if stopped_reason(setup, fs, now) or _cond(fs, "pinned", now): raise InputError("who", f"{a.who} cannot move to stand up")
+        if _stopped_reason(setup, fs, now) or _cond(fs, "pinned", now): raise InputError("who", f"{a.who} cannot move to stand up")
         lines.append(f"{a.who} gets to her feet" + (" (her aim is lost)." if _cond(fs, "aiming", now) else "."))
         return _put(setup, st, _drop(_drop(fs, now, "prone"), now, "aiming"))
     if isinstance(a, EndTurn):
@@ -1673,7 +1673,7 @@ def _do_simple(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]
         if not setup.rules.wound_penalties: raise InputError("who", "a second wind clears wound penalties, which the table does not use "
                                                                     "(rules.wound_penalties)")
         if fs.second_wind is not None: raise InputError("who", f"{a.who} has had her second wind: one a combat scene (002 · Second Wind)")
-        if out_reason(setup, fs, now): raise InputError("who", f"{a.who} is {out_reason(setup, fs, now)}")
+        if _out_reason(setup, fs, now): raise InputError("who", f"{a.who} is {_out_reason(setup, fs, now)}")
         f = setup.fighter(a.who)
         bonus = max(f.fortitude, f.willpower)
         n = feed("1d20", f"{a.who}'s save for a second wind (DC {SECOND_WIND_DC})")
@@ -1690,27 +1690,27 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
     if isinstance(a, Harm):
         if setup.rules.damage_saves: raise InputError("who", "with Damage Saves there are no Hit Points to take: make it an attack "
                                                              "(rules.damage_saves)")
-        if out_reason(setup, fs, now) in ("dead", "left for dead"): raise InputError("who", f"{a.who} is dead")
+        if _out_reason(setup, fs, now) in ("dead", "left for dead"): raise InputError("who", f"{a.who} is dead")
         lines.append(f"{a.who} takes {a.amount}" + (f" ({a.note})." if a.note else "."))
         return _hurt(setup, st, a.who, a.amount, a.breaks_skin, feed, lines)
     if isinstance(a, Heal):
         f = setup.fighter(a.who)
-        if out_reason(setup, fs, now) in ("dead", "left for dead"): raise InputError("who", f"{a.who} is dead: healing does not raise the dead")
+        if _out_reason(setup, fs, now) in ("dead", "left for dead"): raise InputError("who", f"{a.who} is dead: healing does not raise the dead")
         hp = max(fs.hp, min(f.hp, fs.hp + a.amount))
         lines.append(f"{a.who} is healed {hp - fs.hp}" + (f" ({a.note})" if a.note else "") + f": {hp} of {f.hp} Hit Points.")
         fs = _with(fs, hp=hp)
-        return _put(setup, st, _with(fs, fell=None) if not out_reason(setup, fs, now) else fs)
+        return _put(setup, st, _with(fs, fell=None) if not _out_reason(setup, fs, now) else fs)
     if isinstance(a, SetCondition):
         until = None if not a.rounds else _later(now, a.rounds)
         lines.append(f"{a.who} is {a.name}" + (f" for {a.rounds} round{'s' * (a.rounds != 1)}." if a.rounds else " (until it is cleared)."))
-        was = out_reason(setup, fs, now)
+        was = _out_reason(setup, fs, now)
         st = _put(setup, st, _add(_drop(fs, now, a.name), Condition(a.name, until=until), now))
         return _went_out(setup, st, a.who, was, lines)
     if isinstance(a, ClearCondition):
         if not _cond(fs, a.name, now): raise InputError("name", f"{a.who} is not {a.name}")
         lines.append(f"{a.who} is no longer {a.name}.")
         fs = _drop(fs, now, a.name)
-        return _put(setup, st, _with(fs, fell=None) if not out_reason(setup, fs, now) else fs)
+        return _put(setup, st, _with(fs, fell=None) if not _out_reason(setup, fs, now) else fs)
     if isinstance(a, FatePoint):
         if not setup.rules.fate_points: raise InputError("use", "the table does not use Fate Points (rules.fate_points)")
         if fs.fate_points < 1: raise InputError("who", f"{a.who} has no Fate Point left")
@@ -1732,7 +1732,7 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         fs = _with(fs, record=record, fate_points=fs.fate_points - 1,
                      conditions=tuple(c for c in fs.conditions if not (c.name == "stunned (Damage Save)" and c.until == _later(at, 1))))
         if level - 1 == 2: fs = _add(fs, Condition("stunned (Damage Save)", until=_later(at, 1)), now)
-        if not out_reason(setup, fs, now): fs = _with(fs, fell=None)
+        if not _out_reason(setup, fs, now): fs = _with(fs, fell=None)
         lines.append(f"{a.who} spends a Fate Point ({fs.fate_points} left): {line}")
         return _with(_put(setup, st, fs), last_save=(), last_dead="")
     raise InputError("action", f"unknown action {shown(a)}")
@@ -1742,7 +1742,7 @@ def _strain(setup: Setup, st: FightState, who: str, lines: list[str]) -> FightSt
     "BESM d20: a Disabled character who fights is Dying once the action is done."
     fs = _get(setup, st, who)
     if fs.record is None or not fs.record.disabled or fs.record.out: return st
-    was = out_reason(setup, fs, st.now)
+    was = _out_reason(setup, fs, st.now)
     record = ds._apply([fs.record], [], ds.Strenuous(), _ds_target(setup, who), _ds_rules(setup))[0]
     lines.append(f"{who} fought while Disabled: she is Dying now (000 · Damage Conditions).")
     return _went_out(setup, _put(setup, st, _with(fs, record=record)), who, was, lines)
@@ -2004,7 +2004,7 @@ def _probes(setup: Setup, st: FightState, who: str) -> dict[str, list]:
         "stand": [Stand(who)],
         "end turn": [EndTurn(who)],
         "mind contact": [MindContact(who, t) for t in others],
-        "mind attack": [MindAttack(who, c.other) for c in fs.conditions if c.name == "mind contact" and active(c, now)],
+        "mind attack": [MindAttack(who, c.other) for c in fs.conditions if c.name == "mind contact" and _active(c, now)],
         "break contact": [BreakContact(who)],
         "withdraw": [Withdraw(who)],
         "second wind": [SecondWind(who)],
@@ -2063,7 +2063,7 @@ def _claims(st: FightState) -> dict:
     "What a save says the fight is now: checked against the replay when it loads."
     return {"round": st.round, "at": st.at, "turn": st.turn, "held": list(st.held),
             "fighters": [{"name": fs.name, "hp": fs.hp, "conditions": sorted(c.name + (f" ({c.other})" if c.other else "")
-                                                                             for c in fs.conditions if active(c, st.now)),
+                                                                             for c in fs.conditions if _active(c, st.now)),
                           "acted": fs.acted, "injuries": fs.injuries, "fate_points": fs.fate_points,
                           "record": None if fs.record is None else fs.record.condition} for fs in st.fighters]}
 
@@ -2168,7 +2168,7 @@ def standings(fight: Fight,  # the fight now
     for f in sorted(setup.fighters, key=lambda f: place.get(f.name, len(st.order))):
         fs = _get(setup, st, f.name)
         out.append(Standing(f.name, f.side, f.foe, fs.hp, f.hp, _penalty(setup, fs),
-                            tuple(_said(c, st.round) for c in fs.conditions if active(c, now)), totals.get(f.name),
-                            fs.acted, f.name in may, out_reason(setup, fs, now), fs.fate_points, fs.injuries,
+                            tuple(_said(c, st.round) for c in fs.conditions if _active(c, now)), totals.get(f.name),
+                            fs.acted, f.name in may, _out_reason(setup, fs, now), fs.fate_points, fs.injuries,
                             "" if fs.record is None else fs.record.condition))
     return tuple(out)
