@@ -408,3 +408,52 @@ def test_a_long_save_loads_in_time(tmp_path, n, limit):
     seconds = float(subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout)
     print(f"{n} actions load in {seconds * 1000:.0f} ms")
     assert seconds < limit
+
+
+# ---- the wing's readings, passed through the fight's switches ----
+
+def test_the_wings_switches_reach_the_rolls():
+    base = fight_at()
+    flat = fight_at(FightRules(defence_natural_20=False))
+    a = Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),))
+    assert attack_preview(flat, a)[0].resolution == resolve_attack(6, 12, "1d10+2", defence_bonus=2, armour=2, current_hp=24,
+                                                                   defence_natural_20=False)
+    assert "defended" in play(base, Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),)), 19, 20).log[-1]  # 25 against 22: a 20 still saves her
+    assert hp(play(flat, a, 19, 20, 5), "Oni") == 24 - 3  # under the other reading it does not
+    aimed = play(play(play(play(fight_at(FightRules(aim="action")), Aim("Aiko", "pistol")), NonCombat("Oni")), NonCombat("Rei")), EndRound())
+    assert attack_preview(aimed, Attack("Aiko", "pistol", ("Oni",), pace="still"))[0].resolution.attack_bonus == 5 + 2
+    for gritty, out in ((False, ""), (True, "dead")):  # Rei, 12 Hit Points, taken to −10
+        f = play(fight_at(FightRules(gritty=gritty)), Harm("Rei", 22))
+        assert next(s.out for s in standings(f) if s.name == "Rei") == ("unconscious" if not gritty else out)
+    for trigger, saves in (("more", 0), ("equal", 1)):  # 4 damage to the Ogre-sized Brute: Shock Value 4
+        f = play(fight_at(FightRules(shock=True, shock_trigger=trigger)), Harm("Oni", 4), *([10] * saves))
+        assert ("Shock:" in f.log[-1] or "Shock:" in f.log[-2]) == bool(saves)
+    grab = Grapple("Oni", "grab", "Rei", Answer("Rei"))
+    mantis = replace(ONI, free_hands=4)
+    for on, pen in ((True, -4), (False, 0)):
+        f = play(fight_at(FightRules(hands_on_defence=on), (AIKO, mantis, REI)), NonCombat("Aiko"))
+        assert grapple_preview(f, grab).defence_bonus - 3 == pen
+    for stops, lands in ((False, True), (True, False)):
+        f = play(play(play(play(fight_at(FightRules(defence_stops_throw=stops)), NonCombat("Aiko")), Grapple("Oni", "grab", "Rei"), 15),
+                      NonCombat("Rei")), EndRound())
+        f = play(f, NonCombat("Aiko"))
+        dice = (10, 20, 7, 20) if lands else (10, 20, 20)  # the throw, 10 + 4 reaches AC 13; her defence, a natural 20, stops it or not
+        f = play(f, Grapple("Oni", "throw", "Rei", Answer("Rei")), *dice)
+        assert ("prone" in next(s.conditions for s in standings(f) if s.name == "Rei")) == lands
+    for reading, pen in (("table", -4), ("both", -6)):
+        f = play(fight_at(FightRules(others_penalty=reading, desperate_defence=True)), Attack("Aiko", "katana", ("Rei",), (Answer("Rei"),)), 15, 20)
+        friend = Attack("Oni", "club", ("Aiko",), (Answer("Aiko", by="Rei", others=(("target within reach", None),)),))
+        assert attack_preview(f, friend)[0].resolution.nth_penalty == pen
+
+
+def test_damage_save_readings_pass_through():
+    brute = replace(ONI, weapons=(Weapon("club", 4, "1d8+3", damage_bonus=10),))
+    for hit, record in ((True, "Disabled, Injured (1)"), (False, "Disabled")):
+        f = play(play(fight_at(FightRules(damage_saves=True, disabled_hit=hit), (AIKO, brute, REI)), NonCombat("Aiko")),
+                 Attack("Oni", "club", ("Aiko",)), 15, 2)
+        assert next(s.record for s in standings(f) if s.name == "Aiko") == record
+    tough = replace(AIKO, con_bonus=30)
+    for natural_1, record in ((True, "Injured (1)"), (False, "Unhurt")):
+        f = play(play(fight_at(FightRules(damage_saves=True, save_natural_1=natural_1), (tough, brute, REI)), NonCombat("Aiko")),
+                 Attack("Oni", "club", ("Aiko",)), 15, 1)
+        assert next(s.record for s in standings(f) if s.name == "Aiko") == record
