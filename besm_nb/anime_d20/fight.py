@@ -1632,10 +1632,12 @@ def _do_simple(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]
         w = setup.fighter(a.who).weapon(a.weapon)
         if not w.ranged: raise InputError("weapon", f"Extra Aim is for a ranged attack; the {w.name} is {w.kind} (002 · Extra Aim)")
         if _cond(fs, "pinned", now): raise InputError("who", f"{a.who} is pinned (002 · Pin)")
-        if fs.used: raise InputError("who", f"{a.who} has already acted this turn: aiming takes her whole turn, standing still (002 · Extra Aim)")
-        st = _spend(setup, st, a.who, attack=False, whole=True)
+        whole = setup.rules.aim == "round"  # the text's full round of aiming; Table 12-5's reading takes one action
+        if fs.used and whole: raise InputError("who", f"{a.who} has already acted this turn: aiming takes her whole turn, standing still (002 · Extra Aim)")
+        st = _spend(setup, st, a.who, attack=False, whole=whole)
         bonus = aim_bonus(w.scope, setup.rules.aim)
-        lines.append(f"{a.who} aims the {w.name}, standing still: {bonus:+d} on her next shot with it if she neither moves nor is hurt.")
+        lines.append(f"{a.who} aims the {w.name}, standing still: {bonus:+d} on her next shot with it if she neither moves nor is hurt"
+                     + (" (an action of aiming: she may shoot this turn if she has an action left)." if not whole else "."))
         return _put(setup, st, _add(_drop(_get(setup, st, a.who), now, "aiming"), Condition("aiming", w.name, bonus), now))
     if isinstance(a, TotalDefence):
         fs = _turn(setup, st, a.who, "go on Total Defence")

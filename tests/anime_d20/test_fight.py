@@ -457,3 +457,15 @@ def test_damage_save_readings_pass_through():
         f = play(play(fight_at(FightRules(damage_saves=True, save_natural_1=natural_1), (tough, brute, REI)), NonCombat("Aiko")),
                  Attack("Oni", "club", ("Aiko",)), 15, 1)
         assert next(s.record for s in standings(f) if s.name == "Aiko") == record
+
+
+def test_aiming_takes_a_round_or_an_action():
+    quick = replace(AIKO, extra_attacks=1)
+    f = fight_at(FightRules(aim="action"), (quick, ONI, REI))
+    f = play(f, Aim("Aiko", "pistol"))
+    assert who_may_act(f) == ("Aiko",)  # Table 12-5's reading: an action of aiming, then the shot in the same turn
+    assert attack_preview(f, Attack("Aiko", "pistol", ("Oni",), pace="still"))[0].resolution.attack_bonus == 5 + 2
+    g = play(fight_at(FightRules(aim="round"), (quick, ONI, REI)), Aim("Aiko", "pistol"))
+    assert who_may_act(g) == ("Oni",)  # the text's reading: a whole round of aiming
+    refused(play(fight_at(FightRules(aim="round"), (quick, ONI, REI)), NonCombat("Aiko")), Aim("Aiko", "pistol"),
+            "aiming takes her whole turn, standing still")
