@@ -55,8 +55,8 @@ __all__ = ['RULE', 'FIGHT_KIND', 'FIGHT_VERSION', 'NAME_LEN', 'NOTE_LEN', 'MAX_F
            'MAX_ROWS', 'MAX_ACTIONS', 'BONUS_RANGE', 'AC_RANGE', 'SCORE_RANGE', 'MODIFIER_RANGE', 'ARMOUR_RANGE',
            'WEAPON_KINDS', 'DEFENCES', 'SPREADING', 'INITIATIVE_READINGS', 'TOTAL_ATTACK_READINGS', 'BIG', 'CONDITIONS',
            'GM_CONDITIONS', 'OUT_CONDITIONS', 'STOPPED_CONDITIONS', 'ENGINE_ROWS', 'ATTACK_ROWS', 'ANSWER_ROWS',
-           'OTHERS_ROWS', 'MANOEUVRES', 'FATE_USES', 'ACTIONS', 'TURN_ACTIONS', 'Action', 'Moment', 'LOCATION_EFFECTS',
-           'GRAB', 'ESCAPE_DC', 'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer', 'Attack', 'Grapple',
+           'OTHERS_ROWS', 'MANOEUVRES', 'FATE_USES', 'ACTIONS', 'Action', 'Moment', 'LOCATION_EFFECTS', 'GRAB',
+           'ESCAPE_DC', 'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer', 'Attack', 'Grapple',
            'Escape', 'Aim', 'TotalDefence', 'NonCombat', 'Delay', 'Stand', 'EndTurn', 'EndRound', 'Initiative',
            'MindContact', 'MindAttack', 'BreakContact', 'Withdraw', 'SecondWind', 'Harm', 'Heal', 'SetCondition',
            'ClearCondition', 'FatePoint', 'FirstAid', 'FighterState', 'FightState', 'Plan', 'Blow', 'Played', 'Fight',
@@ -639,8 +639,6 @@ class FirstAid:
 ACTIONS: dict[str, type] = {c.KIND: c for c in (
     Initiative, Attack, Grapple, Escape, Aim, TotalDefence, NonCombat, Delay, Stand, EndTurn, EndRound, MindContact, MindAttack,
     BreakContact, Withdraw, SecondWind, Harm, Heal, SetCondition, ClearCondition, FatePoint, FirstAid)}
-TURN_ACTIONS = ("attack", "grapple", "escape", "aim", "total defence", "non-combat", "delay", "mind contact", "mind attack",
-                "break contact", "first aid")  # what she does on her Initiative: each spends an action (a delay, her moment)
 Action = (Initiative | Attack | Grapple | Escape | Aim | TotalDefence | NonCombat | Delay | Stand | EndTurn | EndRound | MindContact | MindAttack
           | BreakContact | Withdraw | SecondWind | Harm | Heal | SetCondition | ClearCondition | FatePoint | FirstAid)
 
@@ -1188,7 +1186,7 @@ def _landing(setup: Setup, st: FightState, p: Plan, nat: int, who: str, what: st
     total = nat + m.attack_bonus
     head = f"{who}'s {what} at {p.target}: d20 {nat} {m.attack_bonus:+d} = {total} against AC {p.ac}"
     if nat == 1:
-        lines.append(head + ": a natural 1 always misses."); return st, "miss"
+        lines.append(head + ": a natural 1, a miss (the GM may make it worse: a bystander hit, a weapon that jams)."); return st, "miss"
     if nat != 20 and total < p.ac:
         lines.append(head + ": a miss."); return st, "miss"
     if nat == 20 or nat >= crit_range:
