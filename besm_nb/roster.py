@@ -37,7 +37,7 @@ ROSTER_KIND, ROSTER_VERSION = "besm-roster", 1
 MAX_ENTRIES = 5_000  # entries in one roster
 MAX_GROUPS = 500  # groups in one roster
 MAX_MEMBERS = 200  # names in one group: as many as the largest tracker takes (unit combat's 200 units)
-MAX_DAMAGES = 40  # different damage expressions in one roster: each is held to the exact-odds limits once, up to ~40 ms for the largest
+MAX_DAMAGES = 40  # different damage expressions in one roster: each is held to the exact-odds limits once, up to ~25 ms for the largest
 MAX_REVISION = 10 ** 12
 NAME_LEN = 100  # a group's name; an entry's name is as long as its tracker allows
 NOTE_LEN = 500
@@ -113,9 +113,8 @@ def _read_vehicle(d: object, where: str) -> Vehicle:
 
 def _vehicle_stats(v: Vehicle) -> dict:
     "A vehicle's set-up and its people (what the hits did to it stays with the chase)."
-    return {k: getattr(v, k) for k in _VEHICLE_SETUP if k not in ("driver", "windshield")} | {
-        "driver": v.driver.name, "windshield": "none" if v.windshield == "none" else "intact",
-        "passengers": [o.name for o in v.passengers]}
+    now = {"driver": v.driver.name, "windshield": "none" if v.windshield == "none" else "intact"}
+    return {k: now[k] if k in now else getattr(v, k) for k in _VEHICLE_SETUP} | {"passengers": [o.name for o in v.passengers]}
 
 
 def _read_stamina(d: object, where: str) -> Fighter:
@@ -282,37 +281,50 @@ def _kind(value: object, system: str, where: str) -> Kind:
     return KINDS[name]
 
 
-@dataclass(frozen=True, eq=True)
 class Entry:
     "One character, foe, vehicle or unit in a roster: its kind and its stats as its tracker saves them, checked as that save is."
-    kind: str  # a key of KINDS, e.g. "fighter"
-    stats: dict  # the combatant's fields, as its tracker saves them
-    starter: bool = False  # shipped with besm_nb, from a source's or a chapter's example
-    note: str = ""  # the GM's note (a starter's says where it comes from)
+    __slots__ = ("kind", "_stats", "starter", "note")
 
-    def __post_init__(self):
-        kind = KINDS[require_choice(self.kind, "kind", tuple(KINDS))]
-        stats = _copied(self.stats, "stats")
-        kind.read(stats, "stats")
+    def __init__(self, kind: str,  # a key of KINDS, e.g. "fighter"
+                 stats: dict,  # the combatant's fields, as its tracker saves them
+                 starter: bool = False,  # shipped with besm_nb, from a source's or a chapter's example
+                 note: str = "",  # the GM's note (a starter's says where it comes from)
+                ):
+        k = KINDS[require_choice(kind, "kind", tuple(KINDS))]
+        stats = _copied(stats, "stats")
+        k.read(stats, "stats")
         _named(stats["name"], "stats.name")
-        require_bool(self.starter, "starter"); require_text(self.note, "note", NOTE_LEN)
-        object.__setattr__(self, "stats", stats)
+        _set(self, kind=kind, _stats=stats, starter=require_bool(starter, "starter"), note=require_text(note, "note", NOTE_LEN))
+
+    def __setattr__(self, name, value): raise AttributeError(f"an Entry does not change: make another ({name})")
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Entry) and (self.kind, self._stats, self.starter, self.note) == (other.kind, other._stats, other.starter, other.note)
+    __hash__ = None
+    def __repr__(self) -> str: return f"Entry({self.kind!r}, {self._stats!r}, starter={self.starter!r}, note={self.note!r})"
 
     @property
-    def name(self) -> str: return self.stats["name"]
+    def stats(self) -> dict:
+        "The stats, a copy of the entry's own (changing it changes nothing)."
+        return json.loads(json.dumps(self._stats))
+
+    @property
+    def name(self) -> str: return self._stats["name"]
 
     @property
     def system(self) -> str: return KINDS[self.kind].system
 
     @property
-    def summary(self) -> str: return KINDS[self.kind].summary(self.stats)
+    def summary(self) -> str: return KINDS[self.kind].summary(self._stats)
+
+
+def _set(entry: Entry, **values) -> Entry:
+    for k, v in values.items(): object.__setattr__(entry, k, v)
+    return entry
 
 
 def _entry(kind: str, stats: dict, starter: bool, note: str) -> Entry:
     "An entry whose every field was just checked where the file holds it (not checked twice)."
-    e = object.__new__(Entry)
-    for k, v in (("kind", kind), ("stats", stats), ("starter", starter), ("note", note)): object.__setattr__(e, k, v)
-    return e
+    return _set(object.__new__(Entry), kind=kind, _stats=stats, starter=starter, note=note)
 
 
 @dataclass(frozen=True)
@@ -360,7 +372,7 @@ class Roster:
             _kind(e.kind, self.system, f"entries[{i}].kind")
             if e.name in named: raise InputError(f"entries[{i}].stats.name", f"{e.name!r} names entries[{named[e.name]}] too: each entry has its own name")
             named[e.name] = i
-        _damages([e.stats for e in entries], [KINDS[e.kind] for e in entries])
+        _damages([e._stats for e in entries], [KINDS[e.kind] for e in entries])
         titles: set[str] = set()
         for i, g in enumerate(groups):
             if not isinstance(g, Group): raise InputError(f"groups[{i}]", f"must be a Group, got {shown(g)}")
@@ -545,7 +557,7 @@ def _of(entry: object, kind: str) -> dict:
     "The stats of an entry of this kind (a fresh copy: a fight keeps its own)."
     if not isinstance(entry, Entry): raise InputError("entry", f"must be an Entry, got {shown(entry)}")
     if entry.kind != kind: raise InputError("entry", f"{entry.name} is a {entry.kind}, not a {kind}")
-    return json.loads(json.dumps(entry.stats))
+    return entry.stats
 
 
 def combatant(entry: Entry,  # a roster entry
@@ -723,7 +735,7 @@ def roster_from_text(text: str,  # a roster file's text, e.g. uploaded
 # %% ../nbs/core/10_roster.ipynb #66b7d16d
 def _starter(system: str, records: Sequence[tuple[object, str]], groups: Sequence[tuple[str, Sequence[str], str]]) -> Roster:
     "A starter roster: each record with the note saying where it comes from, and its groups; all marked as starters."
-    entries = tuple(dataclasses.replace(keep(r, note), starter=True) for r, note in records)
+    entries = tuple(Entry(e.kind, e.stats, True, note) for e, note in ((keep(r), note) for r, note in records))
     return Roster(system, entries, tuple(Group(n, tuple(m), True, note) for n, m, note in groups))
 
 
