@@ -347,11 +347,16 @@ def cmd_roster_list(args) -> None:
     where = lambda system: (f"read from {args.roster}" if args.roster else f"kept in {kept(system)}" if kept(system).exists()
                             else f"the starter roster: none kept yet at {kept(system)}")
     if args.system is None and not args.roster:
-        rosters = {s: _roster(args, s) for s in SYSTEMS}
-        rows = [["system", "entries", "groups", "revision", "where"]] + [
-            [f"{SYSTEMS[s]} ({s})", str(len(r.entries)), str(len(r.groups)), str(r.revision), where(s)] for s, r in rosters.items()]
-        data = {"rosters": [{"system": s, "entries": len(r.entries), "groups": len(r.groups), "revision": r.revision,
-                             "kept_in": str(kept(s)) if kept(s).exists() else None} for s, r in rosters.items()]}
+        rows, data = [["system", "entries", "groups", "revision", "where"]], {"rosters": []}
+        for s in SYSTEMS:  # one roster that cannot be read says why, and the others are still listed
+            try: r = _roster(args, s)
+            except ValueError as err:
+                rows.append([f"{SYSTEMS[s]} ({s})", "-", "-", "-", f"cannot be read: {err}"])
+                data["rosters"].append({"system": s, "kept_in": str(kept(s)), "error": str(err)})
+                continue
+            rows.append([f"{SYSTEMS[s]} ({s})", str(len(r.entries)), str(len(r.groups)), str(r.revision), where(s)])
+            data["rosters"].append({"system": s, "entries": len(r.entries), "groups": len(r.groups), "revision": r.revision,
+                                    "kept_in": str(kept(s)) if kept(s).exists() else None})
         return _emit(args, data, _table(rows, right=(1, 2, 3)))
     r = _roster(args, args.system)
     rows = [["name", "kind", "what"]] + [[e.name + (" *" if e.starter else ""), e.kind, e.summary] for e in r.entries]

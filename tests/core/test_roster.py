@@ -387,6 +387,10 @@ def test_roster_list_and_show(tmp_path):
     assert "Garth *" in cli("roster", "list", "--roster", str(file))[1]
     status, _, err = cli("roster", "list", "tristat", "--roster", str(file))
     assert status == 1 and "this is the Encounters roster, not the Tri-Stat one" in err
+    roster_path(tmp_path, "special").parent.mkdir(exist_ok=True)
+    roster_path(tmp_path, "special").write_text("{")  # a damaged roster: said, and the others still listed
+    status, out, _ = cli("roster", "list", "--saves", saves)
+    assert status == 0 and "cannot be read: special.json is not a readable save file" in out and "Encounters (encounters)" in out
 
 
 @pytest.mark.parametrize("with_roster,typed", [
