@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Callable, Iterable
 
 PROG = "besm-nb"
@@ -26,6 +27,9 @@ EXAMPLES = """examples:
   besm-nb damage-save --save 3 --dc 15
   besm-nb chase-round --predator "Gun It" --prey "Pull Ahead"
   besm-nb vehicle-hit 6d6+2
+  besm-nb roster list tristat              a roster's entries and groups (the starters until one is kept)
+  besm-nb roster show tristat Jadeite      one entry, every field
+  besm-nb tristat-attack --from Jadeite --target-from Mars --dodge
   besm-nb dashboards                       serve the dashboards (needs besm_nb[dashboards])
 add --json to any odds or roll for a script; every command has --help; names (Gun It, close, lethal) in any case."""
 
@@ -97,9 +101,37 @@ def _plain_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper): stream.reconfigure(errors="besm_plain")
 
+def _saves(args) -> Path:
+    "The saves folder a roster is read from: --saves, else the one BESM_NB_SAVES names, else the installed dashboards' own."
+    if getattr(args, "saves", None): return Path(args.saves)
+    if os.environ.get("BESM_NB_SAVES"): return Path(os.environ["BESM_NB_SAVES"])  # the tracker kit's SAVES_ENV
+    import besm_nb.ui.serve as serve  # no display code: it only knows where the dashboards keep their saves
+    return serve.user_saves_folder()
+
+
+def _roster(args, system: str | None):
+    "The roster a command reads: the file --roster names, else the system's roster in the saves folder (its starters while none is kept)."
+    from besm_nb.roster import load_roster, read_roster
+    if getattr(args, "roster", None): return load_roster(args.roster, system)
+    return read_roster(_saves(args), system)
+
+
+def _entry(args, option: str,  # the option naming it, e.g. "--target-from"
+           system: str, kind: str):
+    "The roster entry an option names, of the kind this command takes; refused naming the option."
+    from besm_nb.dice import InputError
+    from besm_nb.roster import SYSTEMS
+    name = getattr(args, option[2:].replace("-", "_"))
+    try: entry = _roster(args, system).entry(name)
+    except InputError as err: raise InputError(option, str(err).split(": ", 1)[1]) from None
+    if entry.kind != kind: raise InputError(option, f"{entry.name} is a {entry.kind}: {args.command} takes a {kind} of the {SYSTEMS[system]} roster")
+    return entry
+
+
 # %% auto #0
 __all__ = ['PROG', 'EXAMPLES', 'whole_number', 'cmd_roll', 'cmd_odds', 'cmd_check', 'cmd_tristat_attack', 'cmd_d20_attack',
-           'cmd_damage_save', 'cmd_chase_round', 'cmd_vehicle_hit', 'build_parser', 'main']
+           'cmd_damage_save', 'cmd_chase_round', 'cmd_vehicle_hit', 'cmd_roster_list', 'cmd_roster_show',
+           'build_parser', 'main']
 
 # %% ../nbs/core/08_cli.ipynb #5a2d7e68
 def cmd_roll(args) -> None:
@@ -154,36 +186,82 @@ def cmd_check(args) -> None:
 
 def cmd_tristat_attack(args) -> None:
     "Tri-Stat: the chance an attack hits (and lands, after a dodge), and the Health it will cost the defender, exactly."
-    from besm_nb.dice import fmt_odds
+    from besm_nb.dice import InputError, fmt_odds
     from besm_nb.tristat.combat import MODIFIERS_BY_NAME, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds, hit_odds
+    mental, adds_acv, who = False, True, {}
+    if getattr(args, "from"):
+        from besm_nb.roster import to_fighter
+        f = to_fighter(_entry(args, "--from", "tristat", "fighter"))
+        if not f.attacks: raise InputError("--from", f"{f.name} has no attack")
+        a = f.attack(args.attack) if args.attack else f.attacks[0]
+        if a.controls: raise InputError("--attack", f"{f.name}'s {a.name} controls or deceives: it costs no Health, which is what this gives")
+        mental, adds_acv, who = a.mental, a.adds_acv, {"attacker": f.name, "attack": a.name}
+        if args.acv is None: args.acv = f.mind if mental else f.acv  # a mental attack rolls against Mind
+        if args.power is None: args.power = a.power
+    elif args.attack: args.command_parser.error("--attack picks one of the attacks of the fighter --from names: give --from too")
+    if args.target_from:
+        from besm_nb.roster import to_fighter
+        t = to_fighter(_entry(args, "--target-from", "tristat", "fighter"))
+        if args.dodge and args.dcv is None: args.dcv = t.mind if mental else t.dcv
+        if args.armour is None: args.armour = t.armour
+        if args.force_field is None: args.force_field = t.force_field
+        who["target"] = t.name
+    if args.acv is None or args.power is None: args.command_parser.error("give --acv and --power, or --from NAME (a fighter of the Tri-Stat roster)")
     if args.dodge and args.dcv is None: args.command_parser.error("--dodge needs --dcv, the defender's Defence Combat Value")
     if args.dcv is not None and not args.dodge: args.command_parser.error("--dcv is the dodge's: add --dodge, or leave --dcv out")
+    shield, armour, force_field = (v or 0 for v in (args.shield, args.armour, args.force_field))
     lost = health_lost_odds(args.power, args.acv, args.modifier, dodge=args.dodge, dcv=args.dcv or 0, nth_dodge=args.nth,
-                            shield=args.shield, armour=args.armour, force_field=args.force_field, vital=args.vital)
+                            shield=shield, armour=armour, force_field=force_field, vital=args.vital, adds_acv=adds_acv)
     roll_modifier = args.modifier + (MODIFIERS_BY_NAME[VITAL_SPOT].value if args.vital else 0)  # as health_lost_odds rolls it
     hit = hit_odds(args.acv, roll_modifier)
     lands = hit * (1 - dodge_odds(args.dcv, args.nth)) if args.dodge else hit
     mean = expected_loss(lost)
-    head = (f"ACV {args.acv}{'' if not roll_modifier else f' ({roll_modifier:+d} to the roll)'}: "
-            + (f"lands {fmt_odds(lands)} after she dodges with DCV {args.dcv} (dodge {args.nth} of the round); "
+    head = (_from_line(who, "Tri-Stat", f"{who.get('attacker')}'s {who.get('attack')}")
+            + f"{'Mind' if mental else 'ACV'} {args.acv}{'' if not roll_modifier else f' ({roll_modifier:+d} to the roll)'}: "
+            + (f"lands {fmt_odds(lands)} after she dodges with {'Mind' if mental else 'DCV'} {args.dcv} (dodge {args.nth} of the round); "
                f"hits {fmt_odds(hit)} before her dodge" if args.dodge else f"hits {fmt_odds(hit)}")
             + f"\nHealth lost: {float(mean):.2f} on average ({mean.numerator}/{mean.denominator})")
     data = {"hit": _chance(hit), "lands": _chance(lands), "health_lost": {str(k): _chance(p) for k, p in lost.items()},
-            "expected_loss": _chance(mean)}
+            "expected_loss": _chance(mean)} | ({"roster": who} if who else {})
     _emit(args, data, head + "\n" + _table(_odds_lines(lost, "Health lost"), right=(0, 1, 2)))
+
+
+def _from_line(who: dict, system: str, attacker: str) -> str:
+    "The line naming the roster entries a command used (nothing when it used none)."
+    if not who: return ""
+    parts = [attacker if "attacker" in who else "", f"against {who['target']}" if "target" in who else ""]
+    return f"from the {system} roster: {' '.join(p for p in parts if p)}\n"
 
 
 def cmd_d20_attack(args) -> None:
     "Anime d20: the exact chances an attack misses, is defended, hits or crits, and its damage after armour."
     from besm_nb.dice import fmt_odds
     from besm_nb.anime_d20.combat import attack_odds, drop_below_zero
-    o = attack_odds(args.bonus, args.ac, args.damage, defence_bonus=args.defence, nth_defence=args.nth, armour=args.armour,
-                    crit=args.crit)
+    who, extra = {}, args.extra_defences
+    if getattr(args, "from"):
+        from besm_nb.roster import to_anime_character
+        a = to_anime_character(_entry(args, "--from", "anime_d20", "anime-character"))
+        if args.bonus is None: args.bonus = a.attack_bonus
+        if args.damage is None: args.damage = a.damage
+        who["attacker"] = a.name
+    if args.target_from:
+        from besm_nb.roster import to_anime_character
+        t = to_anime_character(_entry(args, "--target-from", "anime_d20", "anime-character"))
+        if args.ac is None: args.ac = t.ac
+        if args.defence is None and not args.no_defence: args.defence = t.defence_bonus
+        if args.armour is None: args.armour = t.armour
+        if args.hp is None: args.hp = max(0, t.hp)
+        if extra is None: extra = t.extra_defences
+        who["target"] = t.name
+    if args.bonus is None or args.ac is None or args.damage is None:
+        args.command_parser.error("give --bonus, --ac and --damage, or take them from the Anime d20 roster (--from NAME, --target-from NAME)")
+    o = attack_odds(args.bonus, args.ac, args.damage, defence_bonus=args.defence, nth_defence=args.nth, extra_defences=extra or 0,
+                    armour=args.armour or 0, crit=args.crit)
     lines = [f"{name}: {fmt_odds(p)}" for name, p in o.outcomes.items()]
-    head = (f"d20 {args.bonus:+d} against AC {args.ac}, damage {args.damage}: " + ", ".join(lines)
-            + f"\nDamage: {float(o.expected):.2f} on average")
+    head = (_from_line(who, "Anime d20", who.get("attacker", "")) + f"d20 {args.bonus:+d} against AC {args.ac}, damage {args.damage}: "
+            + ", ".join(lines) + f"\nDamage: {float(o.expected):.2f} on average")
     data = {"outcomes": {k: _chance(p) for k, p in o.outcomes.items()}, "lands": _chance(o.lands),
-            "damage": {str(k): _chance(p) for k, p in o.damage.items()}, "expected": _chance(o.expected)}
+            "damage": {str(k): _chance(p) for k, p in o.damage.items()}, "expected": _chance(o.expected)} | ({"roster": who} if who else {})
     if args.hp is not None:
         down = drop_below_zero(o, args.hp)
         head += f"\nBelow 0 Hit Points from {args.hp}: {fmt_odds(down)}"
@@ -195,42 +273,124 @@ def cmd_damage_save(args) -> None:
     "BESM d20: the exact chance of each result of a Damage Save."
     from besm_nb.besm_d20.damage_saves import damage_save_odds
     from besm_nb.dice import fmt_odds
+    who = {}
+    if getattr(args, "from"):
+        from besm_nb.roster import to_target
+        t = to_target(_entry(args, "--from", "besm_d20", "damage-target"))
+        if args.save is None: args.save = t.save_bonus  # Constitution + Armour + Damn Healthy!
+        who["target"] = t.name
+    if args.save is None: args.command_parser.error("give --save, or --from NAME (a Damage Save character of the BESM d20 roster)")
     odds = damage_save_odds(args.save, args.dc, args.attack, args.stun_hits, args.lethal_hits, args.mook)
-    head = f"Damage Save {args.save:+d} against DC {args.dc} ({args.attack} attack): results, mildest first"
-    data = {"results": {k: _chance(p) for k, p in odds.items()}}
+    head = ((f"from the BESM d20 roster: {who['target']}\n" if who else "")
+            + f"Damage Save {args.save:+d} against DC {args.dc} ({args.attack} attack): results, mildest first")
+    data = {"results": {k: _chance(p) for k, p in odds.items()}} | ({"roster": who} if who else {})
     _emit(args, data, head + "\n" + _table(_odds_lines(odds, "result"), right=(1, 2)))
 
 
 def cmd_chase_round(args) -> None:
     "BESM d20 chases: the exact odds of one round for a pair of manoeuvres."
+    from dataclasses import replace
     from besm_nb.besm_d20.chase import ChaseState, Mecha, start_speed
     from besm_nb.besm_d20.chase_odds import round_odds
     from besm_nb.dice import fmt_odds
-    hunter = Mecha("predator", drive=args.predator_drive, manoeuvre=args.predator_rating, max_speed=args.predator_speed)
-    quarry = Mecha("prey", drive=args.prey_drive, manoeuvre=args.prey_rating, max_speed=args.prey_speed)
+    who = {}
+    def side(label: str) -> Mecha:  # the side's whole mecha from the roster, or a plain one; the options typed win
+        if getattr(args, f"{label}_from"):
+            from besm_nb.roster import to_mecha
+            m = to_mecha(_entry(args, f"--{label}-from", "besm_d20", "chase-mecha"))
+            who[label] = m.name
+        else: m = Mecha(label)
+        typed = {"drive": getattr(args, f"{label}_drive"), "manoeuvre": getattr(args, f"{label}_rating"), "max_speed": getattr(args, f"{label}_speed")}
+        return replace(m, **{k: v for k, v in typed.items() if v is not None})
+    hunter, quarry = side("predator"), side("prey")
     speed = args.speed if args.speed is not None else start_speed(args.terrain, [hunter.max_speed, quarry.max_speed])
     r = round_odds(ChaseState(hunter, quarry, args.terrain, args.lead, speed), args.predator, args.prey)
-    head = (f"{r.predator} against {r.prey}, lead {args.lead}, {args.terrain} terrain, {r.speed} mph\n"
+    head = ((f"from the BESM d20 roster: {who.get('predator', 'the predator')} hunts {who.get('prey', 'the prey')}\n" if who else "")
+            + f"{r.predator} against {r.prey}, lead {args.lead}, {args.terrain} terrain, {r.speed} mph\n"
             + "takes effect: " + ", ".join(f"{k} {fmt_odds(p)}" for k, p in r.effect.items()) + "\n"
             + "crash: " + ", ".join(f"{k} {fmt_odds(p)}" for k, p in r.crash.items()) + "\n"
             + "the round ends: " + ", ".join(f"{k} {fmt_odds(p)}" for k, p in r.outcome.items()))
     data = {"predator": r.predator, "prey": r.prey, "speed": r.speed, "effect": {k: _chance(p) for k, p in r.effect.items()},
             "lead": {str(k): _chance(p) for k, p in r.lead.items()}, "crash": {k: _chance(p) for k, p in r.crash.items()},
             "outcome": {k: _chance(p) for k, p in r.outcome.items()}, "next_lead": {str(k): _chance(p) for k, p in r.next_lead.items()}}
-    _emit(args, data, head + "\n" + _table(_odds_lines(r.lead, "lead after Step 3"), right=(0, 1, 2)))
+    _emit(args, data | ({"roster": who} if who else {}), head + "\n" + _table(_odds_lines(r.lead, "lead after Step 3"), right=(0, 1, 2)))
 
 
 def cmd_vehicle_hit(args) -> None:
     "Special situations: the exact odds of every outcome of one hit on a car or motorcycle."
-    from besm_nb.dice import fmt_odds
+    from besm_nb.dice import InputError, fmt_odds
     from besm_nb.special.vehicles import vehicle_hit_odds
-    o = vehicle_hit_odds(args.damage, vehicle=args.vehicle, facing=args.facing, location=args.location, ammo=args.ammo)
+    who = {}
+    if getattr(args, "from"):
+        from besm_nb.roster import to_vehicle_steps
+        from besm_nb.special.car_chase import CarChase
+        e = _entry(args, "--from", "special", "vehicle")
+        if args.vehicle not in (None, e.stats["kind"]): raise InputError("--vehicle", f"{e.name} is a {e.stats['kind']}, not a {args.vehicle}")
+        args.vehicle, who = e.stats["kind"], {"vehicle": e.name}
+        o = CarChase(steps=to_vehicle_steps(e)).hit_odds(e.name, args.damage, facing=args.facing, location=args.location, ammo=args.ammo)
+    else:
+        args.vehicle = args.vehicle or "car"
+        o = vehicle_hit_odds(args.damage, vehicle=args.vehicle, facing=args.facing, location=args.location, ammo=args.ammo)
     facts = {"penetrates": o.penetrates, "catches fire": o.fire, "explodes": o.explodes, "someone aboard hurt": o.hurt,
              "a control roll at once": o.control_roll, "carries on through": o.through}
-    head = f"{args.damage} on a {args.vehicle}, from the {args.facing}:\n" + "\n".join(f"  {k}: {fmt_odds(p)}" for k, p in facts.items())
+    head = (f"{args.damage} on {who['vehicle'] + ' (a ' + args.vehicle + ', as the Special situations roster sets it up)' if who else 'a ' + args.vehicle}, "
+            f"from the {args.facing}:\n" + "\n".join(f"  {k}: {fmt_odds(p)}" for k, p in facts.items()))
     data = {"outcomes": {k: _chance(p) for k, p in o.outcomes.items()}, "areas": {k: _chance(p) for k, p in o.areas.items()},
-            **{k.replace(" ", "_"): _chance(p) for k, p in facts.items()}}
+            **{k.replace(" ", "_"): _chance(p) for k, p in facts.items()}} | ({"roster": who} if who else {})
     _emit(args, data, head + "\n" + _table(_odds_lines(o.outcomes, "outcome"), right=(1, 2)))
+
+
+def cmd_roster_list(args) -> None:
+    "The rosters: each system's entries and groups, or one system's in full (its starters while none is kept)."
+    from besm_nb.roster import SYSTEMS, roster_path
+    kept = lambda system: None if args.roster else roster_path(_saves(args), system)
+    where = lambda system: (f"read from {args.roster}" if args.roster else f"kept in {kept(system)}" if kept(system).exists()
+                            else f"the starter roster: none kept yet at {kept(system)}")
+    if args.system is None and not args.roster:
+        rows, data = [["system", "entries", "groups", "revision", "where"]], {"rosters": []}
+        for s in SYSTEMS:  # one roster that cannot be read says why, and the others are still listed
+            try: r = _roster(args, s)
+            except ValueError as err:
+                rows.append([f"{SYSTEMS[s]} ({s})", "-", "-", "-", f"cannot be read: {err}"])
+                data["rosters"].append({"system": s, "kept_in": str(kept(s)), "error": str(err)})
+                continue
+            rows.append([f"{SYSTEMS[s]} ({s})", str(len(r.entries)), str(len(r.groups)), str(r.revision), where(s)])
+            data["rosters"].append({"system": s, "entries": len(r.entries), "groups": len(r.groups), "revision": r.revision,
+                                    "kept_in": str(kept(s)) if kept(s).exists() else None})
+        return _emit(args, data, _table(rows, right=(1, 2, 3)))
+    r = _roster(args, args.system)
+    rows = [["name", "kind", "what"]] + [[e.name + (" *" if e.starter else ""), e.kind, e.summary] for e in r.entries]
+    head = f"{SYSTEMS[r.system]} roster, revision {r.revision} ({where(r.system)}): {len(r.entries)} entr{'y' if len(r.entries) == 1 else 'ies'}, {len(r.groups)} group{'' if len(r.groups) == 1 else 's'}"
+    groups = [f"  {g.name}{' *' if g.starter else ''}: {', '.join(g.members)}" for g in r.groups]
+    starred = any(x.starter for x in r.entries + r.groups)
+    text = "\n".join([head] + ([_table(rows)] if r.entries else []) + (["groups:"] + groups if groups else [])
+                     + (["* a starter, shipped with besm_nb from a source's (or a chapter's) example"] if starred else []))
+    data = {"system": r.system, "revision": r.revision, "kept_in": str(args.roster) if args.roster else str(kept(r.system)) if kept(r.system).exists() else None,
+            "entries": [{"name": e.name, "kind": e.kind, "starter": e.starter, "summary": e.summary} for e in r.entries],
+            "groups": [{"name": g.name, "members": list(g.members), "starter": g.starter, "note": g.note} for g in r.groups]}
+    _emit(args, data, text)
+
+
+def cmd_roster_show(args) -> None:
+    "One roster entry with every field (or a group with its members)."
+    from besm_nb.dice import InputError
+    from besm_nb.roster import FIELDS, SYSTEMS
+    r = _roster(args, args.system)
+    try: e = r.entry(args.name)
+    except InputError:
+        try: g = r.group(args.name)
+        except InputError: raise InputError("name", f"the {SYSTEMS[r.system]} roster has no entry or group called {args.name!r}: "
+                                                    f"'besm-nb roster list {r.system}' lists them") from None
+        data = {"system": r.system, "group": g.name, "members": list(g.members), "starter": g.starter, "note": g.note}
+        text = "\n".join([f"{g.name}: a group of the {SYSTEMS[r.system]} roster{' (a starter)' if g.starter else ''}"]
+                         + ([f"note: {g.note}"] if g.note else []) + [f"  {m} ({r.entry(m).kind})" for m in g.members])
+        return _emit(args, data, text)
+    shown_ = lambda v: json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict, bool)) or v is None else str(v)
+    rows = [["field", "value", "what it is"]] + [[f, shown_(e.stats[f]), what] for f, what in FIELDS[e.kind]]
+    text = "\n".join([f"{e.name}: a {e.kind} of the {SYSTEMS[r.system]} roster{' (a starter)' if e.starter else ''}"]
+                     + ([f"note: {e.note}"] if e.note else []) + [_table(rows)])
+    _emit(args, {"system": r.system, "name": e.name, "kind": e.kind, "starter": e.starter, "note": e.note, "stats": e.stats}, text)
+
 
 # %% ../nbs/core/08_cli.ipynb #8e7c3a19
 def _command(sub, name: str, run, what: str, example: str, json_out: bool = True) -> argparse.ArgumentParser:
@@ -241,10 +401,27 @@ def _command(sub, name: str, run, what: str, example: str, json_out: bool = True
     return c
 
 
-def _name_option(c, flag: str, names: _Names, default: str, what: str, listed: bool = True) -> None:
-    "An option naming one of the rules' names: any case, and its --help lists them (`listed`: also refuse any other)."
-    c.add_argument(flag, type=names, default=default, choices=names if listed else None, metavar="NAME",
+def _name_option(c, flag: str, names: _Names, default: str, what: str, listed: bool = True, unset: bool = False) -> None:
+    "An option naming one of the rules' names: any case, and its --help lists them (`listed`: also refuse any other; `unset`: left None when not typed, the command filling the default)."
+    c.add_argument(flag, type=names, default=None if unset else default, choices=names if listed else None, metavar="NAME",
                    help=f"{what} (default {default}): %(choices)s" if listed else what)
+
+
+def _roster_options(c, *froms: tuple[str, str]) -> None:
+    "Where the roster is read from (--roster FILE, --saves FOLDER), and the options naming its entries, each (flag, what)."
+    for flag, what in froms: c.add_argument(flag, metavar="NAME", help=what)
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("--roster", metavar="FILE", help="a roster file to read (default: the system's roster in the saves folder)")
+    where.add_argument("--saves", metavar="FOLDER", help="the saves folder whose rosters/ to read (default: the one BESM_NB_SAVES "
+                                                         "names, else the folder the installed dashboards save in)")
+
+
+def _systems() -> _Names:
+    "The rule systems' roster names, loaded when first needed; a '-' is read as '_' (besm-d20)."
+    names = _rules("roster", "SYSTEMS")
+    read = lambda text: names(text.replace("-", "_"))
+    read.__name__ = "system"
+    return names, read
 
 
 def _rules(module: str, *names: str) -> _Names:
@@ -294,36 +471,44 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = _command(sub, "tristat-attack", cmd_tristat_attack, "Tri-Stat: the chance an attack hits (and lands, after a dodge) and the "
                  "Health it costs the defender", "besm-nb tristat-attack --acv 8 --power 20 --dodge --dcv 5")
-    c.add_argument("--acv", type=int, required=True, help="the attacker's Attack Combat Value")
-    c.add_argument("--power", type=int, required=True, help="the attack's power (damage before the ACV is added)")
+    c.add_argument("--acv", type=int, help="the attacker's Attack Combat Value (needed unless --from gives it)")
+    c.add_argument("--power", type=int, help="the attack's power, damage before the ACV is added (needed unless --from gives it)")
     c.add_argument("--modifier", type=int, default=0, help="added to the attack roll; + is harder (default 0)")
     c.add_argument("--dodge", action="store_true", help="the defender dodges (give her --dcv)")
     c.add_argument("--dcv", type=int, help="the defender's Defence Combat Value, when she dodges")
     c.add_argument("--nth", type=int, default=1, help="which dodge of her round this is (default 1: the first)")
     for name, what in (("shield", "shield value raised against the attack"), ("armour", "the defender's armour"),
                        ("force-field", "the defender's force field")):
-        c.add_argument(f"--{name}", type=int, default=0, help=f"{what} (default 0)")
+        c.add_argument(f"--{name}", type=int, help=f"{what} (default 0, or the --target-from fighter's)")
     c.add_argument("--vital", action="store_true", help="the attack aims at a vital spot: +4 to its roll, its damage doubled")
+    c.add_argument("--attack", metavar="NAME", help="which attack of the --from fighter (default her first)")
+    _roster_options(c, ("--from", "the attacker, a fighter of the Tri-Stat roster: her ACV (Mind, for a mental attack) and the attack's power"),
+                    ("--target-from", "the defender, a fighter of the Tri-Stat roster: her DCV (Mind) when she dodges, armour, force field"))
 
     c = _command(sub, "d20-attack", cmd_d20_attack, "Anime d20: the chances an attack misses, is defended, hits or crits, and its damage",
                  "besm-nb d20-attack --bonus 5 --ac 15 --damage 2d6+3 --hp 12")
-    c.add_argument("--bonus", type=int, required=True, help="everything added to the attack d20")
-    c.add_argument("--ac", type=int, required=True, help="the target's Armour Class")
-    c.add_argument("--damage", required=True, help="the attack's damage, e.g. 2d6+3")
+    c.add_argument("--bonus", type=int, help="everything added to the attack d20 (needed unless --from gives it)")
+    c.add_argument("--ac", type=int, help="the target's Armour Class (needed unless --target-from gives it)")
+    c.add_argument("--damage", help="the attack's damage, e.g. 2d6+3 (needed unless --from gives it)")
     c.add_argument("--defence", type=int, help="the target's defence bonus, if she rolls a defence")
     c.add_argument("--nth", type=int, default=1, help="which defence of her round this is (default 1)")
-    c.add_argument("--armour", type=int, default=0, help="Armour or Force Field rating (default 0)")
+    c.add_argument("--armour", type=int, help="Armour or Force Field rating (default 0, or the --target-from character's)")
+    c.add_argument("--extra-defences", type=int, help="the target's free defences a round, Extra Defences (default 0, or her entry's)")
+    c.add_argument("--no-defence", action="store_true", help="the --target-from character rolls no defence")
     _name_option(c, "--crit", _rules("anime_d20.combat", "CRIT_READINGS"), "dice",
                  "critical damage: dice (the dice doubled) or twice (all of it rolled twice)")
     c.add_argument("--hp", type=int, help="the target's Hit Points now: also give the chance the attack drops her below 0")
+    _roster_options(c, ("--from", "the attacker, a character of the Anime d20 roster: her attack bonus and damage"),
+                    ("--target-from", "the target, a character of the Anime d20 roster: AC, defence, free defences, armour, Hit Points"))
 
     c = _command(sub, "damage-save", cmd_damage_save, "BESM d20: the chance of each result of a Damage Save", "besm-nb damage-save --save 3 --dc 15")
-    c.add_argument("--save", type=int, required=True, help="Constitution bonus + Armour Value + Damn Healthy! ranks")
+    c.add_argument("--save", type=int, help="Constitution bonus + Armour Value + Damn Healthy! ranks (needed unless --from gives it)")
     c.add_argument("--dc", type=int, required=True, help="the Damage Save DC")
     _name_option(c, "--attack", _rules("besm_d20.damage_saves", "ATTACKS"), "lethal", "the kind of attack")
     c.add_argument("--stun-hits", type=int, default=0, help="stun hits the target carries (default 0)")
     c.add_argument("--lethal-hits", type=int, default=0, help="lethal hits the target carries (default 0)")
     c.add_argument("--mook", action="store_true", help="the target is a mook to this attacker")
+    _roster_options(c, ("--from", "the target, a Damage Save character of the BESM d20 roster: her Damage Save bonus"))
 
     c = _command(sub, "chase-round", cmd_chase_round, "BESM d20 chases: the odds of one round for a pair of manoeuvres",
                  'besm-nb chase-round --predator "Gun It" --prey "Zig-Zag" --lead 10')
@@ -333,18 +518,36 @@ def build_parser() -> argparse.ArgumentParser:
     _name_option(c, "--terrain", _rules("besm_d20.chase", "TERRAINS"), "close", "the terrain")
     c.add_argument("--speed", type=int, help="the chase speed now (default: the terrain's starting speed)")
     for side in ("predator", "prey"):
-        c.add_argument(f"--{side}-drive", type=int, default=0, help=f"the {side}'s Drive bonus (default 0)")
-        c.add_argument(f"--{side}-rating", type=int, default=0, help=f"the {side}'s Manoeuvre rating (default 0)")
-        c.add_argument(f"--{side}-speed", type=int, default=100, help=f"the {side}'s maximum speed (default 100)")
+        c.add_argument(f"--{side}-drive", type=int, help=f"the {side}'s Drive bonus (default 0, or her entry's)")
+        c.add_argument(f"--{side}-rating", type=int, help=f"the {side}'s Manoeuvre rating (default 0, or her entry's)")
+        c.add_argument(f"--{side}-speed", type=int, help=f"the {side}'s maximum speed (default 100, or her entry's)")
+    _roster_options(c, *((f"--{side}-from", f"the {side}, a chase mecha of the BESM d20 roster: the whole mecha") for side in ("predator", "prey")))
 
     c = _command(sub, "vehicle-hit", cmd_vehicle_hit, "Special situations: the odds of every outcome of one hit on a car or motorcycle",
                  "besm-nb vehicle-hit 6d6+2 --vehicle motorcycle")
     c.add_argument("damage", help="the weapon's damage: dice such as 6d6+2, or a total already rolled such as 23")
-    _name_option(c, "--vehicle", _rules("special.vehicles", "VEHICLES"), "car", "the vehicle hit")
+    _name_option(c, "--vehicle", _rules("special.vehicles", "VEHICLES"), "car", "the vehicle hit", unset=True)
     _name_option(c, "--facing", _rules("special.vehicles", "FACINGS"), "front", "where the shot came from")
     _name_option(c, "--location", _Names(_vehicle_areas), "random", "random (the default: rolled on the table) or the area aimed "
                  "at, as the vehicle's table names it (a car's Windshield, Tire, Engine …)", listed=False)
     _name_option(c, "--ammo", _rules("special.vehicles", "AMMO"), "ordinary", "the ammunition")
+    _roster_options(c, ("--from", "the vehicle hit, of the Special situations roster: its kind and set-up (tyres, tank, speed, engine, people)"))
+
+    c = sub.add_parser("roster", help="The rosters: each system's characters, foes, vehicles and units, and their groups",
+                       description="The rosters: each system's characters, foes, vehicles and units, and their groups.",
+                       epilog="examples:\n  besm-nb roster list\n  besm-nb roster list tristat\n  besm-nb roster show tristat Jadeite",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = c.add_subparsers(dest="roster_command", metavar="ACTION", required=True)
+    names, system = _systems()
+    c = _command(actions, "list", cmd_roster_list, "List the rosters, or one system's entries and groups (starters marked)",
+                 "besm-nb roster list tristat")
+    c.add_argument("system", nargs="?", type=system, choices=names, metavar="SYSTEM", help="one system's roster: %(choices)s (default: all)")
+    _roster_options(c)
+    c = _command(actions, "show", cmd_roster_show, "Show one roster entry with every field, or a group with its members",
+                 'besm-nb roster show tristat "Sailor Moon"')
+    c.add_argument("system", type=system, choices=names, metavar="SYSTEM", help="the system's roster: %(choices)s")
+    c.add_argument("name", help="the entry's (or group's) name, in any case")
+    _roster_options(c)
 
     _command(sub, "dashboards", None, "Serve the dashboards in a browser (needs pip install \"besm_nb[dashboards]\"); "
              "'besm-nb dashboards --help' lists its options", "besm-nb dashboards --port 9000", json_out=False)

@@ -5,15 +5,18 @@
 # %% ../nbs/core/05_store.ipynb #3d7de0ec
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import functools
+import hashlib
 import json
 import os
 import tempfile
 import types
 import typing
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .dice import InputError, require_bool, require_choice, require_int, require_items, require_text, shown
 
@@ -23,16 +26,21 @@ MAX_NUMBER = 10 ** 15  # no tracker saves a number this large
 MAX_DEPTH = 32  # no tracker nests its data deeper
 
 
-def save_json(path: str | os.PathLike,  # where to save
-              kind: str,  # the document kind, e.g. "tristat-fight"
-              version: int,  # the version of that kind's layout
-              data: dict,  # the tracker's state, JSON-ready
-             ) -> Path:
-    "Write a tracker document atomically: a temporary file, flushed, then renamed over the target."
+def document_text(kind: str,  # the document kind, e.g. "tristat-fight"
+                  version: int,  # the version of that kind's layout
+                  data: dict,  # the tracker's state, JSON-ready
+                 ) -> str:
+    "A document as its file holds it: `{\"format\": \"besm_nb\", \"kind\": …, \"version\": …, \"data\": …}`."
+    return json.dumps({"format": FORMAT, "kind": kind, "version": version, "data": data}, indent=1, ensure_ascii=False)
+
+
+def write_text(path: str | os.PathLike,  # where to write
+               text: str,  # the whole file
+              ) -> Path:
+    "Write a file atomically: a temporary file beside it, flushed, then renamed over the target."
     path = Path(path)
     if not path.name: raise ValueError("path: needs a file name")
     if not path.parent.exists(): raise ValueError(f"path: the folder {path.parent} does not exist")
-    text = json.dumps({"format": FORMAT, "kind": kind, "version": version, "data": data}, indent=1, ensure_ascii=False)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -46,10 +54,35 @@ def save_json(path: str | os.PathLike,  # where to save
     return path
 
 
+def save_json(path: str | os.PathLike,  # where to save
+              kind: str,  # the document kind, e.g. "tristat-fight"
+              version: int,  # the version of that kind's layout
+              data: dict,  # the tracker's state, JSON-ready
+             ) -> Path:
+    "Write a tracker document atomically: a temporary file, flushed, then renamed over the target."
+    return write_text(path, document_text(kind, version, data))
+
+
+@contextlib.contextmanager
+def file_lock(path: str | os.PathLike,  # the file the lock guards (it need not exist)
+             ) -> Iterator[None]:
+    "Hold the lock of one file: one screen's change at a time is checked and written (the lock file sits in the temporary folder, not beside the file)."
+    folder = Path(tempfile.gettempdir()) / "besm_nb-locks"
+    folder.mkdir(exist_ok=True)
+    name = hashlib.sha1(str(Path(path).resolve()).encode()).hexdigest()[:20]
+    with open(folder / f"{name}.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try: yield
+        finally: fcntl.flock(f, fcntl.LOCK_UN)
+
+
+_DIGITS = len(str(MAX_NUMBER))
+
+
 def _int(text: str) -> int:
-    if len(text.lstrip("-")) > len(str(MAX_NUMBER)) or abs(int(text)) > MAX_NUMBER:
+    if len(text.lstrip("-")) > _DIGITS or abs(value := int(text)) > MAX_NUMBER:  # the length first: no 5,000-digit int() is ever made
         raise ValueError(f"the number {text[:20]}{'...' if len(text) > 20 else ''} is too large for a saved tracker")
-    return int(text)
+    return value
 
 
 def _float(text: str) -> float:
@@ -89,6 +122,24 @@ def parse_json(text: str,  # the file's text
     return doc
 
 
+def read_document(text: str,  # a document's whole text (a file's, or one uploaded)
+                  kind: str,  # the document kind expected
+                  version: int,  # the newest version this code reads
+                  name: str = "the file",  # how to name it in messages
+                 ) -> dict:
+    "A document's text checked: JSON as a save holds it, this project's, of the kind expected and a version this code reads; its data."
+    if len(text) > MAX_BYTES: raise ValueError(f"{name} is too large to be a saved tracker")
+    doc = parse_json(text, name)
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ValueError(f"{name} is not a besm_nb save file")
+    if doc.get("kind") != kind:
+        raise ValueError(f"{name} holds a {shown(doc.get('kind'))}, not a {kind!r}")
+    if type(doc.get("version")) is not int or not 1 <= doc["version"] <= version:
+        raise ValueError(f"{name} is version {shown(doc.get('version'))}; this reads versions 1 to {version}")
+    if not isinstance(doc.get("data"), dict): raise ValueError(f"{name} has no tracker data")
+    return doc["data"]
+
+
 def load_json(path: str | os.PathLike,  # the file to read
               kind: str,  # the document kind expected
               version: int,  # the newest version this code reads
@@ -99,20 +150,13 @@ def load_json(path: str | os.PathLike,  # the file to read
     if path.stat().st_size > MAX_BYTES: raise ValueError(f"{path.name} is too large to be a saved tracker")
     try: text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e: raise ValueError(f"{path.name} is not a readable save file (not text: {e})") from None
-    doc = parse_json(text, path.name)
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ValueError(f"{path.name} is not a besm_nb save file")
-    if doc.get("kind") != kind:
-        raise ValueError(f"{path.name} holds a {shown(doc.get('kind'))}, not a {kind!r}")
-    if type(doc.get("version")) is not int or not 1 <= doc["version"] <= version:
-        raise ValueError(f"{path.name} is version {shown(doc.get('version'))}; this reads versions 1 to {version}")
-    if not isinstance(doc.get("data"), dict): raise ValueError(f"{path.name} has no tracker data")
-    return doc["data"]
+    return read_document(text, kind, version, path.name)
 
 
 # %% auto #0
-__all__ = ['FORMAT', 'MAX_BYTES', 'MAX_NUMBER', 'MAX_DEPTH', 'save_json', 'parse_json', 'load_json', 'fields', 'whole', 'flag',
-           'text', 'items', 'check_kind', 'from_fields', 'History', 'confirm_replay']
+__all__ = ['FORMAT', 'MAX_BYTES', 'MAX_NUMBER', 'MAX_DEPTH', 'document_text', 'write_text', 'save_json', 'file_lock',
+           'parse_json', 'read_document', 'load_json', 'fields', 'whole', 'flag', 'text', 'items', 'check_kind',
+           'from_fields', 'History', 'confirm_replay']
 
 # %% ../nbs/core/05_store.ipynb #38f73dcc
 def fields(value: object,  # what the file holds here
@@ -166,20 +210,21 @@ def check_kind(data: object,  # a saved record that names its own kind and versi
     return data
 
 
-def _typed(value: object, hint, where: str) -> object:
-    "One saved value checked against a field's type: int, bool, str, their unions with None, and tuples or lists of them."
+def _typed(value: object, hint, where: str, defaults: bool = True) -> object:
+    "One saved value checked against a field's type: int, bool, str, a dataclass, their unions with None, and tuples or lists of them."
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint): return from_fields(hint, value, where, defaults)  # a record inside a record
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         if value is None and type(None) in args: return None
         kinds = [a for a in args if a is not type(None)]
         if len(kinds) != 1: raise InputError(where, f"cannot be read (type {hint!r})")
-        return _typed(value, kinds[0], where)
+        return _typed(value, kinds[0], where, defaults)
     if origin in (tuple, list):
         value = items(value, where)
         if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):  # a fixed-length tuple, e.g. (name, ranks)
             if len(value) != len(args): raise InputError(where, f"must be a list of {len(args)} items, got {len(value)}")
-            return tuple(_typed(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args)))
-        return tuple(_typed(v, args[0], f"{where}[{i}]") for i, v in enumerate(value)) if args else value
+            return tuple(_typed(v, a, f"{where}[{i}]", defaults) for i, (v, a) in enumerate(zip(value, args)))
+        return tuple(_typed(v, args[0], f"{where}[{i}]", defaults) for i, v in enumerate(value)) if args else value
     if hint is bool:
         if not isinstance(value, bool): raise InputError(where, f"must be true or false, got {shown(value)}")
     elif hint is int:
@@ -197,7 +242,7 @@ def _field_hints(cls: type) -> tuple[dict, tuple[str, ...]]:
     return typing.get_type_hints(cls), tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
-def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switches, text, or lists of them
+def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switches, text, other such dataclasses, or lists of them
                 data: object,  # its fields as saved
                 where: str,  # where it sits, for messages, e.g. "events[2]"
                 defaults: bool = True,  # a missing field takes its default; False: every field must be saved
@@ -214,7 +259,7 @@ def from_fields(cls: type,  # a dataclass whose fields are whole numbers, switch
         fs = {f.name: f for f in dataclasses.fields(cls)}
         missing = [n for n in absent if not defaults or (fs[n].default is dataclasses.MISSING and fs[n].default_factory is dataclasses.MISSING)]
         if missing: raise InputError(where, f"is incomplete: missing {', '.join(missing)}")
-    values = {k: _typed(v, hints[k], f"{where}.{k}") for k, v in data.items()}
+    values = {k: _typed(v, hints[k], f"{where}.{k}", defaults) for k, v in data.items()}
     try: return cls(**values)
     except InputError as err: raise InputError(f"{where}.{err.param}", str(err).split(": ", 1)[1]) from None
 

@@ -5,7 +5,8 @@
   (<= 2 s of CPU, <= 500 MB at its peak), a roll that keeps 50 of 100 dice (<= 5 ms), `besm-nb --help` (<= 0.3 s);
 * `import besm_nb.dice, besm_nb.checks` in a fresh process (<= 0.3 s), importing neither sympy nor ipywidgets;
 * Tri-Stat: a 5-combatant round resolved (<= 2 ms), the combat odds (<= 5 ms each);
-* Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms);
+* Anime d20: the full attack resolver on a 12d8 attack (<= 20 ms); the fight engine: an attack's odds from the fight
+  (<= 20 ms) and its resolution (<= 20 ms), loading a 200-action fight (<= 0.5 s) and one at its cap of actions (<= 2 s);
 * Anime d20 damage: a fall's and the largest crash's exact damage, shock odds; mind combat, group saves at their cap of
   500 targets (important characters included), XP;
 * chases: one round resolved (<= 1 ms), the exact capture analysis over 20 rounds (<= 1 s), loading a 9,000-round save
@@ -79,6 +80,7 @@ def core():
     report("tristat_check_odds(8, 1) median", median_ms(lambda: tristat_check_odds(8, 1), 2000), "ms", 1)
     tristat()
     d20_attack()
+    d20_fight()
     d20_damage()
     d20_mind()
     chase()
@@ -259,6 +261,20 @@ def d20_attack():
                                   nth_defence=2, armour=5, current_hp=40)
     report("resolve_attack(12d8, crit 24d8, Block, HP) median, cache cleared", median_ms(full, 50, setup=dice._counts.cache_clear), "ms", 20)
     report("resolve_attack(12d8, crit 24d8, Block, HP) median, cached", median_ms(full), "ms", 20)
+
+
+def d20_fight():
+    import json
+    from besm_nb.dice import DiceFeed
+    from besm_nb.anime_d20.fight import MAX_ACTIONS, Answer, Attack, attack_preview, fight_act, fight_from_dict, fight_to_dict
+    from tests.anime_d20.test_fight import fight_at, long_fight
+    f = fight_at()
+    a = Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),), rows=("melee: taking cover",))
+    report("Anime d20 fight: an attack's odds from the fight (median)", median_ms(lambda: attack_preview(f, a), 200), "ms", 20)
+    report("Anime d20 fight: an attack resolved, typed dice (median)", median_ms(lambda: fight_act(f, a, DiceFeed(totals=[14, 3, 7])), 200), "ms", 20)
+    for n, target in ((200, 0.5), (MAX_ACTIONS, 2)):
+        data = json.loads(json.dumps(fight_to_dict(long_fight(size(n, 20)))))
+        report(f"Anime d20 fight: load a {size(n, 20):,}-action save (median of 3)", median_ms(lambda: fight_from_dict(data), 3) / 1000, "s", target)
 
 
 def d20_damage():

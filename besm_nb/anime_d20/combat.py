@@ -37,10 +37,10 @@ def initiative_order(entries: dict[str, tuple[int, int]],  # name -> (initiative
     return groups
 
 # %% auto #0
-__all__ = ['RULE', 'BONUS_RANGE', 'AC_RANGE', 'CRIT_READINGS', 'RANGES', 'MAX_INCREMENTS', 'INCREMENT_PENALTY',
-           'initiative_order', 'delay_action', 'next_round_order', 'stand_off', 'defence_penalty', 'critical_damage',
-           'AttackOdds', 'attack_odds', 'drop_below_zero', 'bab_attacks', 'range_penalty', 'range_increment',
-           'increment_penalty', 'anime_range']
+__all__ = ['RULE', 'BONUS_RANGE', 'AC_RANGE', 'CRIT_READINGS', 'MAX_CRIT_MULTIPLIER', 'RANGES', 'MAX_INCREMENTS',
+           'INCREMENT_PENALTY', 'initiative_order', 'delay_action', 'next_round_order', 'stand_off', 'defence_penalty',
+           'critical_damage', 'AttackOdds', 'attack_odds', 'drop_below_zero', 'bab_attacks', 'range_penalty',
+           'range_increment', 'increment_penalty', 'anime_range']
 
 # %% ../../nbs/anime_d20/21_combat.ipynb #deb0a4ab
 def _names(order: list[list[str]]) -> list[str]:
@@ -101,13 +101,15 @@ def defence_penalty(nth: int,  # which defence of the round this is: 1 for the f
 
 
 CRIT_READINGS = ("dice", "twice")  # the dice doubled (the source's 6d8 → 12d8); the whole expression rolled twice
+MAX_CRIT_MULTIPLIER = 4  # the largest critical multiplier a weapon may have (d20 weapon tables go to ×4)
 
 
 def _written(terms: Sequence[Term]) -> str:
-    "Terms back as an expression, modifiers kept (a group of more than MAX_DICE dice written as two groups, which roll the same)."
+    "Terms back as an expression, modifiers kept (a group of more than MAX_DICE dice written as several even groups, which roll the same)."
     out = []
     for t in terms:
-        groups = [t.count] if t.count <= MAX_DICE else [t.count - t.count // 2, t.count // 2]
+        n = max(1, -(-t.count // MAX_DICE))  # groups needed
+        groups = [t.count // n + (i < t.count % n) for i in range(n)]
         for n in groups if t.is_dice else [0]:
             out.append(("-" if t.sign < 0 else "+") + str(replace(t, count=n) if t.is_dice else t))
     return "".join(out).lstrip("+")
@@ -132,16 +134,19 @@ def _sized(terms: Sequence[Term],  # terms built from the damage the user gave (
 @checked
 def critical_damage(expr: str,  # the attack's damage, e.g. "6d8" or "2d6+3"
                     crit: str = "dice",  # "dice": the dice doubled, constants kept; "twice": the whole expression rolled twice
+                    times: int = 2,  # the critical multiplier: 2, the chapter's double damage; a weapon's table may give 3 or 4
                    ) -> str:
-    "The damage expression of a critical hit."
+    "The damage expression of a critical hit: the dice `times` over (or the whole expression rolled `times` times)."
     require_choice(crit, "crit", CRIT_READINGS)
+    require_int(times, "times", 2, MAX_CRIT_MULTIPLIER)
     terms = parse_param(expr, "expr")
-    doubled = []
+    out = []
     for t in terms:
-        if not t.is_dice: doubled.append(replace(t, value=t.value * (2 if crit == "twice" else 1)))
-        elif t.keep: doubled += [t, t]  # a group that keeps or drops is rolled twice: twice as many dice would keep the same number
-        else: doubled.append(replace(t, count=2 * t.count))  # explosions, rerolls and targets go die by die
-    return _sized(doubled, "a critical hit doubles it:", expr, "expr")
+        if not t.is_dice: out.append(replace(t, value=t.value * (times if crit == "twice" else 1)))
+        elif t.keep: out += [t] * times  # a group that keeps or drops is rolled again: more dice would keep the same number
+        else: out.append(replace(t, count=times * t.count))  # explosions, rerolls and targets go die by die
+    what = "a critical hit doubles it:" if times == 2 else f"a critical hit multiplies it by {times}:"
+    return _sized(out, what, expr, "expr")
 
 # %% ../../nbs/anime_d20/21_combat.ipynb #bf605a8c
 @dataclass(frozen=True)
@@ -175,6 +180,8 @@ def attack_odds(attack_bonus: int,  # everything added to the attack d20
                 crit: str = "dice",  # critical damage: "dice" (the dice doubled) or "twice" (the whole expression rolled twice)
                 defence_natural_20: bool = True,  # a defence roll of 20 always succeeds
                 half: bool = False,  # one blow at several targets: each takes half the damage (rounded down, before armour)
+                crit_range: int = 20,  # the lowest natural d20 that is a critical (20, the chapter's rule; a weapon may give 19 or less)
+                crit_multiplier: int = 2,  # a critical's damage: the dice this many times (2, the chapter's double damage)
                ) -> AttackOdds:
     "Exact chances that an attack misses, is defended, hits or crits, and its damage after armour."
     require_int(attack_bonus, "attack_bonus", *BONUS_RANGE)
@@ -184,22 +191,24 @@ def attack_odds(attack_bonus: int,  # everything added to the attack d20
     parse_param(damage, "damage")
     if stats(damage).high < 0: raise InputError("damage", f"{damage!r} can never do damage: give dice or a number of 0 or more, e.g. 2d6+3")
     if defence_bonus is not None: require_int(defence_bonus, "defence_bonus", *BONUS_RANGE)
-    try: crit_expr = critical_damage(damage, crit)
+    require_int(crit_range, "crit_range", 2, 20); require_int(crit_multiplier, "crit_multiplier", 2, MAX_CRIT_MULTIPLIER)
+    try: crit_expr = critical_damage(damage, crit, crit_multiplier)
     except InputError as e:
         if e.param != "expr": raise
         raise InputError("damage", str(e).split(": ", 1)[1]) from None
     pen = defence_penalty(nth_defence, extra_defences)
     miss = defended = hit = Fraction(0)
+    critical = Fraction(1, 20)  # a natural 20, always
     for a in range(1, 21):
         if a == 20 or a == 1: continue  # natural 20: critical, never defended; natural 1: a miss
         total = a + attack_bonus
         if total < ac: miss += Fraction(1, 20); continue
+        if a >= crit_range: critical += Fraction(1, 20); continue  # a wider critical range counts once the attack reaches AC
         if defence_bonus is None: hit += Fraction(1, 20); continue
         beats = sum(1 for d in range(2, 21)  # a natural 1 always fails
                     if d + defence_bonus + pen > total or (d == 20 and defence_natural_20))
         defended += Fraction(beats, 400); hit += Fraction(20 - beats, 400)
     miss += Fraction(1, 20)
-    critical = Fraction(1, 20)
     normal, doubled = _after_armour(damage, armour, half), _after_armour(crit_expr, armour, half)
     out: dict[int, Fraction] = {0: miss + defended}
     for table, weight in ((normal, hit), (doubled, critical)):

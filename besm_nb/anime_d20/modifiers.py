@@ -12,7 +12,7 @@ from typing import Sequence, Union
 from ..checks import Step
 from .combat import AttackOdds, attack_odds, critical_damage, defence_penalty, drop_below_zero
 from .situations import aim_bonus, vital_spot_damage
-from ..dice import checked, InputError, dist, require_bool, require_choice, require_int, require_items, require_number, require_text, shown
+from ..dice import checked, InputError, dist, parse_param, require_bool, require_choice, require_int, require_items, require_number, require_text, shown
 
 SRC = "002"
 
@@ -22,7 +22,7 @@ __all__ = ['SRC', 'PACES', 'JUMP_FEET', 'MOVEMENT_PENALTIES', 'CHECKS', 'VEHICLE
            'MOVING_ROWS', 'READINGS', 'DEFENCE_MODIFIERS', 'DEFENDING_OTHERS', 'PACE_ROWS', 'SEVERAL_TARGETS',
            'movement_feet', 'jump_feet', 'attribute_pace', 'movement_penalty', 'vehicle_fire_penalty',
            'target_speed_penalty', 'Row', 'attack_modifiers', 'block_result', 'defence_skill', 'can_defend',
-           'defence_modifiers', 'Resolution', 'resolve_attack']
+           'defence_modifiers', 'Resolution', 'Modified', 'modify_attack', 'resolve_attack']
 
 # %% ../../nbs/anime_d20/23_modifiers.ipynb #1201441c
 PACES: dict[str, int] = {"walking": 1, "jogging": 2, "running": 3, "sprinting": 4}  # times the walking distance
@@ -395,36 +395,58 @@ def _renamed(err: InputError, param: str) -> InputError:
     return InputError(param, str(err).split(": ", 1)[1])
 
 
+@dataclass(frozen=True)
+class Modified:
+    "A fully modified attack before any die is rolled: the numbers the rolls use, and the working behind them."
+    attack_bonus: int  # added to the attack d20, after every modifier
+    defence_bonus: int | None  # added to the defence d20 before nth_penalty; None: no defence
+    nth_penalty: int  # for her earlier defences this round (0 without a defence)
+    damage: str  # rolled on an ordinary hit (a vital spot's dice stepped up)
+    critical: str  # rolled on a critical
+    armour: int  # the armour that counts (none against a partially armoured point)
+    halved: bool  # one blow at several targets: each takes half, rounded down, before armour
+    block: bool  # her defence is a Block
+    object_armour: int | None  # the blocking object's Armour Rating (None: a successful Block stops it all)
+    working: tuple[Step, ...]  # every modifier and the rule it came from
+
+    def dealt(self, rolled: int,  # the damage dice's total
+              blocked: bool = False,  # a successful Block with an object that lets damage through
+             ) -> int:
+        "Damage after halving and armour (and the blocking object's rating), never below 0."
+        through = max(0, rolled) // (2 if self.halved else 1) - self.armour - ((self.object_armour or 0) if blocked else 0)
+        return max(0, through)
+
+
 @checked
-def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
-                   ac: int,  # the target's Armour Class
-                   damage: str,  # the damage expression, e.g. "12d8"
-                   rows: Sequence[Choice] = (),  # Table 12-5 situations (a combined attack: give `combined` instead)
-                   pace: str = "walking",  # the attacker's pace (Table 12-4): "still", "walking", "jogging", "running", "sprinting"
-                   aim: str = "round",  # Extra Aim reading: "round" or "action"
-                   vehicle: str = "text",  # moving-vehicle reading: "text" or "table"
-                   defence_bonus: int | None = None,  # her base defence bonus; None: she does not defend
-                   defence: Sequence[Choice] = ("dodge/parry",),  # Table 12-6 situations (not "multiple attacks": use nth_defence)
-                   others: Sequence[Choice] = (),  # Table 12-7 situations when defending someone else
-                   total_defence: str = "text",  # Total Defence reading: "text" or "table"
-                   defender_pace: str = "walking",  # the defender's pace (penalises a Block only)
-                   ranged: bool = False,  # a ranged attack
-                   block_ranged_feat: bool = False,  # the defender can block ranged attacks
-                   object_armour: int | None = None,  # the blocking object's Armour Rating; None: a Block stops it all
-                   nth_defence: int = 1,  # which defence of her round this is
-                   extra_defences: int = 0,  # her free defences (Extra Defences)
-                   armour: int = 0,  # her Armour or Force Field
-                   crit: str = "dice",  # critical damage: "dice" (the dice doubled) or "twice" (the whole expression rolled twice)
-                   current_hp: int | None = None,  # her Hit Points now, for the chance to drop below 0
-                   others_penalty: str = "table",  # defending someone else: "table" (-4 per earlier defence) or "both" (-6)
-                   defence_natural_20: bool = True,  # a defence roll of 20 always succeeds (the combat chapter's switch)
-                   combined: int = 1,  # attackers in a combined attack, this one among them (1: not combined)
-                  ) -> Resolution:
-    "Exact odds of one attack with every situation modifier applied to the rolls and to the damage, and the working."
+def modify_attack(attack_bonus: int,  # the attacker's own bonus to the d20
+                  ac: int,  # the target's Armour Class
+                  damage: str,  # the damage expression, e.g. "12d8"
+                  rows: Sequence[Choice] = (),  # Table 12-5 situations (a combined attack: give `combined` instead)
+                  pace: str = "walking",  # the attacker's pace (Table 12-4): "still", "walking", "jogging", "running", "sprinting"
+                  aim: str = "round",  # Extra Aim reading: "round" or "action"
+                  vehicle: str = "text",  # moving-vehicle reading: "text" or "table"
+                  defence_bonus: int | None = None,  # her base defence bonus; None: she does not defend
+                  defence: Sequence[Choice] = ("dodge/parry",),  # Table 12-6 situations (not "multiple attacks": use nth_defence)
+                  others: Sequence[Choice] = (),  # Table 12-7 situations when defending someone else
+                  total_defence: str = "text",  # Total Defence reading: "text" or "table"
+                  defender_pace: str = "walking",  # the defender's pace (penalises a Block only)
+                  ranged: bool = False,  # a ranged attack
+                  block_ranged_feat: bool = False,  # the defender can block ranged attacks
+                  object_armour: int | None = None,  # the blocking object's Armour Rating; None: a Block stops it all
+                  nth_defence: int = 1,  # which defence of her round this is
+                  extra_defences: int = 0,  # her free defences (Extra Defences)
+                  armour: int = 0,  # her Armour or Force Field
+                  crit: str = "dice",  # critical damage: "dice" (the dice doubled) or "twice" (the whole expression rolled twice)
+                  others_penalty: str = "table",  # defending someone else: "table" (-4 per earlier defence) or "both" (-6)
+                  combined: int = 1,  # attackers in a combined attack, this one among them (1: not combined)
+                  crit_multiplier: int = 2,  # a critical's damage: the dice this many times (the chapter's 2)
+                 ) -> Modified:
+    "Every situation modifier applied to the rolls and to the damage, without the odds: what the dice are rolled against."
     require_int(attack_bonus, "attack_bonus", -50, 100)
+    require_int(ac, "ac", 0, 100)
     require_choice(pace, "pace", tuple(PACE_ROWS))
     _check_reading("others_penalty", others_penalty)
-    for n, v in (("ranged", ranged), ("block_ranged_feat", block_ranged_feat), ("defence_natural_20", defence_natural_20)): require_bool(v, n)
+    for n, v in (("ranged", ranged), ("block_ranged_feat", block_ranged_feat)): require_bool(v, n)
     require_int(combined, "combined", 1, 50)
     rows, defence, others = require_items(rows, "rows", 100), require_items(defence, "defence", 100), require_items(others, "others", 100)
     names = [_choice(c, "rows")[0] for c in rows]
@@ -441,11 +463,17 @@ def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
     atk = attack_bonus + mod
     working.append(Step("attack total bonus", atk, f"{SRC} · Character Action"))
     # what the situations do to the damage
+    parse_param(damage, "damage")
     expr = damage
     if "vital spot" in names:
         try: expr = vital_spot_damage(damage)
         except InputError as e: raise _renamed(e, "damage") from None
         working.append(Step("vital spot: each damage die one size larger", f"{damage} → {expr}", f"{SRC} · Called Shot to Vital Spot"))
+    try: crit_expr = critical_damage(expr, crit, crit_multiplier)
+    except InputError as e:
+        if e.param != "expr": raise
+        why = str(e).split(": ", 1)[1]
+        raise InputError("damage", why if expr == damage else f"{damage!r} at a vital spot is {expr}; {why}") from None
     require_int(armour, "armour", 0, 10_000)
     counted = armour
     if "partially armoured point" in names and armour:
@@ -477,21 +505,59 @@ def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
             block = any(_choice(c, "defence")[0] == "block" for c in defence)
         else: working.append(Step("defence", "not possible", f"{SRC} · Indefensible Attacks and Flat-Footed"))
     if object_armour is not None: require_int(object_armour, "object_armour", 0, 10_000)
+    return Modified(atk, dfn, pen if dfn is not None else 0, expr, crit_expr, counted, halved, block,
+                    object_armour if block else None, tuple(working))
+
+
+@checked
+def resolve_attack(attack_bonus: int,  # the attacker's own bonus to the d20
+                   ac: int,  # the target's Armour Class
+                   damage: str,  # the damage expression, e.g. "12d8"
+                   rows: Sequence[Choice] = (),  # Table 12-5 situations (a combined attack: give `combined` instead)
+                   pace: str = "walking",  # the attacker's pace (Table 12-4): "still", "walking", "jogging", "running", "sprinting"
+                   aim: str = "round",  # Extra Aim reading: "round" or "action"
+                   vehicle: str = "text",  # moving-vehicle reading: "text" or "table"
+                   defence_bonus: int | None = None,  # her base defence bonus; None: she does not defend
+                   defence: Sequence[Choice] = ("dodge/parry",),  # Table 12-6 situations (not "multiple attacks": use nth_defence)
+                   others: Sequence[Choice] = (),  # Table 12-7 situations when defending someone else
+                   total_defence: str = "text",  # Total Defence reading: "text" or "table"
+                   defender_pace: str = "walking",  # the defender's pace (penalises a Block only)
+                   ranged: bool = False,  # a ranged attack
+                   block_ranged_feat: bool = False,  # the defender can block ranged attacks
+                   object_armour: int | None = None,  # the blocking object's Armour Rating; None: a Block stops it all
+                   nth_defence: int = 1,  # which defence of her round this is
+                   extra_defences: int = 0,  # her free defences (Extra Defences)
+                   armour: int = 0,  # her Armour or Force Field
+                   crit: str = "dice",  # critical damage: "dice" (the dice doubled) or "twice" (the whole expression rolled twice)
+                   current_hp: int | None = None,  # her Hit Points now, for the chance to drop below 0
+                   others_penalty: str = "table",  # defending someone else: "table" (-4 per earlier defence) or "both" (-6)
+                   defence_natural_20: bool = True,  # a defence roll of 20 always succeeds (the combat chapter's switch)
+                   combined: int = 1,  # attackers in a combined attack, this one among them (1: not combined)
+                   crit_range: int = 20,  # the lowest natural d20 that is a critical (the chapter's 20)
+                   crit_multiplier: int = 2,  # a critical's damage: the dice this many times (the chapter's 2)
+                  ) -> Resolution:
+    "Exact odds of one attack with every situation modifier applied to the rolls and to the damage, and the working."
+    require_bool(defence_natural_20, "defence_natural_20")
+    m = modify_attack(attack_bonus, ac, damage, rows, pace, aim, vehicle, defence_bonus, defence, others, total_defence, defender_pace,
+                      ranged, block_ranged_feat, object_armour, nth_defence, extra_defences, armour, crit, others_penalty, combined,
+                      crit_multiplier)
+    base = defence_penalty(nth_defence, extra_defences)
     try:
-        o = attack_odds(atk, ac, expr, None if dfn is None else dfn + pen - base, nth_defence, extra_defences, counted, crit,
-                        defence_natural_20, halved)
+        o = attack_odds(m.attack_bonus, ac, m.damage, None if m.defence_bonus is None else m.defence_bonus + m.nth_penalty - base,
+                        nth_defence, extra_defences, m.armour, crit, defence_natural_20, m.halved, crit_range, crit_multiplier)
     except InputError as e:
-        if e.param != "damage" or expr == damage: raise
-        raise InputError("damage", f"{damage!r} at a vital spot is {expr}; " + str(e).split(": ", 1)[1]) from None
-    if block and object_armour is not None:
+        if e.param != "damage" or m.damage == damage: raise
+        raise InputError("damage", f"{damage!r} at a vital spot is {m.damage}; " + str(e).split(": ", 1)[1]) from None
+    working = list(m.working)
+    if m.object_armour is not None:
         dmg = dict(o.damage)
         dmg[0] -= o.outcomes["defended"]
-        for k, p in dist(expr).items():  # what beats the object's rating, then her armour
-            v = max(0, max(0, k) // (2 if halved else 1) - object_armour - counted)
+        for k, p in dist(m.damage).items():  # what beats the object's rating, then her armour
+            v = m.dealt(k, blocked=True)
             dmg[v] = dmg.get(v, Fraction(0)) + p * o.outcomes["defended"]
         dmg = {k: v for k, v in sorted(dmg.items()) if v}
         o = AttackOdds(o.outcomes, dmg, sum((k * p for k, p in dmg.items()), Fraction(0)))
-        working.append(Step("blocking object's Armour Rating", f"−{object_armour} on a blocked attack", f"{SRC} · Block Defence"))
-    working.append(Step("armour / force field", f"−{counted} per hit", f"{SRC} · Armour or Force Fields and Damage"))
+        working.append(Step("blocking object's Armour Rating", f"−{m.object_armour} on a blocked attack", f"{SRC} · Block Defence"))
+    working.append(Step("armour / force field", f"−{m.armour} per hit", f"{SRC} · Armour or Force Fields and Damage"))
     drop = None if current_hp is None else drop_below_zero(o, current_hp)
-    return Resolution(o, atk, dfn, working, drop, pen if dfn is not None else 0, expr, critical_damage(expr, crit), counted, halved)
+    return Resolution(o, m.attack_bonus, m.defence_bonus, working, drop, m.nth_penalty, m.damage, m.critical, m.armour, m.halved)

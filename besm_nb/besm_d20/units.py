@@ -8,14 +8,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Mapping
 
 from ..anime_d20.checks import SCORE_RANGE, ability_modifier
 from ..anime_d20.combat import critical_damage
 from .battles import NAME_LENGTH, SIDES
 from ..checks import Step
-from ..dice import (InputError, checked, parse_param, require_bool, require_choice, require_int, require_text, shown,
-                          stats)
+from ..dice import (InputError, bounds, checked, parse_param, require_bool, require_choice, require_int, require_text,
+                          shown)
 
 RULE = "000 · Big Combats, Small Counters"
 MAX_COUNTERS = 30  # in one unit
@@ -248,10 +249,11 @@ SAVES = ("fortitude", "reflex", "will")
 MAX_RANGE_INCREMENT = 100_000  # feet
 
 
+@lru_cache(maxsize=1024)  # a roster of thousands of units repeats a few damage ratings: each is checked once
 def _critical_fits(expr: str, param: str) -> None:
     "A counter's damage that can be rolled and whose critical hit (its dice doubled) the exact odds can still take."
     parse_param(expr, param)
-    if stats(expr).high < 0: raise InputError(param, f"{expr!r} can never do damage")
+    if bounds(expr)[1] < 0: raise InputError(param, f"{expr!r} can never do damage")  # its highest total, found without its odds
     try: critical_damage(expr)
     except InputError as err: raise InputError(param, str(err).split(": ", 1)[1]) from None
 

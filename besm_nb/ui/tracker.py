@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import fcntl
-import hashlib
 import json
 import os
 import random
@@ -25,7 +23,7 @@ from urllib.parse import urlencode
 import ipywidgets as widgets
 
 from ..dice import DiceFeed, InputError
-from ..store import MAX_BYTES, fields, items, load_json, save_json, text
+from ..store import MAX_BYTES, fields, file_lock, items, load_json, save_json, text
 from .calc import (ERROR_STYLE, LINK_TAB, Panel, TickPicker, await_page, fit, html_text, link_html, page_query, parse_link,
                              shared_layout, shared_style, style_kind)
 
@@ -286,16 +284,9 @@ class _Autosave:
         save_json(self.path, self.kind, self.version, data)
         self.seen = self.stamp()
 
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        "Hold the autosave's lock: one screen's action at a time is checked and written (the lock file sits in the temporary folder, not among the saves)."
-        folder = Path(tempfile.gettempdir()) / "besm_nb-locks"
-        folder.mkdir(exist_ok=True)
-        name = hashlib.sha1(str(self.path).encode()).hexdigest()[:20]
-        with open(folder / f"{name}.lock", "a") as f:
-            fcntl.flock(f, fcntl.LOCK_EX)
-            try: yield
-            finally: fcntl.flock(f, fcntl.LOCK_UN)
+    def locked(self) -> contextlib.AbstractContextManager:
+        "Hold the autosave's lock: one screen's action at a time is checked and written (`besm_nb.store.file_lock`)."
+        return file_lock(self.path)
 
 
 class NeedDice(ValueError):

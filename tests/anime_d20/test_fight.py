@@ -1,0 +1,471 @@
+"""The Anime d20 fight engine: a scripted three-round fight against a hand count, the odds shown before each attack against
+every dice sequence played through the engine, the rules it enforces, bad input, saves checked field by field and by replay,
+and the time a long save takes to load."""
+import json
+import random
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from besm_nb.dice import DiceFeed, dist
+from besm_nb.anime_d20.fight import (MAX_ACTIONS, Aim, Answer, Attack, Delay, EndRound, EndTurn, Escape, FatePoint, Fighter, FightRules,
+                                     FirstAid, Grapple, Harm, Initiative, MindAttack, MindContact, NonCombat, SecondWind, SetCondition,
+                                     Setup, TotalDefence, Weapon, attack_preview, fight_act, fight_from_dict, fight_to_dict, grapple_preview,
+                                     legal_actions, legal_answers, legal_targets, load_fight, next_die, refusal, save_fight, standings,
+                                     start_fight, who_may_act)
+from besm_nb.anime_d20.modifiers import resolve_attack
+from besm_nb.store import save_json
+
+AIKO = Fighter("Aiko", "heroes", initiative=3, dexterity=16, ac=14, defence=4, hp=20,
+               weapons=(Weapon("katana", 6, "1d10+2", breaks_skin=True), Weapon("pistol", 5, "2d6", kind="ranged")))
+ONI = Fighter("Oni", "foes", foe=True, initiative=1, dexterity=10, ac=12, defence=2, hp=24, armour=2,
+              weapons=(Weapon("club", 4, "1d8+3", blunt=True),), strength=18, strength_modifier=4, constitution=16, grappling=6, grapple_check=5)
+REI = Fighter("Rei", "heroes", initiative=2, dexterity=14, ac=13, defence=3, hp=12, weapons=(Weapon("staff", 4, "1d6+1"),), grapple_check=1)
+
+
+def play(fight, action, *dice):
+    return fight_act(fight, action, DiceFeed(totals=list(dice)))
+
+
+def hp(fight, name):
+    return next(s.hp for s in standings(fight) if s.name == name)
+
+
+# ---- a scripted fight of three rounds, counted by hand ----
+
+def test_three_rounds_against_a_hand_count():
+    f = start_fight(Setup((AIKO, ONI, REI), FightRules(wound_penalties=True)))
+    # Round 1. Initiative: Aiko 15 + 3 = 18, Oni 12 + 1 = 13, Rei 10 + 2 = 12.
+    f = play(f, Initiative(), 15, 12, 10)
+    assert f.state.order == (("Aiko",), ("Oni",), ("Rei",))
+    # Aiko's katana: 14 + 6 = 20 reaches AC 12; Oni dodges, 3 + 2 = 5, no better: 1d10+2 rolls 7, less armour 2 = 5. Oni 24 → 19.
+    f = play(f, Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),)), 14, 3, 7)
+    assert hp(f, "Oni") == 19
+    # Oni grabs Rei: 15 + 6 = 21 against AC 13; Rei dodges, 4 + 3 = 7: held.
+    f = play(f, Grapple("Oni", "grab", "Rei", Answer("Rei")), 15, 4)
+    assert [s.conditions for s in standings(f)] == [(), ("holding Rei",), ("grappled by Oni",)]
+    # Rei struggles: 3 + 1 = 4 against DC 10 (Minor Failure); Oni 15 + 5 = 20 (Extreme Success): still held, her action gone.
+    f = play(f, Escape("Rei"), 3, 15)
+    assert f.log[-1] == "Rei stays held, and her action is gone."
+    f = play(f, EndRound())
+    # Round 2. Aiko rolls a natural 20: a critical, no defence; 2d10+2 rolls 15, less 2 = 13. Oni 19 → 6 (a quarter: −6 on her checks).
+    f = play(f, Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),)), 20, 15)
+    assert hp(f, "Oni") == 6 and next(s.penalty for s in standings(f) if s.name == "Oni") == -6
+    # Oni clubs Rei at 4 − 6 = −2: 18 − 2 = 16 reaches AC 13; Rei's first defence this round, 16 + 3 = 19: defended.
+    f = play(f, Attack("Oni", "club", ("Rei",), (Answer("Rei"),)), 18, 16)
+    assert hp(f, "Rei") == 12 and "defended" in f.log[-1]
+    # Rei, held (−4 on a melee attack), strikes at 4 − 4 = 0: 16 reaches 12; Oni defends at 2 − 6 = −4: 2 − 4 = −2. 1d6+1 rolls 5, less 2 = 3.
+    preview = attack_preview(f, Attack("Rei", "staff", ("Oni",), (Answer("Oni"),)))[0]
+    assert (preview.resolution.attack_bonus, preview.resolution.defence_bonus) == (0, -4)
+    f = play(f, Attack("Rei", "staff", ("Oni",), (Answer("Oni"),)), 16, 2, 5)
+    assert hp(f, "Oni") == 3 and next(s.conditions for s in standings(f) if s.name == "Rei") == ("grappled by Oni",)  # 3 < Constitution 16
+    f = play(f, EndRound())
+    # Round 3. Aiko: 12 + 6 = 18; Oni's defence 9 − 4 = 5; 1d10+2 rolls 8, less 2 = 6. Oni 3 → −3: unconscious, and she lets go.
+    f = play(f, Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),)), 12, 9, 8)
+    assert hp(f, "Oni") == -3
+    oni = next(s for s in standings(f) if s.name == "Oni")
+    assert (oni.out, oni.conditions) == ("unconscious", ())
+    assert next(s.conditions for s in standings(f) if s.name == "Rei") == ()
+    assert who_may_act(f) == ("Rei",)  # Oni's Initiative passes her by
+    with pytest.raises(ValueError, match="Oni is unconscious: she cannot attack"):
+        play(f, Attack("Oni", "club", ("Rei",)), 10)
+    f = play(f, NonCombat("Rei", "ties Oni up"))
+    f = play(f, EndRound())
+    assert (f.state.round, hp(f, "Aiko"), hp(f, "Oni"), hp(f, "Rei")) == (4, 20, -3, 12)
+    assert fight_from_dict(json.loads(json.dumps(fight_to_dict(f)))).log == f.log
+
+
+# ---- the odds before the roll against every dice sequence played through the engine ----
+
+def played_out(fight, action, target):
+    "Exact distribution of the Hit Points the target loses, from every dice sequence the action can ask for, each played by the engine."
+    before = hp(fight, target)
+    out: dict[int, Fraction] = defaultdict(Fraction)
+
+    def walk(typed, p):
+        need = next_die(fight, action, typed)
+        if need is None:
+            out[before - hp(fight_act(fight, action, DiceFeed(totals=typed)), target)] += p
+            return
+        for v, q in dist(need[0]).items(): walk(typed + [v], p * q)
+    walk([], Fraction(1))
+    return dict(sorted((k, v) for k, v in out.items() if v))
+
+
+SITUATIONS = [  # (rules, fighters, attack): each is played out die by die and compared with the preview
+    (FightRules(), (replace(AIKO, weapons=(Weapon("sling", 5, "1d3+1", kind="ranged"),)), ONI, REI),
+     Attack("Aiko", "sling", ("Oni",), (Answer("Oni"),), rows=("beyond melee: taking cover",))),
+    (FightRules(), (replace(AIKO, weapons=(Weapon("axe", 5, "1d3+1", crit_range=19, crit_multiplier=3),)), ONI, REI),
+     Attack("Aiko", "axe", ("Oni",), (Answer("Oni"),))),
+    (FightRules(crit="twice"), (replace(AIKO, weapons=(Weapon("axe", 5, "1d3+2"),)), replace(ONI, block_armour=3), REI),
+     Attack("Aiko", "axe", ("Oni",), (Answer("Oni", "block"),))),
+    (FightRules(), (replace(AIKO, weapons=(Weapon("axe", 8, "1d4"),)), ONI, REI),
+     Attack("Aiko", "axe", ("Oni", "Rei"), (Answer("Oni"),))),
+    (FightRules(), (replace(AIKO, weapons=(Weapon("axe", 5, "1d4+4"),)), ONI, REI), Attack("Aiko", "axe", ("Oni",), (Answer("Oni"),), hold_back=5)),
+]
+
+
+@pytest.mark.parametrize("rules, fighters, attack", SITUATIONS)
+def test_the_odds_shown_are_what_the_engine_rolls(rules, fighters, attack):
+    f = play(start_fight(Setup(fighters, rules)), Initiative(), 15, 12, 10)
+    for blow in attack_preview(f, attack):
+        assert played_out(f, attack, blow.target) == blow.damage, blow.target
+        assert blow.damage == (blow.resolution.odds.damage if attack.hold_back is None else blow.damage)
+
+
+@given(st.integers(-5, 15), st.integers(5, 25), st.one_of(st.none(), st.integers(-5, 10)))
+@settings(max_examples=12, deadline=None)
+def test_outcomes_played_through_the_engine_equal_the_resolver(bonus, ac, defence):
+    "Damage 1 on a hit and 2 on a critical: the Hit Points lost tell the outcome apart, and every pair of d20s is played."
+    hero = replace(AIKO, weapons=(Weapon("rod", bonus, "1"),))
+    foe = replace(ONI, ac=ac, defence=defence if defence is not None else 0, armour=0, extra_defences=0)
+    f = play(start_fight(Setup((hero, foe, REI), FightRules(crit="twice"))), Initiative(), 15, 12, 10)
+    a = Attack("Aiko", "rod", ("Oni",), (Answer("Oni"),) if defence is not None else ())
+    (blow,) = attack_preview(f, a)
+    o = blow.resolution.odds.outcomes
+    assert played_out(f, a, "Oni") == {k: v for k, v in {0: o["miss"] + o["defended"], 1: o["hit"], 2: o["critical"]}.items() if v}
+    direct = resolve_attack(bonus, ac, "1", defence_bonus=defence, crit="twice", current_hp=24)
+    assert blow.resolution == direct
+
+
+def test_earlier_defences_this_round_count_in_the_odds():
+    veteran = replace(AIKO, extra_attacks=2, weapons=(Weapon("rod", 8, "1"),))
+    f = play(start_fight(Setup((veteran, replace(ONI, armour=0), REI), FightRules(crit="twice"))), Initiative(), 15, 12, 10)
+    a = Attack("Aiko", "rod", ("Oni",), (Answer("Oni"),))
+    f = play(play(f, a, 15, 1), a, 15, 1)  # two defences, natural 1s: two hits of 1
+    (blow,) = attack_preview(f, a)
+    direct = resolve_attack(8, 12, "1", defence_bonus=2, nth_defence=3, crit="twice", current_hp=22)
+    assert (blow.resolution.nth_penalty, blow.resolution) == (-4, direct)
+    o = blow.resolution.odds.outcomes
+    assert played_out(f, a, "Oni") == {0: o["miss"] + o["defended"], 1: o["hit"], 2: o["critical"]}
+
+
+def test_damage_save_odds_are_what_the_engine_rolls():
+    hero = replace(AIKO, con_bonus=2, armour=1, level=5)
+    brute = replace(ONI, weapons=(Weapon("club", 4, "1d8+3", damage_bonus=4),), level=5)
+    f = play(play(start_fight(Setup((hero, brute, REI), FightRules(damage_saves=True))), Initiative(), 15, 12, 10), NonCombat("Aiko"))
+    a = Attack("Oni", "club", ("Aiko",), (Answer("Aiko"),))
+    (blow,) = attack_preview(f, a)
+    got: dict[str, Fraction] = defaultdict(Fraction)
+
+    def walk(typed, p):
+        need = next_die(f, a, typed)
+        if need is None:
+            rec = next(s.record for s in standings(fight_act(f, a, DiceFeed(totals=typed))) if s.name == "Aiko")
+            name = {"Unhurt": "No Effect", "Injured (1)": "Injured (Hit)", "Stunned, Injured (1)": "Stunned",
+                    "Disabled, Injured (1)": "Disabled"}[rec]
+            got[name] += p
+            return
+        for v, q in dist(need[0]).items(): walk(typed + [v], p * q)
+    walk([], Fraction(1))
+    assert dict(got) == {k: v for k, v in blow.saves.items() if v}
+
+
+# ---- the rules it enforces: each forbidden action refused, the fight unchanged ----
+
+def fight_at(rules=FightRules(), fighters=(AIKO, ONI, REI)):
+    return play(start_fight(Setup(fighters, rules)), Initiative(), 15, 12, 10)
+
+
+def refused(fight, action, message):
+    assert message in refusal(fight, action)
+    before = fight_to_dict(fight)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        fight_act(fight, action, DiceFeed(random.Random(1)))
+    assert fight_to_dict(fight) == before
+
+
+def test_refusals():
+    f = fight_at()
+    refused(start_fight(Setup((AIKO, ONI, REI))), Attack("Aiko", "katana", ("Oni",)), "roll Initiative first")
+    refused(f, Initiative(), "it is rolled once for the whole fight")
+    refused(f, NonCombat("Oni"), "Oni acts later in the round: Aiko first")
+    refused(f, EndRound(), "Aiko, Oni, Rei still have to act")
+    once = play(f, NonCombat("Aiko"))
+    refused(once, Attack("Aiko", "katana", ("Oni",)), "Aiko has had her turn this round: one action a round")
+    refused(once, Delay("Aiko"), "Aiko has had her turn")
+    refused(play(f, Delay("Aiko")), NonCombat("Aiko"), "Aiko has just chosen to wait")
+    refused(f, Attack("Aiko", "katana", ("Oni",), (Answer("Oni", by="Rei", others=(("target within reach", None),)),)), "Rei is not on Oni's side")
+    refused(once, Attack("Oni", "club", ("Aiko",), (Answer("Aiko", by="Rei"),)), "say how far Aiko is from Rei")
+    undead = fight_at(fighters=(AIKO, replace(ONI, living=False), REI))
+    refused(undead, Attack("Aiko", "katana", ("Oni",), rows=("vital spot",)), "a vital spot is for living beings")
+    auto = fight_at(fighters=(replace(AIKO, weapons=(Weapon("smg", 5, "2d6", kind="ranged", ability="Auto-Fire"),)), ONI, REI))
+    refused(auto, Attack("Aiko", "smg", ("Oni",), hold_back=3), "an attack with Auto-Fire cannot strike to wound")
+    refused(fight_at(), Attack("Aiko", "katana", ("Oni",), max_effect="hit"), "pulling a punch to a chosen result is for Damage Saves")
+    refused(fight_at(), Attack("Aiko", "katana", ("Oni",), location="Head"), "the table does not use hit locations")
+
+
+def test_out_of_action_fighters_neither_act_nor_defend():
+    f = play(fight_at(FightRules(shock=True)), Attack("Aiko", "katana", ("Oni",)), 15, 12, 1)  # 10 > Shock Value 4; save 1 + 0 fails by 15
+    refused(f, Attack("Oni", "club", ("Aiko",)), "Oni is stunned: she cannot attack")
+    assert who_may_act(f) == ("Rei",)
+    refused(f, Attack("Rei", "staff", ("Oni",), (Answer("Oni"),)), "Oni is stunned: she cannot defend")
+    g = play(fight_at(), SetCondition("Oni", "unaware"))
+    refused(g, Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),)), "Oni does not know the attack is coming: no defence")
+    refused(g, Attack("Aiko", "pistol", ("Rei",), (Answer("Rei"),), incapacitate=True), "only a blow by hand or with a blunt melee weapon")
+
+
+def test_defending_someone_else_with_no_defence_left_under_both_readings():
+    for desperate in (False, True):
+        f = fight_at(FightRules(desperate_defence=desperate))
+        f = play(f, Attack("Aiko", "katana", ("Rei",), (Answer("Rei"),)), 15, 20)  # Rei has defended once
+        friend = Answer("Aiko", by="Rei", others=(("target within reach", None),))
+        a = Attack("Oni", "club", ("Aiko",), (friend,))
+        if desperate:
+            (blow,) = attack_preview(f, a)
+            assert blow.resolution.nth_penalty == -4  # −4 for her one earlier defence (Table 12-7)
+        else:
+            refused(f, a, "Rei has made her 1 defence this round: none is left to give Aiko")
+    flat = play(fight_at(), SetCondition("Rei", "flat-footed"))
+    refused(play(flat, NonCombat("Aiko")), Attack("Oni", "club", ("Aiko",), (Answer("Aiko", by="Rei", others=(("target within reach", None),)),)),
+            "Rei is surprised: she cannot defend anyone else")
+
+
+def test_block_and_pin_and_mind_rules():
+    f = fight_at()
+    refused(f, Attack("Aiko", "pistol", ("Oni",), (Answer("Oni", "block"),)), "a ranged attack can be blocked only with the Block Ranged Attack Feat")
+    feat = fight_at(fighters=(AIKO, replace(ONI, block_ranged=True), REI))
+    assert attack_preview(feat, Attack("Aiko", "pistol", ("Oni",), (Answer("Oni", "block"),)))[0].resolution.defence_bonus == 2 + 2
+    held = play(play(play(f, NonCombat("Aiko")), Grapple("Oni", "grab", "Rei"), 15), NonCombat("Rei"))
+    held = play(play(held, EndRound()), NonCombat("Aiko"))
+    pinned = play(held, Grapple("Oni", "pin", "Rei"), 15)
+    refused(pinned, Attack("Rei", "staff", ("Oni",)), "Rei is pinned: she cannot attack")
+    round3 = play(play(pinned, NonCombat("Rei")), EndRound())
+    refused(round3, Attack("Aiko", "katana", ("Rei",), (Answer("Rei"),)), "Rei is pinned and cannot move: no defence")
+    assert attack_preview(round3, Attack("Aiko", "katana", ("Rei",)))[0].resolution.defence_bonus is None
+    refused(f, MindContact("Aiko", "Oni"), "Aiko has no Telepathy")
+
+
+def test_second_wind_first_aid_and_fate_points():
+    f = fight_at(FightRules(wound_penalties=True, shock=True, fate_points=True), (replace(AIKO, fate_points=1, willpower=3), ONI, REI))
+    f = play(f, Attack("Aiko", "katana", ("Oni",)), 15, 10, 20)  # 10 > Shock Value 4: critical injury; the save, 20, holds
+    assert next(s.injuries for s in standings(f) if s.name == "Oni") == 1
+    g = play(f, SecondWind("Aiko"), 7)  # 7 + 3 = 10: made
+    refused(g, SecondWind("Aiko"), "Aiko has had her second wind: one a combat scene")
+    refused(f, FirstAid("Rei", "Aiko", 3), "Aiko has no untreated critical injury")
+    aid = play(f, FirstAid("Oni", "Oni", 0), 20)  # DC 16; −2 on herself and −2 for her wounds: 20 − 4 = 16
+    assert next(s.injuries for s in standings(aid) if s.name == "Oni") == 0
+    refused(f, FatePoint("Oni", "left for dead"), "Oni has no Fate Point left")
+    refused(f, FatePoint("Aiko", "left for dead"), "only the blow that has just killed Aiko")
+    refused(fight_at(FightRules(damage_saves=True, hit_locations=False)), Harm("Aiko", 3), "with Damage Saves there are no Hit Points")
+
+
+def test_a_disabled_fighter_who_fights_is_dying():
+    brute = replace(ONI, weapons=(Weapon("club", 4, "1d8+3", damage_bonus=10),))
+    f = play(play(fight_at(FightRules(damage_saves=True), (AIKO, brute, REI)), NonCombat("Aiko")), Attack("Oni", "club", ("Aiko",)), 15, 2)
+    assert next(s.record for s in standings(f) if s.name == "Aiko") == "Disabled, Injured (1)"
+    f = play(play(f, NonCombat("Rei")), EndRound())
+    f = play(f, Attack("Aiko", "katana", ("Oni",)), 1)
+    assert next((s.record, s.out) for s in standings(f) if s.name == "Aiko") == ("Dying", "dying")
+
+
+def test_initiative_every_round_reading():
+    f = fight_at(FightRules(initiative="round"))
+    f = play(play(play(play(f, NonCombat("Aiko")), NonCombat("Oni")), Delay("Rei")), EndRound())
+    refused(f, NonCombat("Aiko"), "round 2 begins with a new Initiative roll")
+    f = play(f, Initiative(), 1, 20, 2)  # Aiko 1 + 3 = 4, Oni 20 + 1 = 21, Rei 2 + 2 = 4; Rei held her action: she goes first
+    assert (f.state.order, f.state.totals) == ((("Rei",), ("Oni",), ("Aiko",)), (4, 21, 4))
+
+
+def test_legal_choices_agree_with_the_engine():
+    "Random play: every action the choice functions offer is accepted by the engine, and a save of it replays."
+    R = random.Random(7)
+    for rules in (FightRules(shock=True, wound_penalties=True), FightRules(damage_saves=True, fate_points=True),
+                  FightRules(hit_locations=True, initiative="round")):
+        f = start_fight(Setup((replace(AIKO, bab=7, telepathy=2, wisdom_modifier=2, intelligence_modifier=3), ONI, REI), rules))
+        for _ in range(80):
+            options = [Initiative()] if not refusal(f, Initiative()) else []
+            options += [EndRound()] if not refusal(f, EndRound()) else []
+            for who in who_may_act(f):
+                kinds = legal_actions(f, who)
+                if "attack" in kinds:
+                    w = R.choice([w.name for w in next(x for x in (AIKO, ONI, REI) if x.name == who).weapons])
+                    targets = legal_targets(f, who, w)
+                    if targets:
+                        t = R.choice(targets)
+                        options.append(Attack(who, w, (t,), (R.choice(legal_answers(f, who, w, t)),)))
+                if "non-combat" in kinds: options.append(NonCombat(who))
+                if "delay" in kinds: options.append(Delay(who))
+                if "total defence" in kinds: options.append(TotalDefence(who))
+            if not options: break
+            a = R.choice(options)
+            assert refusal(f, a) == ""
+            f = fight_act(f, a, DiceFeed(R))
+        assert fight_from_dict(json.loads(json.dumps(fight_to_dict(f)))).state == f.state
+
+
+# ---- bad input, and saves ----
+
+@pytest.mark.parametrize("make, field", [
+    (lambda: Weapon("x", damage="2d"), "damage"), (lambda: Weapon("x", hands=3), "hands"), (lambda: Weapon("x", ability="Laser"), "ability"),
+    (lambda: Fighter("x", side=""), "side"), (lambda: Fighter("x", dexterity=-1), "dexterity"), (lambda: Fighter("x", weapons=[1]), "weapons"),
+    (lambda: Fighter("x", fate_points=101), "fate_points"), (lambda: Fighter("x", free_hands=True), "free_hands"),
+    (lambda: FightRules(total_attack="turn"), "total_attack"), (lambda: FightRules(shock="yes"), "shock"),
+    (lambda: Setup(()), "fighters"), (lambda: Setup((AIKO, ONI), "rules"), "rules"),
+    (lambda: Attack("Aiko", "katana", ("Oni",), hold_back=0), "hold_back"), (lambda: Attack("Aiko", "katana", ("Oni",), gm=99), "gm"),
+    (lambda: Attack("Aiko", "katana", "Oni"), "targets"), (lambda: Attack("Aiko", "katana", ("Oni",), answers=("Oni",)), "answers"),
+    (lambda: Answer("Oni", by="Oni"), "by"), (lambda: TotalDefence("Aiko", 0), "sacrificed"), (lambda: FatePoint("Aiko", "destiny"), "use"),
+    (lambda: FirstAid("Aiko", "Rei", 1.5), "skill"), (lambda: SetCondition("Aiko", "prone", -1), "rounds"),
+])
+def test_bad_input_is_refused_naming_the_field(make, field):
+    with pytest.raises(ValueError, match=rf"^{field}\b"):
+        make()
+
+
+def test_fight_functions_refuse_what_is_not_theirs():
+    f = fight_at()
+    for call, field in ((lambda: fight_act("fight", NonCombat("Aiko")), "fight"), (lambda: fight_act(f, "attack"), "action"),
+                        (lambda: fight_act(f, NonCombat("Aiko"), [1]), "dice"), (lambda: legal_actions(f, "Nobody"), "who"),
+                        (lambda: legal_targets(f, "Aiko", "bow"), "weapon"), (lambda: next_die(f, NonCombat("Aiko"), "12"), "typed"),
+                        (lambda: attack_preview(f, NonCombat("Aiko")), "attack"), (lambda: grapple_preview(f, Grapple("Aiko", "lock", "Oni")), "grapple")):
+        with pytest.raises(ValueError, match=rf"^{field}\b"):
+            call()
+
+
+def saved_fight():
+    f = fight_at(FightRules(shock=True, wound_penalties=True))
+    f = play(f, Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),)), 14, 3, 7, 15)  # 5 > Shock Value 4: a save, 15 + 0 made
+    f = play(f, Grapple("Oni", "grab", "Rei", Answer("Rei")), 15, 4)
+    return f, json.loads(json.dumps(fight_to_dict(f)))
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: d.update(kind="tristat-fight"), "kind: this holds a 'tristat-fight'"),
+    (lambda d: d.update(version=2), "version: is 2"),
+    (lambda d: d.pop("now"), "data: is missing now"),
+    (lambda d: d["setup"]["fighters"][1].update(ac=-3), "setup.fighters[1].ac: must be from 0 to 100"),
+    (lambda d: d["setup"]["fighters"][1]["weapons"][0].update(damage="1d8+"), "setup.fighters[1].weapons[0].damage"),
+    (lambda d: d["setup"]["rules"].update(gritty="no"), "setup.rules.gritty: must be true or false"),
+    (lambda d: d["actions"][1].update(weapon="spear"), "actions[1]: does not replay: weapon: Aiko has no weapon called 'spear'"),
+    (lambda d: d["actions"][1]["answers"][0].update(defence="parry"), "actions[1].answers[0].defence: must be one of"),
+    (lambda d: d["actions"][2].update(manoeuvre="suplex"), "actions[2].manoeuvre: must be one of"),
+    (lambda d: d["actions"][2].update(action="teleport"), "actions[2]: must name one of the fight's actions"),
+    (lambda d: d["actions"][0]["dice"].append(3), "actions[0]: has 1 dice left over"),
+    (lambda d: d["actions"][1].update(dice=[14, 3, 13]), "actions[1]: does not replay: totals: the 3rd typed total is for the damage"),
+    (lambda d: d["actions"].insert(1, d["actions"][1]), "actions[2]: does not replay: who: Aiko has had her turn"),
+    (lambda d: d["now"]["fighters"][2].update(conditions=[]), "the saved fight does not replay to the state it claims"),
+    (lambda d: d["now"].update(round=3), "round 3 but the replay gives 1"),
+    (lambda d: d["actions"][1].update(extra=1), "actions[1].extra: is not a field of Attack"),
+])
+def test_a_damaged_save_is_refused_naming_what_is_wrong(damage, message):
+    f, d = saved_fight()
+    damage(d)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[").replace("]", r"\]")):
+        fight_from_dict(d)
+
+
+def test_save_and_load_by_file_and_a_corrupt_file_changes_nothing(tmp_path):
+    f, d = saved_fight()
+    path = save_fight(tmp_path / "castle.json", f)
+    g = load_fight(path)
+    assert (g.state, g.log, g.played) == (f.state, f.log, f.played)
+    d["actions"][1]["dice"] = [14, 3, 9, 15]
+    save_json(tmp_path / "bad.json", "anime-d20-fight", 1, d)
+    with pytest.raises(ValueError, match="does not replay to the state it claims"):
+        load_fight(tmp_path / "bad.json")
+    assert fight_to_dict(g) == fight_to_dict(f)  # the fight held is as it was
+
+
+def test_a_fight_keeps_at_most_its_cap_of_actions():
+    f = fight_at()
+    many = replace(f, played=f.played * (MAX_ACTIONS // len(f.played) + 1))
+    with pytest.raises(ValueError, match=f"a fight keeps at most {MAX_ACTIONS:,} actions"):
+        fight_act(many, NonCombat("Aiko"))
+
+
+# ---- the time a long save takes ----
+
+def long_fight(n: int, seed: int = 1):
+    "An attack-heavy fight: every action but the round's end is an attack with a defence, under shock and wound penalties."
+    a = replace(AIKO, hp=100_000, fortitude=5, bab=6, weapons=(Weapon("katana", 6, "1d10+2", breaks_skin=True),))
+    b = replace(ONI, hp=100_000, fortitude=5, weapons=(Weapon("club", 4, "2d8+3"),))
+    c = Fighter("Ogre", "foes", ac=11, defence=1, hp=100_000, fortitude=5, weapons=(Weapon("fist", 3, "1d6+2", kind="unarmed"),))
+    f = start_fight(Setup((a, b, c), FightRules(shock=True, wound_penalties=True)))
+    R = random.Random(seed)
+    f = fight_act(f, Initiative(), DiceFeed(R))
+    while len(f.played) < n:
+        who = who_may_act(f)
+        if not who: f = fight_act(f, EndRound()); continue
+        act = {"Aiko": Attack("Aiko", "katana", ("Oni", "Ogre"), (Answer("Oni"), Answer("Ogre"))),
+               "Oni": Attack("Oni", "club", ("Aiko",), (Answer("Aiko"),)), "Ogre": Attack("Ogre", "fist", ("Aiko",), (Answer("Aiko"),))}[who[0]]
+        f = fight_act(f, act, DiceFeed(R))
+    return f
+
+
+@pytest.mark.parametrize("n, limit", [(200, 0.5), (MAX_ACTIONS, 2.0)])
+def test_a_long_save_loads_in_time(tmp_path, n, limit):
+    "Measured in a fresh process (its caches empty), as processor time so that other work on the machine does not count."
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(fight_to_dict(long_fight(n))))
+    code = ("import json, sys, time; from besm_nb.anime_d20.fight import fight_from_dict; d = json.load(open(sys.argv[1])); "
+            "t = time.process_time(); fight_from_dict(d); print(time.process_time() - t)")
+    seconds = float(subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout)
+    print(f"{n} actions load in {seconds * 1000:.0f} ms")
+    assert seconds < limit
+
+
+# ---- the wing's readings, passed through the fight's switches ----
+
+def test_the_wings_switches_reach_the_rolls():
+    base = fight_at()
+    flat = fight_at(FightRules(defence_natural_20=False))
+    a = Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),))
+    assert attack_preview(flat, a)[0].resolution == resolve_attack(6, 12, "1d10+2", defence_bonus=2, armour=2, current_hp=24,
+                                                                   defence_natural_20=False)
+    assert "defended" in play(base, Attack("Aiko", "katana", ("Oni",), (Answer("Oni"),)), 19, 20).log[-1]  # 25 against 22: a 20 still saves her
+    assert hp(play(flat, a, 19, 20, 5), "Oni") == 24 - 3  # under the other reading it does not
+    aimed = play(play(play(play(fight_at(FightRules(aim="action")), Aim("Aiko", "pistol")), NonCombat("Oni")), NonCombat("Rei")), EndRound())
+    assert attack_preview(aimed, Attack("Aiko", "pistol", ("Oni",), pace="still"))[0].resolution.attack_bonus == 5 + 2
+    for gritty, out in ((False, ""), (True, "dead")):  # Rei, 12 Hit Points, taken to −10
+        f = play(fight_at(FightRules(gritty=gritty)), Harm("Rei", 22))
+        assert next(s.out for s in standings(f) if s.name == "Rei") == ("unconscious" if not gritty else out)
+    for trigger, saves in (("more", 0), ("equal", 1)):  # 4 damage to the Ogre-sized Brute: Shock Value 4
+        f = play(fight_at(FightRules(shock=True, shock_trigger=trigger)), Harm("Oni", 4), *([10] * saves))
+        assert ("Shock:" in f.log[-1] or "Shock:" in f.log[-2]) == bool(saves)
+    grab = Grapple("Oni", "grab", "Rei", Answer("Rei"))
+    mantis = replace(ONI, free_hands=4)
+    for on, pen in ((True, -4), (False, 0)):
+        f = play(fight_at(FightRules(hands_on_defence=on), (AIKO, mantis, REI)), NonCombat("Aiko"))
+        assert grapple_preview(f, grab).defence_bonus - 3 == pen
+    for stops, lands in ((False, True), (True, False)):
+        f = play(play(play(play(fight_at(FightRules(defence_stops_throw=stops)), NonCombat("Aiko")), Grapple("Oni", "grab", "Rei"), 15),
+                      NonCombat("Rei")), EndRound())
+        f = play(f, NonCombat("Aiko"))
+        dice = (10, 20, 7, 20) if lands else (10, 20, 20)  # the throw, 10 + 4 reaches AC 13; her defence, a natural 20, stops it or not
+        f = play(f, Grapple("Oni", "throw", "Rei", Answer("Rei")), *dice)
+        assert ("prone" in next(s.conditions for s in standings(f) if s.name == "Rei")) == lands
+    for reading, pen in (("table", -4), ("both", -6)):
+        f = play(fight_at(FightRules(others_penalty=reading, desperate_defence=True)), Attack("Aiko", "katana", ("Rei",), (Answer("Rei"),)), 15, 20)
+        friend = Attack("Oni", "club", ("Aiko",), (Answer("Aiko", by="Rei", others=(("target within reach", None),)),))
+        assert attack_preview(f, friend)[0].resolution.nth_penalty == pen
+
+
+def test_damage_save_readings_pass_through():
+    brute = replace(ONI, weapons=(Weapon("club", 4, "1d8+3", damage_bonus=10),))
+    for hit, record in ((True, "Disabled, Injured (1)"), (False, "Disabled")):
+        f = play(play(fight_at(FightRules(damage_saves=True, disabled_hit=hit), (AIKO, brute, REI)), NonCombat("Aiko")),
+                 Attack("Oni", "club", ("Aiko",)), 15, 2)
+        assert next(s.record for s in standings(f) if s.name == "Aiko") == record
+    tough = replace(AIKO, con_bonus=30)
+    for natural_1, record in ((True, "Injured (1)"), (False, "Unhurt")):
+        f = play(play(fight_at(FightRules(damage_saves=True, save_natural_1=natural_1), (tough, brute, REI)), NonCombat("Aiko")),
+                 Attack("Oni", "club", ("Aiko",)), 15, 1)
+        assert next(s.record for s in standings(f) if s.name == "Aiko") == record
+
+
+def test_aiming_takes_a_round_or_an_action():
+    quick = replace(AIKO, extra_attacks=1)
+    f = fight_at(FightRules(aim="action"), (quick, ONI, REI))
+    f = play(f, Aim("Aiko", "pistol"))
+    assert who_may_act(f) == ("Aiko",)  # Table 12-5's reading: an action of aiming, then the shot in the same turn
+    assert attack_preview(f, Attack("Aiko", "pistol", ("Oni",), pace="still"))[0].resolution.attack_bonus == 5 + 2
+    g = play(fight_at(FightRules(aim="round"), (quick, ONI, REI)), Aim("Aiko", "pistol"))
+    assert who_may_act(g) == ("Oni",)  # the text's reading: a whole round of aiming
+    refused(play(fight_at(FightRules(aim="round"), (quick, ONI, REI)), NonCombat("Aiko")), Aim("Aiko", "pistol"),
+            "aiming takes her whole turn, standing still")
