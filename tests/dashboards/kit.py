@@ -31,21 +31,22 @@ def resize(page, width: int, height: int) -> None:
     drawn(page)
 
 
-# drawn in full: no widget still loading, no tab still being made (a tab given as a function shows 'Opening…' until then)
-OPENING = """e => e.innerText.includes('Loading widget') || [...e.querySelectorAll('.widget-html-content')]
-  .some(h => h.offsetWidth > 0 && h.innerText.trim() === 'Opening…')"""
+# still being drawn: a widget Voila has not yet handed to the widget manager (its output still a script), a widget
+# loading, or a tab still being made (a tab given as a function shows 'Opening…' until then)
+OPENING = """e => [...document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]')]
+    .some(s => s.textContent.includes('application/vnd.jupyter.widget-view+json'))
+  || e.innerText.includes('Loading widget')
+  || [...e.querySelectorAll('.widget-html-content')].some(h => h.offsetWidth > 0 && h.innerText.trim() === 'Opening…')"""
 QUIET = """root => { const e = document.querySelector(root); if (!e) return false;
-  // outputs there, but no widget drawn yet (the widget manager starts after the page has loaded): not drawn
-  if ((""" + OPENING + """)(e) || e.querySelector('.jp-OutputArea-output') && !e.querySelector('.jupyter-widgets')) {
-    window.besmQuiet = null; return false; }
+  if ((""" + OPENING + """)(e)) { window.besmQuiet = null; return false; }
   const r = e.getBoundingClientRect();  // what a widget drawn, or laid out again by Lumino, changes
   const now = [e.getElementsByTagName('*').length, e.innerText.length, r.width, r.height, document.documentElement.scrollWidth].join(':');
   const same = now === window.besmQuiet; window.besmQuiet = now; return same; }"""
 
 
 def quiet(page, root: str = "body", timeout: float = 60_000) -> None:
-    """Wait until the part at `root` is drawn in full: no widget loading, no tab opening, and the same elements, words
-    and size in two animation frames running (a view draws its children over a frame or two)."""
+    """Wait until the part at `root` is drawn in full: every widget handed to the widget manager, none loading, no tab
+    opening, and the same elements, words and size in two animation frames running (Lumino lays out in the next frame)."""
     page.evaluate("() => { window.besmQuiet = null; }")
     page.wait_for_function(QUIET, arg=root, polling="raf", timeout=timeout)
 

@@ -1,5 +1,7 @@
 """Every dashboard at a phone's width (400 px): the page never scrolls sideways, nothing runs off the edge, every
-button and tab title shows its whole label; tabbed dashboards are checked tab by tab."""
+button and tab title shows its whole label; tabbed dashboards are checked tab by tab. Every dropdown, at 1366 and 400 px,
+shows its chosen option whole. Each dashboard is opened once for both, and each check made once the page is drawn (a
+lazily made tab too: a fixed pause could look at its 'Opening…' and see nothing)."""
 import pytest
 
 from tests.dashboards.kit import OPENING, quiet, resize
