@@ -62,6 +62,10 @@ DRAWN = """() => [...document.querySelectorAll('script[type="application/vnd.jup
     .every((s) => s.closest('.cell_output')?.querySelector('.jupyter-widgets, .widget-html, .besm-live'))"""
 
 
+# what a page starts after its load event: MathJax typesets (and fetches its fonts) once the page has loaded
+TYPESET = """async () => { if (window.MathJax?.startup?.promise) await window.MathJax.startup.promise; await document.fonts.ready; }"""
+
+
 def visit(pg, url: str, page: str) -> list[str]:
     "Open one page, wait until its widgets are drawn and its live calculators have started (or failed); what went wrong."
     pg.problems.clear()
@@ -74,7 +78,7 @@ def visit(pg, url: str, page: str) -> list[str]:
         pg.wait_for_function("window.besmLive && window.besmLive.state !== 'loading'", timeout=120_000)
         live = pg.evaluate("window.besmLive")
         if live["state"] != "live": pg.problems.append(f"its calculators did not go live: {live['errors']}")
-    pg.wait_for_timeout(150)  # late messages (a view drawn after the others) still count
+    pg.evaluate(TYPESET)  # its formulas typeset and their fonts loaded: a font it cannot get is an error too
     return list(pg.problems)
 
 
@@ -101,8 +105,8 @@ def test_the_walk_catches_a_page_that_errs(site_url, visitor):
     visitor.context.route(re.compile(r".*/__broken__\.html$"), lambda r: r.fulfill(status=200, content_type="text/html", body=bad))
     try:
         visitor.problems.clear()
-        visitor.goto(f"{site_url}/__broken__.html", wait_until="load")
-        visitor.wait_for_timeout(300)
+        with visitor.expect_event("pageerror"):  # the script's second line: its first, the console error, came before
+            visitor.goto(f"{site_url}/__broken__.html", wait_until="load")
         assert any("broken on purpose" in p for p in visitor.problems) and any(p.startswith("page error") for p in visitor.problems), visitor.problems
     finally:
         visitor.context.unroute(re.compile(r".*/__broken__\.html$"))

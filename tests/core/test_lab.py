@@ -53,19 +53,22 @@ def lab_tracker(browser, style: bool = True) -> tuple[dict, list]:
                              "--ServerApp.password=", f"--ServerApp.root_dir={home / 'work'}", "--LabApp.expose_app_in_browser=True",
                              "--allow-root"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     try:
-        for _ in range(300):
+        deadline = time.time() + 300
+        while time.time() < deadline:  # up once it answers
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/lab", timeout=2)
                 break
             except OSError:
-                time.sleep(1)
+                time.sleep(0.2)
         ctx = browser.new_context(viewport={"width": 1366, "height": 768})
         try:
             pg = ctx.new_page()
             pg.goto(f"http://127.0.0.1:{port}/lab/tree/round_ui.ipynb")
             pg.wait_for_function("window.jupyterapp && document.querySelector('.jp-NotebookPanel')", timeout=120_000)
-            try: pg.locator(".jp-Dialog .jp-mod-accept").click(timeout=20_000)  # which kernel: Python 3, offered first
-            except Exception: pass
+            # which kernel: JupyterLab either asks (Python 3, offered first, is accepted) or starts one by itself
+            pg.wait_for_function("""() => document.querySelector('.jp-Dialog .jp-mod-accept')
+                || window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel""", timeout=120_000)
+            if pg.locator(".jp-Dialog .jp-mod-accept").count(): pg.locator(".jp-Dialog .jp-mod-accept").click()
             assert pg.locator(".jp-FileBrowser").first.is_visible()  # the file browser open, as JupyterLab starts
             pg.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")  # not awaited: it waits for every cell
             pg.locator(".jp-NotebookPanel .besm-tracker").first.wait_for(timeout=300_000)

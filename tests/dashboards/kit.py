@@ -3,6 +3,7 @@ browser and by name (inside the saves folder only), and refuse a corrupt upload 
 from __future__ import annotations
 
 import json
+import re
 from typing import Callable
 
 from playwright.sync_api import expect
@@ -11,22 +12,76 @@ from tests.helpers import assert_beside
 
 
 def settled(page, t, marker: Callable[[object], str], want: str, seconds: float = 20) -> bool:
-    "Whether the tracker's state shows `want` within `seconds` (widget updates arrive one by one)."
-    for _ in range(int(seconds * 5)):
+    "Whether the tracker's state shows `want` within `seconds` (looked at every 100 ms: widget updates arrive one by one)."
+    for _ in range(int(seconds * 10)):
         if marker(t) == want: return True
-        page.wait_for_timeout(200)
+        page.wait_for_timeout(100)
     return marker(t) == want
 
 
-def steady(page, t, marker: Callable[[object], str], seconds: float = 20) -> str:
-    "The tracker's state once two readings half a second apart agree (an action's updates arrive one by one)."
-    seen = marker(t)
-    for _ in range(int(seconds * 2)):
-        page.wait_for_timeout(500)
-        now = marker(t)
-        if now == seen: return now
-        seen = now
-    return seen
+def drawn(page) -> None:
+    "Wait until the latest change is laid out and drawn: two animation frames (Lumino lays out its tabs and folds in the first)."
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def resize(page, width: int, height: int) -> None:
+    "The page at `width` x `height`, once the window has that size and its new layout is drawn."
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_function("([w, h]) => window.innerWidth === w && window.innerHeight === h", arg=[width, height], timeout=30_000)
+    drawn(page)
+
+
+# still being drawn: a widget Voila has not yet handed to the widget manager (its output still a script), a widget
+# loading, or a tab still being made (a tab given as a function shows 'Opening…' until then)
+OPENING = """e => [...document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]')]
+    .some(s => s.textContent.includes('application/vnd.jupyter.widget-view+json'))
+  || e.innerText.includes('Loading widget')
+  || [...e.querySelectorAll('.widget-html-content')].some(h => h.offsetWidth > 0 && h.innerText.trim() === 'Opening…')"""
+QUIET = """root => { const e = document.querySelector(root); if (!e) return false;
+  if ((""" + OPENING + """)(e)) { window.besmQuiet = null; return false; }
+  const r = e.getBoundingClientRect();  // what a widget drawn, or laid out again by Lumino, changes
+  const now = [e.getElementsByTagName('*').length, e.innerText.length, r.width, r.height, document.documentElement.scrollWidth].join(':');
+  const same = now === window.besmQuiet; window.besmQuiet = now; return same; }"""
+
+
+def quiet(page, root: str = "body", timeout: float = 60_000) -> None:
+    """Wait until the part at `root` is drawn in full: every widget handed to the widget manager, none loading, no tab
+    opening, and the same elements, words and size in two animation frames running (Lumino lays out in the next frame)."""
+    page.evaluate("() => { window.besmQuiet = null; }")
+    page.wait_for_function(QUIET, arg=root, polling="raf", timeout=timeout)
+
+
+def answered(t) -> None:
+    """Wait until every update of the actions played on the tracker so far has arrived: a refused save name is sent after
+    them, and the kernel answers one message at a time, so once its refusal shows, they have all come. The refusal is
+    cleared on the page first (only a fresh answer counts); it changes nothing in the game."""
+    said = t.locator(".besm-save-message .widget-html-content").first
+    said.evaluate("e => { e.textContent = ''; }")
+    t.locator(".besm-save-name input").first.fill("../answered")
+    t.locator("button.besm-save").first.click()
+    expect(said).to_contain_text("File name: use letters", timeout=30_000)
+
+
+def steps_are(t, undo: int, redo: int | None = None) -> None:
+    "Wait until the tracker's history line counts `undo` steps to undo (and `redo` to redo)."
+    want = rf"(^|\D){undo} steps to undo" + (f", {redo} to redo" if redo is not None else "")
+    expect(t.locator(".besm-history").first).to_contain_text(re.compile(want), timeout=30_000)
+
+
+def undo(t, times: int = 1) -> int:
+    """Undo `times` actions, each one waited for (its message counts the steps left: set after the tracker has redrawn);
+    the steps left to undo."""
+    said = t.locator(".besm-history-message").first
+    left = None
+    for _ in range(times):
+        t.locator("button.besm-undo").first.click()
+        if left is None:  # the first: no Undone message shows before it (every action clears the messages)
+            expect(said).to_contain_text("Undone (", timeout=30_000)
+            left = int(re.search(r"Undone \((\d+) more", said.inner_text()).group(1))
+        else:
+            left -= 1
+            expect(said).to_contain_text(f"Undone ({left} more steps to undo)", timeout=30_000)
+    return left
 
 
 def draft_kept(saves, want: Callable[[dict], bool], seconds: float = 60) -> None:
@@ -60,29 +115,28 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
 
     step(t)
     if next_round: next_round(t)
-    after = steady(page, t, marker)
+    answered(t)
+    after = marker(t)
 
     # a reload carries on where it was
     page.reload(timeout=120_000)
     open_tab(page)
     t = page.locator(tracker_selector).first
     t.wait_for(timeout=60_000)
-    page.wait_for_function("s => document.querySelector(s) !== null", arg=tracker_selector)
     t.locator(".besm-history", has_text="steps to undo").first.wait_for(timeout=30_000)
     assert settled(page, t, marker, after), (marker(t), after)
     expect(message("besm-history-message")).to_contain_text("Resumed", timeout=30_000)
 
     # undo reaches back across the round, and redo comes forward again
-    for _ in range(2 if next_round else 1):
-        t.locator("button.besm-undo").click()
-        page.wait_for_timeout(300)
-    t.locator(".besm-history-message", has_text="Undone").first.wait_for(timeout=10_000)
+    back = 2 if next_round else 1
+    left = undo(t, back)
+    steps_are(t, left, back)
     assert settled(page, t, lambda t: str(marker(t) != after), "True"), "undo changed nothing"
-    for _ in range(2 if next_round else 1):
+    for i in range(back):
         t.locator("button.besm-redo").click()
-        page.wait_for_timeout(300)
+        steps_are(t, left + i + 1, back - i - 1)  # each redo waited for: counted on the history line
     t.locator(".besm-history-message", has_text="Redone").first.wait_for(timeout=10_000)
-    assert settled(page, t, marker, after)  # the second redo may still be on its way when the first one's message shows
+    assert settled(page, t, marker, after)
 
     # Download, then a corrupt upload (refused beside the control, the game kept), then the download uploaded back
     with page.expect_download() as dl:
@@ -220,10 +274,10 @@ def check_foes(browser, url: str,  # the dashboard's address
         if shots:
             page.screenshot(path=str(Path(shots) / f"{name}-gm-1366.png"))
             p.screenshot(path=str(Path(shots) / f"{name}-players-400.png"), full_page=True)
-            page.set_viewport_size({"width": 400, "height": 800}); page.wait_for_timeout(500)
+            resize(page, 400, 800)
             t.locator(".besm-order").first.scroll_into_view_if_needed()
             page.screenshot(path=str(Path(shots) / f"{name}-gm-400.png"))
-            page.set_viewport_size({"width": 1366, "height": 900}); page.wait_for_timeout(500)
+            resize(page, 1366, 900)
         t.locator(SETUP_TITLE).first.click()  # the set-up folded away as play began: reopened, its choices are there still
         choice = t.locator(".besm-show-foes select")
         choice.scroll_into_view_if_needed(timeout=30_000)
@@ -233,7 +287,7 @@ def check_foes(browser, url: str,  # the dashboard's address
         if shots:
             t.locator(".besm-foe-pick").scroll_into_view_if_needed()
             page.screenshot(path=str(Path(shots) / f"{name}-gm-setup-1366.png"))
-            p.set_viewport_size({"width": 1366, "height": 900}); p.wait_for_timeout(500)
+            resize(p, 1366, 900)
             p.screenshot(path=str(Path(shots) / f"{name}-players-bars-1366.png"))
         assert errors == [], errors
     finally:

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.damage_saves import DamageTrack, Target
 from besm_nb.dice import fmt_odds
 from tests.conftest import LOCAL
-from tests.dashboards.kit import check_tracker_kit
+from tests.dashboards.kit import check_tracker_kit, draft_kept, quiet, resize
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/besm_d20_character.ipynb"
@@ -133,9 +133,7 @@ def test_the_dashboard_at_400_px(browser, dashboards_url):
         assert tabs.count() == 7
         for i in range(tabs.count()):
             tabs.nth(i).click()
-            pg.wait_for_function("""() => ![...document.querySelectorAll('.besm-character .widget-html-content')]
-                .some(e => e.offsetWidth > 0 && e.innerText.trim() === 'Opening…')""", timeout=60_000)  # a tab is made when first opened
-            pg.wait_for_timeout(500)
+            quiet(pg, ".besm-character")  # a tab is made when first opened: its widgets all drawn
             title = tabs.nth(i).inner_text()
             assert pg.evaluate("document.documentElement.scrollWidth") <= 400, title
             over = pg.evaluate("""() => [...document.querySelectorAll('.besm-character *')].filter(e => {
@@ -201,7 +199,7 @@ def classless_into_a_second_buy(pg):
 def first_screen(pg, name, root, button):
     "Where the record, the odds and the button sit at 1366 x 900 and at 400 x 800 (screenshots of both)."
     sel = {"record": f"{root} .besm-order", "odds": f"{root} .besm-odds-panel", "button": f"{root} {button}"}
-    pg.set_viewport_size({"width": 1366, "height": 900}); pg.wait_for_timeout(500)
+    resize(pg, 1366, 900)
     assert pg.locator(f"{root} .besm-setup .lm-AccordionPanel, {root} .besm-setup .widget-accordion-content").evaluate_all(
         "els => els.every(e => !e.getClientRects().length)"), f"{name}: the set-up should fold away once play starts"
     boxes = {k: where(pg, s) for k, s in sel.items()}
@@ -209,7 +207,7 @@ def first_screen(pg, name, root, button):
     SHOTS and pg.screenshot(path=f"{SHOTS}/{name}-1366.png")
     for k, b in boxes.items(): assert b["bottom"] <= 900, f"{name}: the {k} ends at {b['bottom']:.0f} px, below the first screen"
     assert boxes["record"]["right"] <= boxes["odds"]["left"], f"{name}: the record stands beside the action panel"
-    pg.set_viewport_size({"width": 400, "height": 800}); pg.wait_for_timeout(500)
+    resize(pg, 400, 800)
     boxes = {k: where(pg, s) for k, s in sel.items()}
     print(f"{name} 400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
     SHOTS and pg.screenshot(path=f"{SHOTS}/{name}-400.png")
@@ -218,7 +216,7 @@ def first_screen(pg, name, root, button):
     pg.set_viewport_size({"width": 1366, "height": 900})
 
 
-def test_the_record_and_ledgers_laid_out_for_play_and_declarations_kept_across_a_reload(browser, dashboards_url):
+def test_the_record_and_ledgers_laid_out_for_play_and_declarations_kept_across_a_reload(browser, dashboards_url, dashboards_server):
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     pg = ctx.new_page()
     errors = []
@@ -235,7 +233,7 @@ def test_the_record_and_ledgers_laid_out_for_play_and_declarations_kept_across_a
         # half made on each: the next attack, a spend, a purchase; then a reload brings all three back
         open_tab(pg, "Damage saves", TRACKER)
         fill(pg, f"{TRACKER} .besm-attacker", 9); fill(pg, f"{TRACKER} .besm-d20", 12)
-        pg.wait_for_timeout(800)  # drafts are written as they change
+        draft_kept(dashboards_server[1].saves, lambda d: str(d["tracker"].get("attacker")) == "9" and d["tracker"].get("d20") == "12")
         pg.reload(timeout=120_000)
         pg.locator(f"{TRACKER} .besm-history-message", has_text="Resumed").first.wait_for(timeout=120_000)
         expect(pg.locator(f"{TRACKER} .besm-damage-bonus input")).to_have_value("6", timeout=30_000)
@@ -258,7 +256,7 @@ def test_the_record_and_ledgers_laid_out_for_play_and_declarations_kept_across_a
 
 
 def test_the_record_on_two_screens_and_the_players_view(browser, dashboards_url):
-    "A save on one screen shows on the other and on the players' view within 2 s; the players' view shows the ledgers too."
+    "A save on one screen shows on the other and on the players' view on their own (no reload, no action; how soon is in make bench); the players' view shows the ledgers too."
     ctx_a, ctx_b, ctx_p = browser.new_context(), browser.new_context(), browser.new_context(viewport={"width": 400, "height": 800})
     try:
         a, b, p = ctx_a.new_page(), ctx_b.new_page(), ctx_p.new_page()
@@ -274,14 +272,13 @@ def test_the_record_on_two_screens_and_the_players_view(browser, dashboards_url)
         a.locator(f"{TRACKER} button.besm-roll-save").click()
         t0 = time.time()
         b.wait_for_function(f"() => document.querySelector('{TRACKER} .besm-order .besm-turn')?.innerText === 'Rei: Stunned, Injured (1)'",
-                            timeout=10_000)
+                            timeout=30_000)
         seen_b = time.time() - t0
         p.wait_for_function("() => document.querySelector('.besm-players .besm-turn')?.innerText === 'Rei: Stunned, Injured (1)'",
-                            timeout=10_000)
+                            timeout=30_000)
         seen_p = time.time() - t0
         print(f"damage record: seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
         SHOTS and p.screenshot(path=f"{SHOTS}/damage-saves-players-400.png")
-        assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
         expect(p.locator(".besm-players-results").first).to_contain_text("d20 3 +5 = 8")
         expect(b.locator(f"{TRACKER} .besm-history-message")).to_contain_text("changed on another screen")
         p.locator(".besm-character > .lm-TabBar .lm-TabBar-tab", has_text="Fate Points").click()

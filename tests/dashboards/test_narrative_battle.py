@@ -11,7 +11,7 @@ from besm_nb.besm_d20.battle_odds import turn_odds
 from besm_nb.besm_d20.battles import Battle, BattleRules, army_from_troops, start_battle
 from besm_nb.dice import pct
 from besm_nb.ui.besm_d20.battles import DEFAULT_ARMIES, DEFAULT_TROOPS
-from tests.dashboards.kit import check_foes, check_tracker_kit
+from tests.dashboards.kit import check_foes, check_tracker_kit, undo
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -68,7 +68,7 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
     page.locator(".besm-log", has_text="seed 4242").wait_for(timeout=30_000)
 
     # undo reaches back across the turn and the encounter
-    for _ in range(2): page.locator("button.besm-undo").click(); page.wait_for_timeout(500)
+    undo(page.locator(".besm-battles").first, 2)
     text_is(page, ".besm-as-A", "5,100"); text_is(page, ".besm-battle-head .besm-turn", "2")
     expect(page.locator(".besm-fights")).to_have_text("", timeout=10_000)
 

