@@ -125,8 +125,10 @@ FOLLOW_JS = """(() => {
       const card = box.querySelector('.besm-card') || box.querySelector('.besm-action-pane');
       const wide = window.innerWidth >= 1000;  // a wide screen shows the order beside the card: from the header down; a phone, the card
       ((wide ? box.querySelector('.besm-play-head') : card) || box).scrollIntoView({block: 'start'});
-      const first = card && [...card.querySelectorAll('input, select, button, textarea')].find((e) => !e.disabled && e.getClientRects().length);
+      const usable = (el) => el && [...el.querySelectorAll('input, select, button, textarea')].find((e) => !e.disabled && e.getClientRects().length);
+      const first = usable(card) || usable(box.querySelector('.besm-resolve-bar'));  // nobody to declare for: the bar's button (Next round)
       if (first) first.focus({preventScroll: true});
+      box.dataset.followed = step;  // for a test: the page has followed this step
     }), 120);
   };
   new MutationObserver(() => document.querySelectorAll('.besm-follow').forEach(look))
