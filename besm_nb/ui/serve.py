@@ -183,7 +183,7 @@ def user_saves_folder(env: dict | None = None,  # the environment to read (defau
 # %% ../../nbs/core/04_serve.ipynb #13bfbbee
 from collections.abc import Sequence
 
-SPARES = 2  # preheated kernels the server keeps: one for each of the pages last opened
+SPARES = 3  # preheated kernels the server keeps: one for each of the pages last opened (a tracker, a calculator, the home page)
 OPENED_FILE = ".besm-pages-opened"  # in the saves folder: the pages last opened, preheated at the next start
 
 
