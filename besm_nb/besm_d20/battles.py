@@ -1156,7 +1156,13 @@ def battle_from_dict(data: object,  # as written by `battle_to_dict`
     actions = [_read(BattleAction, f"battle.actions[{i}]", a, _ACTION_FIELDS) for i, a in enumerate(saved)]
     battle = Battle(start, actions)
     claims = _read_claims(top["claims"], "battle.claims")
-    confirm_replay(claims, battle_claims(battle.state), "battle")
+    try: confirm_replay(claims, battle_claims(battle.state), "battle")
+    except ValueError as err:
+        if version < 4 and any(a.quality <= 0 for a in start.armies):  # the one rule changed since, with no reading to bring it back
+            raise ValueError(f"{err}. It was saved before version 4, when an army that started at Army Quality 0 or below fled "
+                             "after any turn, even one it won; now it flees only when a turn lowers it there, so this battle "
+                             "plays differently and cannot be carried on") from None
+        raise
     return battle
 
 

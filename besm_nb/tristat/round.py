@@ -891,7 +891,7 @@ def _load_action(d: object, where: str) -> Action:
 
 FIGHT_FIELDS = ("round", "health_reading", "critical_multiplier", "cover_spends_attack", "allow_overspend", "out_grabber_holds",
                 "initiatives", "fighters", "actions", "dice", "now", "log")
-ADDED_LATER = ("out_grabber_holds",)  # a save made before this reading existed opens with its default (a grabber who is out lets go)
+ADDED_LATER = ("out_grabber_holds",)  # a save made before this reading existed opens as it was played: a grabber who is out held on
 
 
 @checked
@@ -914,7 +914,7 @@ def fight_from_dict(data: dict,  # as written by `fight_to_dict` (a tracker may 
                   text(d.get("health_reading", "zero"), "health_reading", HEALTH_READINGS),
                   whole(d.get("critical_multiplier", 1), "critical_multiplier", 1, 4),
                   flag(d.get("cover_spends_attack", False), "cover_spends_attack"), flag(d.get("allow_overspend", False), "allow_overspend"),
-                  flag(d.get("out_grabber_holds", False), "out_grabber_holds"))
+                  flag(d.get("out_grabber_holds", True), "out_grabber_holds"))  # before the reading, an out grabber held on
     if len(fight.dice) != len(fight.actions): raise ValueError("dice: the saved fight's dice do not match its actions")
     try: now = fight.now()[0]  # replaying the round must work, or the file is not a fight we can continue
     except ValueError as e: raise ValueError(f"the saved round does not replay: {e}") from None

@@ -187,7 +187,7 @@ class Tracker(_Kit):
     "A Tri-Stat fight tracker laid out for play: the order of play beside the one acting now, with the odds, the dice and Resolve; set-up folded away; undo and redo across rounds, autosave and resume, several screens, a players' view, saves."
     kind, version, noun = FIGHT_KIND, FIGHT_VERSION, "fight"
     added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults",
-                   "out_grabber_holds": "the reading for a grabber who is out, added later: a save made before it opens with its default"}
+                   "out_grabber_holds": "the reading for a grabber who is out, added later: a save made before it opens as it was played (she held on)"}
     labels = LABELS
 
     def __init__(self,
