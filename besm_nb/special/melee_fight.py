@@ -181,6 +181,7 @@ class Fighter:
         if self.frightened: require_choice(self.frightened, "frightened", FRIGHTS)
 
     @property
+    @checked
     def skill_for_position(self) -> int:
         "The skill he brings to a contest for position: his Tactics or his weapon skill, the better."
         return max(self.tactics, self.skill)
@@ -201,6 +202,7 @@ class RollLine:
     notes: tuple[str, ...] = ()
 
     @property
+    @checked
     def chance(self) -> Fraction:
         "The exact chance that the roll succeeds (0 when it cannot be made)."
         return Fraction(0) if self.odds is None else self.odds["success"] + self.odds["critical success"]
@@ -342,6 +344,7 @@ class MeleeFight:
     def _say(self, text: str) -> None: self.log.append((self.turn, text))
 
     # -- who is who -------------------------------------------------------------------------------------
+    @checked
     def fighter(self, name: str,  # a fighter's name
                ) -> Fighter:
         "A fighter in the melee, by name."
@@ -350,14 +353,17 @@ class MeleeFight:
             raise InputError("fighter", f"nobody called {name!r} is in the melee (it has: {', '.join(self.fighters) or 'nobody yet'})")
         return self.fighters[name]
 
+    @checked
     def order(self) -> list[str]:
         "Everyone in the order of play: highest speed first, those of equal speed as they were added."
         return [f.name for f in sorted(self.fighters.values(), key=lambda f: -f.speed)]
 
+    @checked
     def acting(self) -> str | None:
         "Who acts now: the first in the order of play still in the fight who has not acted this turn (None: nobody can)."
         return next((n for n in self.order() if not self.fighters[n].out and self.fighters[n].acted < self.turn), None)
 
+    @checked
     def foes_of(self, name: str,  # a fighter's name
                ) -> list[str]:
         "The foes still in the fight of a fighter, in the order of play."
@@ -377,6 +383,7 @@ class MeleeFight:
         "Whether the contest for position lets him fight only one foe, and `foe` is not that one."
         return f.position in ("one at a time", "fumbler in front") and bool(f.first_foe) and foe != f.first_foe
 
+    @checked
     def casualties(self, side: str,  # a side's name
                   ) -> Fraction:
         "The side's casualties so far, as a % of the fighters it has had (killed, down, fled or surrendered)."
@@ -384,6 +391,7 @@ class MeleeFight:
         men = [f for f in self.fighters.values() if f.side == side]
         return Fraction(100 * sum(1 for f in men if f.out), len(men)) if men else Fraction(0)
 
+    @checked
     def morale_due(self, side: str,  # a side's name
                   ) -> bool:
         "Whether the side's casualties have reached a new 10% since its latest morale check (and it is not player characters)."
@@ -391,6 +399,7 @@ class MeleeFight:
         c = self.casualties(side)
         return not s.pcs and c >= 10 and int(c // 10) > s.checked_tens
 
+    @checked
     def due(self) -> list[str]:
         "What the rules call for now, for the GM: morale checks after casualties, Fright Checks after a comrade's death."
         out = [f"{s}: a morale check ({float(self.casualties(s)):.0f}% casualties)" for s in self.sides if self.morale_due(s)]
@@ -445,6 +454,7 @@ class MeleeFight:
             return [Step("Target behind the pike wall's front rank", pike_wall(0)["to target the second and third ranks"], TACTICS_RULE)]
         return []
 
+    @checked
     def targets(self, name: str,  # the one who attacks
                ) -> list[str]:
         "The foes he may attack now: still in the fight, not blocked by the contest for position (his or theirs), within his weapon's reach."
@@ -457,6 +467,7 @@ class MeleeFight:
             out.append(n)
         return out
 
+    @checked
     def manoeuvres(self, name: str,  # the one who acts
                   ) -> list[str]:
         "The manoeuvres he may make now."
@@ -470,6 +481,7 @@ class MeleeFight:
         if f.green and not f.reflexes and not f.shaken_off: out.append("concentrate")
         return out + ["other"]
 
+    @checked
     def answers(self, target: str,  # the one attacked
                 defender: str = "",  # who defends him: "" (himself) or a comrade parrying or blocking for him
                ) -> list[str]:
@@ -481,6 +493,7 @@ class MeleeFight:
         kinds.sort(key=lambda k: k != d.usual)
         return kinds + ["none"]
 
+    @checked
     def mates(self, target: str,  # the one attacked
               attacker: str,  # the one attacking
              ) -> list[str]:
@@ -494,6 +507,7 @@ class MeleeFight:
             if shelters or (self._ready(m) and self._ready(t)): out.append(m.name)
         return out
 
+    @checked
     def attack_line(self, attacker: str,  # the one who attacks
                     target: str,  # the foe attacked
                     manoeuvre: str = "attack",  # "attack" or "defensive attack"
@@ -513,6 +527,7 @@ class MeleeFight:
         if manoeuvre == "defensive attack": notes.append("a defensive attack (the base game's terms apply)")
         return _line(f"{attacker}'s attack on {target}", work, m.attack is not None, self.rules.criticals, notes + list(m.notes))
 
+    @checked
     def defence_line(self, defender: str,  # the one who defends
                      attacker: str,  # the foe attacking
                      kind: str = "parry",  # "dodge", "parry" or "block"
@@ -533,6 +548,7 @@ class MeleeFight:
         return _line(f"{defender}'s {kind}" + (f" for {t.name}" if t is not d else ""), list(m.defence_working[:-1]), m.defence is not None,
                      self.rules.criticals, notes)
 
+    @checked
     def exchange_odds(self, attacker: str,  # the one who attacks
                       target: str,  # the foe attacked
                       manoeuvre: str = "attack",  # "attack" or "defensive attack"
@@ -563,6 +579,7 @@ class MeleeFight:
             out.append(g)
         return out
 
+    @checked
     def fumbler(self, foes: Sequence[str],  # the group
                ) -> str:
         "The group's fumbler: the poorest at Tactics or weapon skill (the first in the order of play among equals)."
@@ -570,6 +587,7 @@ class MeleeFight:
         if not group: raise InputError("foes", "name the foes of the group")
         return min(group, key=lambda g: (g.skill_for_position, self.order().index(g.name))).name
 
+    @checked
     def best(self, foes: Sequence[str],  # the group
             ) -> str:
         "The group's best fighter: the highest weapon skill (the first in the order of play among equals)."
@@ -577,6 +595,7 @@ class MeleeFight:
         if not group: raise InputError("foes", "name the foes of the group")
         return min(group, key=lambda g: (-g.skill, self.order().index(g.name))).name
 
+    @checked
     def contest_line(self, name: str,  # the one facing a group
                      foes: Sequence[str],  # the foes of the group
                     ) -> tuple[RollLine, RollLine, dict[str, Fraction]]:
@@ -594,6 +613,7 @@ class MeleeFight:
         c = self.rules.criticals
         return _line(f"{name}'s Tactics for position", mine, True, c, rule=GROUP_RULE), _line("the group's", theirs, True, c, rule=GROUP_RULE), odds
 
+    @checked
     def teamwork_line(self, name: str,  # the one who rolls
                      ) -> RollLine:
         "His IQ or Tactics roll before he may use group tactics (a drilled side's man may use the group's skill, see the reading)."
@@ -608,6 +628,7 @@ class MeleeFight:
                 steps = [Step("A drilled side: its average Tactics or its leader's Leadership, the better", group, TACTICS_RULE)]
         return _line(f"{name}'s roll for group tactics", steps, True, self.rules.criticals, rule=TACTICS_RULE)
 
+    @checked
     def fright_line(self, name: str,  # the one who checks
                     situation: str,  # a situation of FRIGHTS
                     modifier: int = 0,  # Bravery, Cowardice, a violent death (the GM's) and the like
@@ -623,6 +644,7 @@ class MeleeFight:
         return RollLine(f"{name}'s Fright Check", target, tuple(steps) + (Step("Rolled against", target, FIRE_RULE),),
                         success_odds(target, self.rules.criticals))
 
+    @checked
     def morale_line(self, side: str,  # the side that checks
                     modifier: int = 0,  # every other modifier to the reaction roll (the base game's)
                    ) -> tuple[int, dict[str, Fraction]]:
@@ -633,6 +655,7 @@ class MeleeFight:
         total = max(MODIFIER_RANGE[0], modifier + morale_modifier(float(c), self.rules.first_10_counts))
         return total, morale_odds(modifier, float(c), self.rules.very_poor, s.fanatic, self.rules.first_10_counts)
 
+    @checked
     def grab_line(self, name: str,  # the spearman who grabs
                  ) -> RollLine:
         "His roll to seize a foe's pole arm: DX - 4."
@@ -640,6 +663,7 @@ class MeleeFight:
         return _line(f"{name} grabs a pole arm", [Step("DX", f.dx, TACTICS_RULE), Step("Grabbing a pole arm", GRAB_MODIFIER, TACTICS_RULE)], True,
                      self.rules.criticals)
 
+    @checked
     def tug_lines(self, name: str,  # the one holding a foe's pole arm
                  ) -> tuple[RollLine, RollLine]:
         "The contest of ST for the pole arm he holds: his roll and its owner's."
@@ -912,11 +936,13 @@ class MeleeFight:
         self.rules = MeleeRules(**s["rules"])
         self._say("The readings are changed from here on.")
 
+    @checked
     def entries(self) -> list[list[str]]:
         "The log step by step: the lines each step added, oldest first."
         return [[t for _, t in self.log[a:b]] for a, b in zip([0] + self.ends[:-1], self.ends)]
 
     # -- public steps -----------------------------------------------------------------------------------
+    @checked
     def do(self, step: Mapping[str, object],  # a step: {"do": kind, fields}; one that rolls may carry its "dice" (typed totals)
            dice: DiceFeed | None = None,  # where its dice come from (default: a fresh random source, after any totals it carries)
           ) -> list[str]:
@@ -937,11 +963,13 @@ class MeleeFight:
         self._step(s, dice)
         return [t for _, t in self.log[before:]]
 
+    @checked
     def now(self) -> dict:
         "Where the melee stands, as data: the turn, the sides and every fighter."
         return _json({"turn": self.turn, "sides": {n: asdict(s) for n, s in self.sides.items()},
                       "fighters": {n: asdict(f) for n, f in self.fighters.items()}})
 
+    @checked
     def to_dict(self) -> dict:
         "The melee as JSON-ready data: its kind and version, the readings it began with, its steps with their dice, and where it stands."
         return {"kind": MELEE_KIND, "version": MELEE_VERSION, "rules": asdict(self.start_rules), "steps": [dict(s) for s in self.steps],

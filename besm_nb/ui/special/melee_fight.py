@@ -44,11 +44,24 @@ POSITION_WORDS = {"alone": "", "fumbler in front": "fights only their fumbler", 
 LABELS = {"name": "Name", "totals": "Typed dice", "foes": "Faces", "first": "First foe", "manoeuvre": "Manoeuvre", "target": "Target",
           "answer": "Answer", "defender": "Defended by", "other_attack": "Other on the attack", "other_defence": "Other on the defence",
           "fighter": "Fighter", "side": "Side", "buddy": "Shelter-mate", "place": "Place", "shelter": "Shelter"}
+_BASE = {"skill": 12, "tactics": 0, "iq": 10, "will": 10, "st": 10, "dx": 10, "dodge": 6, "parry": 6, "block": 0, "usual": "parry", "pd": 0,
+         "shield": "none", "shield_pd": 0, "weapon": "hand weapon", "swing": False, "one_handed": False, "green": False, "reflexes": False,
+         "speed": 5}
+MELEE_EXAMPLE = (  # the set-up's example: Kara and her shieldman Hild against three raiders (the sides first, then the fighters)
+    {"do": "side", "name": "Town", "drilled": True, "leadership": 0, "fanatic": False, "pcs": False},
+    {"do": "side", "name": "Raiders", "drilled": False, "leadership": 0, "fanatic": False, "pcs": False},
+    {"do": "fighter", "name": "Kara", "side": "Town", **(_BASE | dict(skill=14, tactics=13, parry=8, pd=2, speed=7))},
+    {"do": "fighter", "name": "Hild", "side": "Town", **(_BASE | dict(iq=11, shield="large", shield_pd=3, block=9, usual="block", pd=3, swing=True, speed=6))},
+    {"do": "fighter", "name": "Ulf", "side": "Raiders", **(_BASE | dict(tactics=10))},
+    {"do": "fighter", "name": "Sten", "side": "Raiders", **(_BASE | dict(skill=11, st=11, weapon="pole arm", one_handed=True, speed=4))},
+    {"do": "fighter", "name": "Bo", "side": "Raiders", **(_BASE | dict(skill=10, dodge=7, usual="dodge", speed=3))},
+)
 HIDE = [(r"({foe}&#x27;s [^:<;]+: rolled \d+) against -?\d+", r"\1")]  # a foe's roll: the number it was against is the GM's
 # %%
 
 # %% auto #0
-__all__ = ['READINGS', 'POSITION_WORDS', 'LABELS', 'HIDE', 'melee_play', 'line_html', 'MeleeTracker', 'melee_tracker']
+__all__ = ['READINGS', 'POSITION_WORDS', 'LABELS', 'MELEE_EXAMPLE', 'HIDE', 'melee_play', 'line_html', 'MeleeTracker',
+           'melee_tracker']
 
 # %% ../../../nbs/special/71_melee_fight_ui.ipynb #mf71u07
 def _conditions(m: MeleeFight, f: Fighter) -> list[str]:
@@ -130,6 +143,7 @@ class MeleeTracker(_Kit):
         self.s_drilled, self.s_fanatic, self.s_pcs = box("drilled together"), box("never run"), box("player characters")
         self.s_leadership = S(W.IntText(0, description="Leadership"), "6.5em", "11em")
         self.side_button = self.button("Add / update side", self.add_side, "besm-add-side")
+        self.example_button = self.button("Example: Kara and Hild against three raiders", self.example, "besm-example")
         # set-up: a fighter
         self.f_name = S(W.Text(description="Name"), "4em", "14em"); self.f_side = S(W.Dropdown(description="Side"), "4em", "14em")
         ints = [("skill", "Weapon skill", 12), ("tactics", "Tactics", 0), ("iq", "IQ", 10), ("will", "Will", 10), ("st", "ST", 10),
@@ -199,7 +213,7 @@ class MeleeTracker(_Kit):
             w.observe(lambda _: getattr(self, "_busy", False) or self._choose(), names="value")
         line = lambda *ws: W.HBox(list(ws), layout=shared_layout())
         i = self.f_ints
-        setup = [html_text("<b>Sides</b> (two; the same name updates it)"),
+        setup = [self.row(self.example_button, cls="besm-example-message"), html_text("<b>Sides</b> (two; the same name updates it)"),
                  self.row(self.s_name, self.s_leadership, self.s_drilled, self.s_fanatic, self.s_pcs, self.side_button, cls="besm-side-message"),
                  html_text("<b>Fighters</b> (they change before the melee begins; one added later joins from the next turn)"), self.table,
                  line(self.f_name, self.f_side, i["speed"]), line(i["skill"], i["tactics"], self.f_weapon),
@@ -307,6 +321,12 @@ class MeleeTracker(_Kit):
     def _setup_step(self, step: dict, where: str) -> None:
         try: self.melee.do(step)
         except InputError as err: raise ValueError(f"{LABELS.get(err.param, err.param)}: {str(err).split(': ', 1)[1]}") from None
+
+    def example(self) -> None:
+        "Set up the example melee (on a new melee only)."
+        if self.melee.fighters or self.melee.sides: raise ValueError("Example: start a New melee first (this one has its own sides)")
+        for step in MELEE_EXAMPLE: self.melee.do(step)
+        self._say("Kara and Hild (Town) against Ulf, Sten and Bo (Raiders): tick whom Kara faces, or Resolve.", self.example_button._besm_message)
 
     def add_side(self) -> None:
         "Add a side, or update the one of that name."
