@@ -41,7 +41,7 @@ READINGS = {  # each reading of MeleeRules: its label and its choices in plain w
 }
 POSITION_WORDS = {"alone": "", "fumbler in front": "fights only their fumbler", "one at a time": "fights only their best",
                   "several fronts": "several fronts", "surrounded": "surrounded"}
-LABELS = {"name": "Name", "totals": "Typed dice", "foes": "Faces", "first": "First foe", "manoeuvre": "Manoeuvre", "target": "Target",
+LABELS = {"name": "File name", "totals": "Typed dice", "foes": "Faces", "first": "First foe", "manoeuvre": "Manoeuvre", "target": "Target",
           "answer": "Answer", "defender": "Defended by", "other_attack": "Other on the attack", "other_defence": "Other on the defence",
           "fighter": "Fighter", "side": "Side", "buddy": "Shelter-mate", "place": "Place", "shelter": "Shelter"}
 _BASE = {"skill": 12, "tactics": 0, "iq": 10, "will": 10, "st": 10, "dx": 10, "dodge": 6, "parry": 6, "block": 0, "usual": "parry", "pd": 0,
@@ -94,7 +94,9 @@ def melee_play(m: MeleeFight,  # the melee
                   f"{f.side} · speed {f.speed}", n == acting, f.acted >= m.turn and not f.out, f.out, f.side in foes)
              for n in m.order() for f in (m.fighters[n],)]
     if not m.fighters: turn = "Add two sides and their fighters (in Set-up)"
-    elif acting: turn = f"{acting}'s turn"
+    elif acting:
+        f = m.fighters[acting]
+        turn = f"{acting}'s turn" + (f": {f.position} ({f.first_foe})" if f.contested == m.turn else "")  # the page follows the contest too
     else: turn = "Nobody can act"
     results = ["<br>".join(map(escape, e)) for e in reversed(m.entries()[-6:])]
     morale = [f"<b>{escape(s.name)}</b>: {escape(s.morale)}" for s in m.sides.values() if s.morale]
@@ -320,7 +322,9 @@ class MeleeTracker(_Kit):
     # -- set-up -----------------------------------------------------------------------------------------
     def _setup_step(self, step: dict, where: str) -> None:
         try: self.melee.do(step)
-        except InputError as err: raise ValueError(f"{LABELS.get(err.param, err.param)}: {str(err).split(': ', 1)[1]}") from None
+        except InputError as err:  # the set-up's own names: a side's or a fighter's
+            raise ValueError(f"{(LABELS | {'name': 'Side' if where == 'side' else 'Name'}).get(err.param, err.param)}: "
+                             f"{str(err).split(': ', 1)[1]}") from None
 
     def example(self) -> None:
         "Set up the example melee (on a new melee only)."
