@@ -44,7 +44,7 @@ def test_a_melee_turn_on_the_gm_screen(browser, dashboards_url, width, height):
         expect(t.locator(".besm-resolve-bar .besm-last-line")).to_contain_text("Kara's contest for position")
         expect(t.locator(".besm-odds-line")).to_contain_text("A hit on Bo")  # she fights only their fumbler, who dodges
         seen = {"contest": followed(page, width, height, "the contest for position")}  # the set-up folds away, the page follows
-        if os.environ.get("BESM_SHOTS"): page.screenshot(path=f"{os.environ['BESM_SHOTS']}/melee-{width}-kara.png")  # for the report
+        if os.environ.get("BESM_NB_SHOTS"): page.screenshot(path=f"{os.environ['BESM_NB_SHOTS']}/melee-{width}-kara.png")  # for the report
         fill(t, "Typed dice", "9 12"); t.get_by_role("button", name="Resolve").click()
         in_turn(page, ORDER, "Hild")
         expect(t.locator(".besm-resolve-bar .besm-last-line")).to_contain_text("a hit on Bo")
@@ -59,7 +59,7 @@ def test_a_melee_turn_on_the_gm_screen(browser, dashboards_url, width, height):
         in_turn(page, ORDER, "Kara")
         seen["turn 2"] = followed(page, width, height, "the turn's last Resolve")
         expect(t.locator(".besm-faces input:checked")).to_have_count(2)  # her card opens on the foes she faced
-        if os.environ.get("BESM_SHOTS"): page.screenshot(path=f"{os.environ['BESM_SHOTS']}/melee-{width}-turn2.png")
+        if os.environ.get("BESM_NB_SHOTS"): page.screenshot(path=f"{os.environ['BESM_NB_SHOTS']}/melee-{width}-turn2.png")
         print(f"{width}x{height}:", seen)
         assert errors == [], errors
     finally:
