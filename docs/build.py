@@ -720,7 +720,8 @@ def main() -> int:
     shutil.copy(DOCS / "favicon.svg", SRC / "favicon.svg")
     shutil.copytree(static, SRC / "_static", dirs_exist_ok=True)
     shutil.copy(DOCS / "besm-search.js", SRC / "_static" / "besm-search.js")
-    from besm_nb.ui.serve import WIDGET_CSS  # the calculators and trackers styled as on the dashboards: one stylesheet
+    from besm_nb.ui.serve import FOLLOW_JS, WIDGET_CSS  # the calculators and trackers styled as on the dashboards: one stylesheet
+    (SRC / "_static" / "besm-follow.js").write_text(FOLLOW_JS)  # and a tracker's page follows play there too
     (SRC / "_static" / "besm.css").write_text((DOCS / "besm.css").read_text() + "\n/* The kit's widgets, as on the dashboards "
                                                "(besm_nb.ui.serve.WIDGET_CSS) */" + WIDGET_CSS)
     shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")

@@ -20,6 +20,10 @@
 * special situations: the vehicle damage resolver's exact odds of one hit (<= 5 ms), with its caches cleared and warm;
   the car chase: a hit applied with its odds (<= 20 ms), the control roll's odds (<= 1 ms), loading a save at its cap of
   1,000 steps (<= 2 s); one fighter's turn on the group melee panel (<= 1 ms);
+* the dashboards server: its memory right after `besm-dashboards` starts (<= 600 MB) and after three dashboards are
+  opened (resident and proportional);
+* the GM screen: the taps of scripted actions played through the page, a Tri-Stat attack with no answer (<= 2), one
+  answered by a dodge (<= 3), a round of four fighters (<= 10);
 * dashboards in headless Chromium with preheated kernels: page request to first widget visible (<= 1.5 s median),
   for the checks page, the Tri-Stat tracker and, as Voila's own floor, a notebook showing a single label;
   and input change to updated output (<= 100 ms median); a table opening at once, a GM's Tri-Stat tracker and seven
@@ -35,7 +39,8 @@
 
 `python tests/bench.py --quick` (what `make test` runs, through tests/test_bench_quick.py) computes every figure but the
 browser ones at a small size (a few repeats, small saves and pools) and times nothing against its target: it shows that
-the bench still runs, so that it cannot rot unseen again. `--no-browser` leaves the browser figures out of a full run.
+the bench still runs, so that it cannot rot unseen again. `--no-browser` leaves the browser figures out of a full run;
+`--play` gives only the server's memory and the taps.
 """
 import statistics
 import subprocess
@@ -424,7 +429,8 @@ def dashboards(loads=11, changes=21, sessions=20, refill=10):
     shutil.copytree(conftest.ROOT / "nbs" / "dashboards", folder, ignore=shutil.ignore_patterns("saves"))
     (folder / "floor.ipynb").write_text(json.dumps(FLOOR))
     with conftest.serve_dashboards(folder=folder) as (url, proc):
-        time.sleep(30)  # every dashboard's kernels are preheating at start
+        from tests.dashboards.crowd import settle
+        settle(proc.pid)  # the server readies a kernel for the home page at start
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=conftest.CHROMIUM_ARGS)
             # one browser profile, as at the table: the first visit fetches Voila's scripts, later ones have them cached
@@ -463,6 +469,37 @@ def dashboards(loads=11, changes=21, sessions=20, refill=10):
 
 
 PLAYERS = "/besm/players?tracker=besm_nb.ui.tristat.round.Tracker"  # the players' view the tracker links to: no kernel of its own
+
+
+def server_memory(pages=("dice_and_checks", "tristat_combat", "chase")):
+    "The dashboards server and its kernels right after `besm-dashboards` starts (<= 600 MB), and after three dashboards are opened."
+    import tempfile
+    from tests import conftest
+    from tests.dashboards.crowd import _children, settle, tree_rss_mb
+    from playwright.sync_api import sync_playwright
+    def pss_mb(pid):
+        todo, total, kids = [pid], 0, _children()
+        while todo:
+            p = todo.pop(); todo += kids.get(p, [])
+            try: total += next(int(l.split()[1]) for l in open(f"/proc/{p}/smaps_rollup") if l.startswith("Pss:"))
+            except (OSError, StopIteration): pass
+        return total / 1024
+    with conftest.serve_dashboards(env={"BESM_NB_SAVES": tempfile.mkdtemp()}) as (url, proc):
+        settle(proc.pid)
+        n = len(_children().get(proc.pid, []))
+        report(f"dashboards server right after start ({n} kernel(s)), resident", tree_rss_mb(proc.pid), "MB", 600)
+        print(f"{'  the same, proportional (shared pages counted once)':<58} {pss_mb(proc.pid):8.1f} MB")
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=conftest.CHROMIUM_ARGS)
+            ctx = browser.new_context()
+            for nb in pages:
+                pg = ctx.new_page(); pg.goto(url + f"/voila/render/{nb}.ipynb")
+                pg.locator(".besm-calculator, .besm-tracker").first.wait_for(timeout=120_000)
+            settle(proc.pid)
+            n = len(_children().get(proc.pid, []))
+            print(f"{'  after opening ' + ', '.join(pages) + f' ({n} kernels)':<58} {tree_rss_mb(proc.pid):8.1f} MB resident, "
+                  f"{pss_mb(proc.pid):.1f} MB proportional")
+            browser.close()
 
 
 def crowds(browser, url, proc, sessions=20):
@@ -867,6 +904,43 @@ def site_trackers(cold_runs=5, warm_runs=11, actions=21):
     storage()
 
 
+def play_clicks():
+    """The taps a GM spends on scripted actions, played through the page at 1366 x 900 (a tap, a tick, a choice picked or
+    a box filled counts one; the dice are rolled here, so none are typed): a Tri-Stat attack with no answer (<= 2), one
+    answered by a dodge (<= 3), a round of four fighters (<= 10)."""
+    from tests import conftest
+    from tests.dashboards.test_home_dice_tristat import add_fighters, fresh_fight, in_turn
+    from playwright.sync_api import sync_playwright, expect
+    taps = []
+    def tap(locator, check=False):
+        (locator.check if check else locator.click)(); taps.append(1)
+    with conftest.serve_dashboards() as (url, proc), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=conftest.chromium_path(), args=conftest.CHROMIUM_ARGS)
+        pg = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+        t = fresh_fight(pg, url)
+        order = ["Aiko", "Rei", "Ninja", "Oni"]
+        add_fighters(pg, t, [("Aiko", 8, 6, 20), ("Oni", 5, 5, 10), ("Rei", 7, 6, 15), ("Ninja", 6, 6, 12)])
+        pg.locator(".besm-typed-dice input").fill("6 1 4 3")  # initiative typed once, so the order is the script's
+        counts = {}
+        taps.clear(); tap(t.get_by_role("button", name="Roll initiative")); in_turn(pg, order, "Aiko")
+        def attack(target, after, dodge=False):
+            n = len(taps)
+            tap(t.locator(".besm-targets").get_by_label(target, exact=True), check=True)
+            expect(t.locator(".besm-targets .besm-ticked")).to_contain_text(f"Ticked: {target}")
+            if dodge: tap(t.locator(".besm-quick-answer").filter(has_text=target).get_by_label("dodge", exact=True), check=True)
+            tap(t.get_by_role("button", name="Resolve"))
+            if after: in_turn(pg, order, after)
+            else: expect(pg.locator(".besm-order .besm-turn")).to_contain_text("Everyone has acted")
+            return len(taps) - n
+        counts["attack, no answer"] = attack("Oni", "Rei")
+        counts["attack, dodged"] = attack("Ninja", "Ninja", dodge=True)
+        attack("Aiko", "Oni"); attack("Rei", None)
+        report("taps: a Tri-Stat attack with no answer", counts["attack, no answer"], "taps", 2)
+        report("taps: a Tri-Stat attack answered by a dodge", counts["attack, dodged"], "taps", 3)
+        report("taps: a Tri-Stat round of four fighters", len(taps), "taps", 10)
+        browser.close()
+
+
 def storage():
     "The storage each tracker's autosave takes after ten rounds (no browser: the trackers are played here)."
     import tempfile
@@ -886,6 +960,10 @@ if __name__ == "__main__":
     if "--crowd" in sys.argv:  # only the pages-at-once figures
         crowds_only()
         sys.exit()
+    if "--play" in sys.argv:  # only the table figures: the server's memory and the taps of scripted actions
+        server_memory()
+        play_clicks()
+        sys.exit()
     if "--site" in sys.argv:  # only the live site's figures
         for page in SITE_CHANGES: site_live(page=page)
         site_trackers()
@@ -895,6 +973,8 @@ if __name__ == "__main__":
     encounters()
     special()
     if "--no-browser" not in sys.argv:
+        server_memory()
+        play_clicks()
         dashboards()
         for page in SITE_CHANGES: site_live(page=page)
         site_trackers()

@@ -525,6 +525,15 @@ def _car_chase(t):
     for i, b in enumerate((t.b_hit, t.b_control, t.b_end)): press(t, b, 9 + i)
 
 
+def _melee(t):
+    t.example_button.click()  # two sides and five fighters, as the set-up's buttons add them
+    t.foe_pick.value = ("Raiders",)
+    t.faces.value = ("Ulf", "Bo"); press(t, t.contest_button, 5)
+    press(t, t.resolve_button, 6)
+    for i in range(4): press(t, t.resolve_button, 7 + i)  # Hild, Ulf, Sten and Bo, each with his common choice
+    assert t.melee.turn == 2 and len(t.melee.steps) > 6, "the melee tracker was not played (a renamed control?)"
+
+
 def _tristat(t):
     for name, acv, dcv, attack, power in [("Jadeite", 8, 6, "Dark Energy", 60), ("Moon", 6, 5, "Moon Tiara", 30)]:
         t.f_name.value, t.f_acv.value, t.f_dcv.value, t.f_attack.value, t.f_power.value = name, acv, dcv, attack, power
@@ -587,6 +596,7 @@ def tracker_kinds() -> dict[str, tuple]:
     from besm_nb.ui.besm_d20.units import UnitTracker
     from besm_nb.ui.encounters.exertion import StaminaTracker
     from besm_nb.ui.special.car_chase import CarChaseTracker
+    from besm_nb.ui.special.melee_fight import MeleeTracker
     from besm_nb.ui.tristat.round import Tracker as FightTracker
     return {"tristat-fight": (lambda: FightTracker(seed=5, saves=None, autosave=False), _tristat),
             "anime-d20-wounds": (lambda: wounds_tracker(40, saves=None), _wounds),
@@ -597,11 +607,12 @@ def tracker_kinds() -> dict[str, tuple]:
             "besm-d20-fate-points": (lambda: FateLedgerPanel(seed=3, saves=None), _fate),
             "besm-d20-units": (lambda: UnitTracker(saves=None, autosave=False, seed=4), _units),
             "encounters-stamina": (lambda: StaminaTracker(saves=None, autosave=False), _stamina),
-            "special-car-chase": (lambda: CarChaseTracker(seed=9, saves=None, autosave=False), _car_chase)}
+            "special-car-chase": (lambda: CarChaseTracker(seed=9, saves=None, autosave=False), _car_chase),
+            "special-melee": (lambda: MeleeTracker(seed=8, saves=None, autosave=False), _melee)}
 
 
 TRACKERS = ["tristat-fight", "anime-d20-wounds", "besm-d20-battle", "besm-d20-chase", "besm-d20-classless",
-            "besm-d20-damage-saves", "besm-d20-fate-points", "besm-d20-units", "encounters-stamina", "special-car-chase"]
+            "besm-d20-damage-saves", "besm-d20-fate-points", "besm-d20-units", "encounters-stamina", "special-car-chase", "special-melee"]
 _PLAYED: dict[str, object] = {}
 
 

@@ -29,7 +29,7 @@ from ..render import Result
 # %% auto #0
 __all__ = ['ERROR_STYLE', 'LABEL_WIDTH', 'LINK_TAB', 'LINK_TEXT_MAX', 'LINK_MAX', 'LAB_STYLE_ENV', 'LAB_SCOPE', 'shared_style',
            'shared_layout', 'style_kind', 'tick_box', 'fit', 'html_text', 'message_text', 'Field', 'int_field',
-           'text_field', 'choice_field', 'TickPicker', 'tick_field', 'bool_field', 'link_key', 'link_kind',
+           'text_field', 'choice_field', 'TickPicker', 'segmented', 'tick_field', 'bool_field', 'link_key', 'link_kind',
            'link_values', 'read_link', 'parse_link', 'link_html', 'set_page_query', 'await_page', 'page_query',
            'when_page', 'Calculator', 'tabs', 'Panel', 'scoped_css', 'lab_style']
 
@@ -188,14 +188,21 @@ class TickPicker(widgets.VBox):
                  value: Sequence = (),  # the values ticked at first
                  filter_from: int = 10,  # offer the filter box from this many choices
                  height: str = "22em",  # the most the list takes before it scrolls
+                 chips: bool = False,  # toggles in rows, one tap each (the GM screen), instead of a list of tick boxes
+                 common: Sequence = (),  # with `chips`: the values always shown; the others show when filtered for, or after "More"
                 ):
-        super().__init__(layout=widgets.Layout(width="100%", max_width="40em"))
+        super().__init__(layout=widgets.Layout(width="100%", max_width="none" if chips else "40em"))
+        self._chips, self._common, self._all = chips, tuple(common), False
+        self.more = widgets.Button(description="More", layout=widgets.Layout(width="auto"))
+        self.more.add_class("besm-chips-more")
+        self.more.on_click(lambda _: self._toggle_more())
         self.filter = widgets.Text(placeholder="type to filter", layout=widgets.Layout(width="14em"))
         self.filter.add_class("besm-filter")
         self.ticked = html_text(cls="besm-ticked")
         self.box = widgets.VBox(layout=widgets.Layout(max_height=height, overflow="hidden auto", border="1px solid #ccc",
                                                       padding="2px 6px", width="100%"))
         self.box.add_class("besm-scroll-box")  # it scrolls its own list: a page's rule that boxes never clip leaves it alone
+        if chips: self.add_class("besm-chips")
         self._filter_from = filter_from
         self.filter.observe(lambda _: self._show(), names="value")
         self.observe(lambda ch: self._set(ch["new"]), names="value")
@@ -222,7 +229,10 @@ class TickPicker(widgets.VBox):
                 children.append(b)
         self.box.children = children
         many = len(self._boxes) >= self._filter_from
-        self.children = ([self.filter] if many else []) + [self.box, self.ticked]
+        hidden = self._chips and any(v not in self._common for v in self._boxes) and any(v in self._common for v in self._boxes)
+        tools = ([self.filter] if many else []) + ([self.more] if hidden else [])
+        if self._chips and tools: tools = [widgets.HBox(tools, layout=widgets.Layout(gap="0.5em", flex_wrap="wrap"))]
+        self.children = tools + [self.box, self.ticked]
         self._sync()
         self._show()
 
@@ -252,18 +262,38 @@ class TickPicker(widgets.VBox):
             for v, (b, _, _) in self._boxes.items(): b.value = v in value
         finally: self._setting = False
         self._sync()
+        if self._chips: self._show()  # a toggle ticked from elsewhere (a kept declaration) shows, even if not a common one
+
+    def _toggle_more(self) -> None:
+        self._all = not self._all
+        self._show()
 
     def _show(self) -> None:
-        "Show only the choices matching the filter (and the headings of groups that still have some)."
+        "Show only the choices matching the filter (and the headings of groups that still have some); as toggles, the common ones and those ticked, unless filtered for or after More."
         words = self.filter.value.lower().split()
+        every = not self._chips or self._all or bool(words) or not any(v in self._common for v in self._boxes)
+        rest = sum(1 for v, (b, _, _) in self._boxes.items() if v not in self._common)
+        self.more.description = f"Fewer" if self._all else f"More ({rest})"
         shown_in = set()
         for v, (b, label, heading) in self._boxes.items():
-            show = all(w in label or w in heading.lower() for w in words)
+            show = all(w in label or w in heading.lower() for w in words) and (every or v in self._common or b.value)
             b.layout.display = None if show else "none"
             if show: shown_in.add(heading)
         for c in self.box.children:
             if "besm-group" in c._dom_classes:
                 c.layout.display = None if any(c.value == f"<b>{escape(h)}</b>" for h in shown_in) else "none"
+
+
+def segmented(options: Sequence,  # the choices: labels, or (label, value) pairs
+              value: object = None,  # the one chosen at first (default: the first)
+              description: str = "",  # a label before them, if any
+             ) -> widgets.RadioButtons:
+    "One choice of a few, at one tap: radio buttons drawn as a row of toggles (a screen reader hears radio buttons, with their state)."
+    w = widgets.RadioButtons(options=list(options), description=description, layout=widgets.Layout(width="auto"),
+                             style={"description_width": "initial"})
+    if value is not None: w.value = value
+    w.add_class("besm-segmented")
+    return w
 
 
 def tick_field(name: str,  # parameter name

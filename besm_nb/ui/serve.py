@@ -99,14 +99,41 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 """
 
 # %% auto #0
-__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'DASHBOARD_CSS', 'TITLE', 'SPARES', 'OPENED_FILE', 'INSTALL_HINT',
-           'write_template', 'dashboards_folder', 'user_saves_folder', 'spare_plan', 'read_opened', 'quiet_stderr',
-           'main']
+__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'SPARES', 'OPENED_FILE',
+           'INSTALL_HINT', 'write_template', 'dashboards_folder', 'user_saves_folder', 'spare_plan', 'read_opened',
+           'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 # a page's title (its browser tab, a bookmark) is the dashboard's own heading, not its file's name ("index")
 TITLE = ("{%- for cell in nb.cells if cell.cell_type == 'markdown' and cell.source.startswith('# ') -%}{%- if loop.first -%}"
          "<script>document.title = {{ cell.source.splitlines()[0][2:].strip() | tojson }};</script>{%- endif -%}{%- endfor -%}\n")
+
+
+# the page follows play: when a tracker's follow step changes (an action on this page moved play on), its card comes
+# into view with focus on its first choice (`Tracker.follow_play`); a page opening stays where it is
+FOLLOW_JS = """(() => {
+  const seen = new WeakMap();
+  const look = (mark) => {
+    const step = mark.querySelector('.besm-follow-step')?.dataset.step ?? '0';
+    const before = seen.get(mark);
+    seen.set(mark, step);
+    if (before === undefined || before === step) return;
+    const box = mark.closest('.besm-play-box');
+    if (!box) return;
+    // after the other changes of the same action have been drawn (the set-up folding away moves everything up)
+    setTimeout(() => requestAnimationFrame(() => {
+      const card = box.querySelector('.besm-card') || box.querySelector('.besm-action-pane');
+      const wide = window.innerWidth >= 1000;  // a wide screen shows the order beside the card: from the header down; a phone, the card
+      ((wide ? box.querySelector('.besm-play-head') : card) || box).scrollIntoView({block: 'start'});
+      const usable = (el) => el && [...el.querySelectorAll('input, select, button, textarea')].find((e) => !e.disabled && e.getClientRects().length);
+      const first = usable(card) || usable(box.querySelector('.besm-resolve-bar'));  // nobody to declare for: the bar's button (Next round)
+      if (first) first.focus({preventScroll: true});
+      box.dataset.followed = step;  // for a test: the page has followed this step
+    }), 120);
+  };
+  new MutationObserver(() => document.querySelectorAll('.besm-follow').forEach(look))
+    .observe(document.documentElement, {subtree: true, childList: true, characterData: true});
+})();"""
 
 
 def write_template(dest: Path,  # a Jupyter data folder to write the template into
@@ -120,7 +147,8 @@ def write_template(dest: Path,  # a Jupyter data folder to write the template in
     out.mkdir(parents=True, exist_ok=True)
     kept = [line for line in lab.read_text().splitlines(keepends=True) if "cdn.jsdelivr.net" not in line]
     text = "".join(kept).replace("{{ super() }}\n{%- endblock notebook_css -%}",
-                                 "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n" + TITLE + "{%- endblock notebook_css -%}", 1)
+                                 "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n<script>" + FOLLOW_JS + "</script>\n" + TITLE
+                                 + "{%- endblock notebook_css -%}", 1)
     if DASHBOARD_CSS not in text: raise ValueError("Voila's 'lab' template has changed: its notebook_css block was not found")
     (out / "index.html.j2").write_text(text)
     (out / "conf.json").write_text('{"base_template": "lab"}\n')
@@ -155,7 +183,7 @@ def user_saves_folder(env: dict | None = None,  # the environment to read (defau
 # %% ../../nbs/core/04_serve.ipynb #13bfbbee
 from collections.abc import Sequence
 
-SPARES = 2  # preheated kernels the server keeps: one for each of the pages last opened
+SPARES = 3  # preheated kernels the server keeps: one for each of the pages last opened (a tracker, a calculator, the home page)
 OPENED_FILE = ".besm-pages-opened"  # in the saves folder: the pages last opened, preheated at the next start
 
 

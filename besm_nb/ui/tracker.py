@@ -30,9 +30,9 @@ from .calc import (ERROR_STYLE, LINK_TAB, Panel, TickPicker, await_page, fit, ht
 # %% auto #0
 __all__ = ['AUTOSAVE_PREFIX', 'FOE_VIEWS', 'NO_FOES', 'HISTORY_BYTES', 'FIT_CSS', 'PLAY_CSS', 'SAVE_PARAM', 'SAVES_ENV',
            'FOLLOW_SECONDS', 'FOLLOW_ENV', 'BEHIND', 'PLAYERS_ENV', 'PLAYERS_PAGE', 'save_name', 'saves_of',
-           'save_label', 'Bar', 'Side', 'Play', 'order_html', 'foes_table', 'hide_left', 'saves_folder', 'page_view',
-           'follow', 'NeedDice', 'Thrown', 'Tracker', 'PlayersView', 'tracker_page', 'tracker_class', 'players_data',
-           'players_page', 'players_handlers', 'own_draft']
+           'save_label', 'Bar', 'Side', 'Play', 'order_html', 'last_html', 'foes_table', 'hide_left', 'saves_folder',
+           'page_view', 'follow', 'NeedDice', 'Thrown', 'Tracker', 'PlayersView', 'tracker_page', 'tracker_class',
+           'players_data', 'players_page', 'players_handlers', 'own_draft']
 
 # %% ../../nbs/core/06_tracker.ipynb #4f55ac75
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _.-]{0,63}")
@@ -138,7 +138,9 @@ def order_html(play: Play,  # what to show
     head = " · ".join(x for x in (f"<b>Round <span class='besm-round-now'>{play.round}</span></b>" if play.round else "",
                                   f"<span class='besm-turn'>{escape(play.turn)}</span>" if play.turn else "") if x)
     rows = []
-    for s in play.sides:
+    current = next((i for i, s in enumerate(play.sides) if s.current), None)
+    soon = set(range(current, current + 3)) if current is not None else set(range(3))  # on a phone: the one acting and the next two
+    for i, s in enumerate(play.sides):
         hide = players and s.foe and play.show_foes != "exact"
         bars = "" if hide and play.show_foes == "hidden" else "".join(_bar_html(b, not hide) for b in s.bars)
         counts = "" if hide else " · ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in s.counts)
@@ -146,7 +148,8 @@ def order_html(play: Play,  # what to show
         style = ("border-left:5px solid #1565c0;background:#e8f0fe;" if s.current else "border-left:5px solid transparent;") + \
                 ("opacity:0.55;" if s.out else "")
         rows.append(
-            f'<li class="besm-side{" besm-current" if s.current else ""}{" besm-out" if s.out else ""}" data-name="{escape(s.name)}" '
+            f'<li class="besm-side{" besm-current" if s.current else ""}{" besm-out" if s.out else ""}{" besm-soon" if i in soon else ""}" '
+            f'data-name="{escape(s.name)}" '
             f'style="list-style:none;padding:4px 8px;margin:0 0 4px 0;{style}">'
             f'<div style="display:flex;flex-wrap:wrap;gap:0 0.6em;align-items:baseline;font-size:15px">'
             f'<b>{"▶ " if s.current else ""}{escape(s.name)}</b>'
@@ -155,7 +158,18 @@ def order_html(play: Play,  # what to show
             + bars + (f'<div style="font-size:14px">{counts}</div>' if counts else "")
             + (f'<div class="besm-conditions" style="font-size:13px">{" · ".join(chips)}</div>' if chips else "") + "</li>")
     body = f'<ol class="besm-sides" style="padding:0;margin:0.3em 0">{"".join(rows)}</ol>' if rows else "<i>Nobody in it yet.</i>"
+    if len(rows) > len(soon & set(range(len(rows)))):  # a phone shows the rest on a tap (a wide screen, always)
+        body += f'<details class="besm-all-sides"><summary style="cursor:pointer;min-height:44px;line-height:44px">All {len(rows)} in order</summary></details>'
     return f'<div class="besm-order-head" style="font-size:16px;margin-bottom:0.2em">{head}</div>{body}'
+
+def last_html(entry: str,  # the log's latest entry: its lines, HTML, joined by <br>
+             ) -> str:
+    "The latest result as the GM screen's bar shows it: its first line, the rest a tap away (the log keeps them all)."
+    first, *rest = entry.split("<br>")
+    if not rest: return f"<div class='besm-last-line'><small>Last:</small> {first}</div>"
+    return (f"<details class='besm-last-line'><summary><small>Last:</small> {first} <small>(and {len(rest)} more)</small></summary>"
+            f"{'<br>'.join(rest)}</details>")
+
 
 NO_FOES = {"foes": [], "show_foes": "bars"}  # a game's players' view settings before the GM marks anyone: nobody a foe, foes as bars
 
@@ -207,7 +221,64 @@ PLAY_CSS = """<style>
   .besm-play > .besm-order-pane { flex: 0 0 36%; position: sticky; top: 0; align-self: flex-start;
     max-height: 100vh; overflow-y: auto !important; }
   .besm-play > .besm-action-pane { flex: 1 1 auto; }
+  .besm-gm-screen .besm-play > .besm-order-pane { flex-basis: 28%; }
 }
+/* the GM screen: the acting side's card, and under it a bar with the odds and the button that resolves, kept at the
+   bottom of the screen while the card is on it (on a phone as on a laptop) */
+.besm-card { display: flex; flex-direction: column; gap: 0.35em; }
+.besm-card-part { border-top: 1px solid #dde3ee; padding-top: 0.25em; }
+.besm-card-part > .widget-html:first-child .widget-html-content { font-size: 14px; line-height: 1.3; }
+.besm-resolve-bar { position: sticky; bottom: 0; z-index: 5; background: #fff; border-top: 3px solid #1565c0; padding: 4px 8px 6px;
+  box-shadow: 0 -3px 8px rgba(0, 0, 0, 0.12); margin-top: 0.4em; }
+.besm-resolve-bar .besm-odds-line .widget-html-content { font-size: 15px; line-height: 1.35; }
+.besm-resolve-bar details summary { cursor: pointer; }
+.besm-play-head { position: relative; }
+/* the page's own boxes contain their insides (Voila's panels): a bar fixed to the screen must see past them */
+.lm-BoxPanel:has(.besm-gm-screen.besm-playing), .lm-BoxPanel-child:has(.besm-gm-screen.besm-playing) { contain: none !important; }
+/* choices at one tap: tick boxes drawn as toggles that wrap in rows, common ones first */
+.besm-chips .besm-scroll-box { display: flex !important; flex-direction: row !important; flex-wrap: wrap !important; gap: 4px 6px;
+  border: none !important; padding: 2px 0 !important; max-height: none !important; overflow: visible !important; }
+.besm-chips .besm-scroll-box > .widget-html.besm-group { flex: 1 0 100%; }
+.besm-chips .widget-checkbox { width: auto !important; margin: 0 !important; }
+.besm-chips .widget-checkbox label, .besm-segmented .widget-radio-box label {
+  display: inline-flex; align-items: center; gap: 0.35em; min-height: 30px; padding: 0 0.7em; border: 1px solid #9aa7bd;
+  border-radius: 16px; background: #f5f7fb; cursor: pointer; line-height: 1.2; }
+.besm-chips .widget-checkbox label:has(input:checked), .besm-segmented .widget-radio-box label:has(input:checked) {
+  background: #1565c0; border-color: #1565c0; color: #fff; }
+.besm-chips .widget-checkbox input, .besm-segmented .widget-radio-box input { margin: 0; }
+.besm-segmented { width: auto !important; }
+.besm-segmented .widget-radio-box { display: flex !important; flex-direction: row !important; flex-wrap: wrap; gap: 4px 6px; }
+.besm-segmented .widget-radio-box label { margin: 0 !important; }
+.besm-chips .besm-ticked { display: none; }  /* the toggles show what is ticked */
+.besm-chips-more > button { min-height: 30px; }
+@media (max-width: 999px) {
+  /* the order of play on a phone: the one acting and the next two, the rest behind a tap */
+  .besm-order:has(.besm-all-sides:not([open])) .besm-side:not(.besm-soon) { display: none !important; }
+  .besm-gm-screen .besm-card button, .besm-gm-screen .besm-resolve-bar button, .besm-gm-screen .besm-card select,
+  .besm-gm-screen .besm-resolve-bar select, .besm-gm-screen .besm-card input:not([type=checkbox]):not([type=radio]),
+  .besm-gm-screen .besm-resolve-bar input:not([type=checkbox]):not([type=radio]), .besm-chips .widget-checkbox label,
+  .besm-segmented .widget-radio-box label, .besm-gm-screen .besm-play-head button { min-height: 44px !important; }
+  .besm-chips .widget-checkbox label, .besm-segmented .widget-radio-box label { min-width: 44px; }
+  /* in play, the bar is fixed at the bottom of the screen; the page ends with room for it */
+  .besm-gm-screen.besm-playing .besm-resolve-bar { position: fixed; left: 0; right: 0; bottom: 0; margin: 0; max-height: 50vh;
+    overflow-y: auto; }
+  .besm-gm-screen.besm-playing { padding-bottom: 50vh; }
+  /* each side in two lines or three: its name, its bars side by side */
+  .besm-order .besm-side { padding: 2px 6px !important; }
+  .besm-order .besm-side > .besm-bar { display: inline-flex !important; width: calc(50% - 4px); font-size: 13px !important; }
+  .besm-order .besm-side > .besm-bar > span:first-child { min-width: 0 !important; white-space: nowrap; }
+  .besm-order .besm-side > .besm-bar > span:last-child { min-width: 0 !important; white-space: nowrap; }
+  /* the dice on one line: what was typed, and the seed */
+  .besm-resolve-bar .besm-row:has(.besm-typed-dice) { flex-wrap: nowrap !important; gap: 6px; }
+  .besm-resolve-bar .besm-typed-dice { flex: 1 1 0 !important; min-width: 0 !important; width: auto !important; }
+  .besm-resolve-bar .besm-seed { flex: 0 1 9em !important; min-width: 0 !important; width: auto !important; }
+  .besm-resolve-bar .besm-typed-dice .widget-label, .besm-resolve-bar .besm-seed .widget-label { min-width: 0 !important; width: auto !important; }
+  .besm-resolve-bar .besm-typed-dice input, .besm-resolve-bar .besm-seed input { min-width: 0 !important; width: 100% !important; }
+  .besm-resolve-bar .besm-dice-how { display: none; }  /* the dice box says it itself: empty rolls here, or type the table's */
+}
+.besm-resolve-bar .besm-dice-need .widget-html-content { font-size: 14px; line-height: 1.3; }
+.besm-resolve-bar .besm-dice-how { font-size: 13px; }
+@media (min-width: 1000px) { .besm-all-sides { display: none; } }
 </style>"""
 SAVE_PARAM = "save"  # a link's parameter naming the save it opens (`?save=castle-fight`)
 SAVES_ENV = "BESM_NB_SAVES"  # names another saves folder (the tests give each server a fresh one)
@@ -448,25 +519,43 @@ class Tracker(Panel):
     # -- the play layout ----------------------------------------------------------------------------
     def play_layout(self,
                     setup: Sequence[widgets.Widget],  # adding combatants, units or mecha; the readings: folds away once play starts
-                    action: Sequence[widgets.Widget],  # the one acting now: her choices, the odds, the dice, the Resolve button, the result
+                    action: Sequence[widgets.Widget],  # the one acting now: her choices (each a part of the card), the odds, the result
                     log: widgets.Widget,  # the log, newest first
-                    more: Sequence[widgets.Widget] = (),  # under the action panel (e.g. what anyone may do at any time)
+                    more: Sequence[widgets.Widget] = (),  # what anyone may do at any time: under the card, or under the play area with a bar
                     setup_title: str = "Set-up",  # the fold's title
+                    bar: Sequence[widgets.Widget] = (),  # the GM screen's bar: the odds in a line, the dice, the button that resolves
                    ) -> list[widgets.Widget]:
-        "The tracker's page for play, as children for the tracker's box: a header (round, turn, Undo, Redo, New, the players' view link), the set-up fold, the order of play beside the action panel (one above the other on a phone), the log, the saves."
+        "The tracker's page for play, as children for the tracker's box: a header (round, turn, Undo, Redo, New, the players' view link), the set-up fold, the order of play beside the acting side's card (one above the other on a phone), the log, the saves. With a `bar`, the card's parts stand one under another and the bar stays at the bottom of the screen while the card is on it; the page follows play to the next declaration."
         W = widgets
         self.order_view = html_text(cls="besm-order")
         self.players_link = html_text(cls="besm-players-link")
-        head = self.row(self.undo_button, self.redo_button, self.new_button, self.players_link, cls="besm-history-message")
+        self.follow_mark = W.HTML("", layout=W.Layout())  # the page's script moves to the card when this changes (see `follow_play`)
+        self.follow_mark.add_class("besm-follow")
+        self._follow_step, self._where_play = 0, None
+        head = self.row(self.undo_button, self.redo_button, self.new_button, self.players_link, self.follow_mark, cls="besm-history-message")
+        head.add_class("besm-play-head")
         self.setup_box = W.Accordion(children=[W.VBox(list(setup), layout=shared_layout())], titles=(setup_title,), selected_index=0,
                                      layout=shared_layout())
         self.setup_box.add_class("besm-setup")
         order = W.VBox([self.order_view], layout=shared_layout()); order.add_class("besm-order-pane")
-        panel = W.VBox(list(action) + list(more), layout=shared_layout()); panel.add_class("besm-action-pane")
+        if bar:
+            card = W.VBox(list(action), layout=shared_layout()); card.add_class("besm-card")
+            for part in action: part.add_class("besm-card-part")
+            self.bar_box = W.VBox(list(bar), layout=shared_layout()); self.bar_box.add_class("besm-resolve-bar")
+            panel = W.VBox([card, self.bar_box], layout=shared_layout())
+            self.add_class("besm-gm-screen")
+        else: panel = W.VBox(list(action) + list(more), layout=shared_layout())
+        panel.add_class("besm-action-pane")
         play = W.HBox([order, panel], layout=shared_layout()); play.add_class("besm-play")
         self.add_class("besm-play-box")
-        return [html_text(PLAY_CSS), head, self.history_note, self.setup_box, play,
+        return [html_text(PLAY_CSS), head, self.history_note, self.setup_box, play, *(list(more) if bar else []),
                 html_text("<h4>Log, newest first</h4>"), log, self.file_controls()]
+
+    def follow_play(self) -> None:
+        "Bring the acting side's card into view, with focus on its first choice: the page's script does it when this step changes."
+        if not hasattr(self, "follow_mark"): return
+        self._follow_step += 1
+        self.follow_mark.value = f'<span class="besm-follow-step" data-step="{self._follow_step}" hidden></span>'
 
     def players_link_html(self) -> str:
         "The link to this tracker's players' view, opening in a new tab: the dashboards server's light page (no kernel of its own), else the same page with `?view=players`."
@@ -476,8 +565,8 @@ class Tracker(Panel):
                 'title="A read-only page for the players\' phones or a screen on the table: it follows this one live">'
                 "Players' view ↗</a>")
 
-    def _show_play(self) -> None:
-        "Redraw the order of play, and fold the set-up away when play starts (it stays open if reopened during play)."
+    def _show_play(self, acted: bool = False) -> None:
+        "Redraw the order of play, and fold the set-up away when play starts (it stays open if reopened during play); after an action on this page that moves play on (another side to act, a new round), follow play to the card."
         if not hasattr(self, "order_view"): return
         play = self.play()
         self.order_view.value = order_html(play) if play is not None else ""
@@ -487,6 +576,9 @@ class Tracker(Panel):
             self.setup_box.selected_index = None if now else 0
             (self.add_class if now else self.remove_class)("besm-playing")  # a phone's page drops its intro during play
             self._was_playing = now
+        where = (play.round, play.turn, tuple(s.name for s in play.sides if s.current)) if play is not None else None
+        if acted and where != self._where_play and now: self.follow_play()  # last: the set-up has folded away first
+        self._where_play = where
 
     # -- foes, for the players' view -----------------------------------------------------------------
     def start_foes(self) -> None:
@@ -639,8 +731,9 @@ class Tracker(Panel):
             self.dice_need.value = ("<b>No dice needed.</b>" if not typed else
                                     f"<b>The typed dice ({' '.join(map(str, typed))}) are all it needs:</b> press the button.")
         elif not typed:
-            self.dice_need.value = (f"<b>First dice: {escape(need['expr'])} for {escape(need['why'])}</b> first (more may follow as the rolls fall): "
-                                    f"leave the box empty to roll here with seed {self.dice_seed.value}, or type the table's roll.")
+            self.dice_need.value = (f"<b>First dice: {escape(need['expr'])} for {escape(need['why'])}</b> <span class='besm-dice-how'>first (more "
+                                    f"may follow as the rolls fall): leave the box empty to roll here with seed {self.dice_seed.value}, or type "
+                                    "the table's roll.</span>")
         else:
             self.dice_need.value = (f"<b>Next dice: type {escape(need['expr'])} for {escape(need['why'])}</b> "
                                     f"({len(typed)} typed so far).")
@@ -815,7 +908,7 @@ class Tracker(Panel):
             self._revision += 1
             self._file.write({"state": state, "undo": undo, "redo": [json.loads(s) for s in self._redo[-50:]], "revision": self._revision})
             self._written = self._signature()
-        self._show_play()
+        self._show_play(acted=write)
         self.undo_button.disabled, self.redo_button.disabled = not self._undo, not self._redo
         self.history_note.value = (f"<small>{len(self._undo)} steps to undo, {len(self._redo)} to redo"
                                    + (" · saved automatically after every action" if self.autosaving else "") + "</small>")

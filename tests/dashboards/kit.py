@@ -338,3 +338,72 @@ def check_clickable(page,
     assert found["seen"], f"no visible control in {root}: the check would be empty"
     assert found["bad"] == [], "\n".join(found["bad"])
     return found["seen"]
+
+
+# -- the GM screen: what a GM needs in view at every step of a round ---------------------------------------------------------
+SCREEN = """async ([w, h]) => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const shown = s => [...document.querySelectorAll(s)].filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden');
+  const box = e => { if (!e) return null; const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, width: r.width}; };
+  const bar = shown('.besm-gm-screen .besm-resolve-bar')[0];
+  const small = [];
+  if (w < 1000) for (const e of shown('.besm-gm-screen :is(.besm-card, .besm-resolve-bar, .besm-play-head) :is(button, select, input:not([type=checkbox]):not([type=radio])), '
+                                     + '.besm-gm-screen :is(.besm-chips .widget-checkbox label, .besm-segmented .widget-radio-box label)')) {
+    const r = e.getBoundingClientRect();
+    if (r.height < 43.5 || (e.tagName !== 'INPUT' && e.tagName !== 'SELECT' && r.width < 43.5)) small.push(`${(e.innerText || e.value || e.tagName).trim().slice(0, 30)} ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  return {acting: box(shown('.besm-gm-screen .besm-order .besm-current')[0]), card: box(shown('.besm-gm-screen .besm-card')[0]), bar: box(bar),
+          barPosition: bar ? getComputedStyle(bar).position : null,
+          buttons: shown('.besm-gm-screen .besm-resolve-bar button').filter(b => !b.disabled).map(b => [b.innerText.trim(), box(b)]),
+          odds: box(shown('.besm-gm-screen .besm-resolve-bar .besm-odds-line')[0]), small,
+          focus: document.activeElement && document.activeElement.closest('.besm-card, .besm-resolve-bar') ? 'card' : (document.activeElement?.tagName || '')};
+}"""
+
+
+def check_play_screen(page, width: int, height: int,  # the viewport
+                      step: str,  # what was just done, for the message
+                      focus: bool = True,  # the page has just followed play: focus is on the card
+                     ) -> dict:
+    """The GM screen at one step of a round, as the page left it (no scrolling by the test): the acting side in the order of
+    play (on a wide screen), the whole card with its choices, the odds and the bar's buttons lie within the viewport; on a
+    phone the bar is fixed at the bottom, the card takes at most one screen and every target is 44 px or more; and every
+    control of the play area receives a real click at its centre. Returns the boxes, for the report."""
+    s = page.evaluate(SCREEN, [width, height])
+    where = f"{step} at {width}x{height}"
+    assert s["card"] is not None and s["bar"] is not None, f"{where}: no card or no bar on screen: {s}"
+    inside = lambda b: b is not None and b["top"] >= -1 and b["bottom"] <= height + 1
+    assert inside(s["bar"]), f"{where}: the bar is not within the screen: {s['bar']}"
+    assert s["odds"] is None or inside(s["odds"]), f"{where}: the odds are off the screen: {s['odds']}"
+    assert s["buttons"] and all(inside(b) for _, b in s["buttons"]), f"{where}: a button of the bar is off the screen: {s['buttons']}"
+    if width >= 1000:
+        assert s["acting"] is None or inside(s["acting"]), f"{where}: the acting side is off the screen: {s['acting']}"  # None: everyone has acted
+        assert inside(s["card"]), f"{where}: the card is not all on the screen: {s['card']}"
+    else:
+        assert s["barPosition"] == "fixed", f"{where}: the bar is not fixed at the bottom: {s['barPosition']}"
+        if focus: assert -1 <= s["card"]["top"] < height, f"{where}: the page did not follow to the card: {s['card']}"  # else a person may have scrolled
+        assert s["card"]["height"] <= height, f"{where}: the card takes more than one screen: {s['card']}"
+        assert s["small"] == [], f"{where}: targets under 44 px: {s['small']}"
+    if focus: assert s["focus"] == "card", f"{where}: focus is not on the card ({s['focus']})"
+    return {k: (round(v["top"]), round(v["bottom"])) for k, v in s.items() if isinstance(v, dict)}
+
+
+def followed(page, width: int, height: int, step: str) -> dict:
+    "After an action that moves play on: wait for the page to follow (focus into the card), then check the screen and every control."
+    last = getattr(page, "besm_followed", 0)  # the step this page was last seen following: the next one is newer
+    page.wait_for_function("last => [...document.querySelectorAll('.besm-gm-screen')].some(b => +(b.dataset.followed || 0) > last)",
+                           arg=last, timeout=30_000)
+    page.besm_followed = page.evaluate("() => Math.max(...[...document.querySelectorAll('.besm-gm-screen')].map(b => +(b.dataset.followed || 0)))")
+    boxes = check_play_screen(page, width, height, step)
+    clickable_in_place(page)
+    return boxes
+
+
+KEEP_SCROLL = "() => { window.__besmScroll = [...document.querySelectorAll('*')].filter(e => e.scrollTop || e.scrollLeft).map(e => [e, e.scrollTop, e.scrollLeft]); }"
+PUT_SCROLL = "() => { for (const e of document.querySelectorAll('*')) if (e.scrollTop) e.scrollTop = 0; for (const [e, t, l] of window.__besmScroll || []) { e.scrollTop = t; e.scrollLeft = l; } }"
+
+
+def clickable_in_place(page, root: str = ".besm-gm-screen .besm-play") -> list[str]:
+    "`check_clickable` on the play area, the page then scrolled back to where it was (the next step is looked at as the page left it)."
+    page.evaluate(KEEP_SCROLL)
+    try: return check_clickable(page, root)
+    finally: page.evaluate(PUT_SCROLL)

@@ -22,8 +22,8 @@ from ...tristat.combat import (COMBAT_MODIFIERS, MODIFIERS_BY_NAME, VITAL_SPOT, 
 from ...tristat.round import (APPLIED_ROWS, FIGHT_KIND, FIGHT_VERSION, GRAPPLES, HEALTH_RANGE, Action, Attack, AttackPlan, Combatant,
                                    Fight, Response, action_kinds, answer_modifier, attack_modifier, can_act, fight_act, fight_from_dict,
                                    fight_next_round, fight_to_dict, incapacity, is_pinned, roll_initiative)
-from ..calc import TickPicker, fit, html_text, shared_layout, shared_style, style_kind
-from ..tracker import FOE_VIEWS, Bar, Play, Side, foes_table, own_draft
+from ..calc import TickPicker, fit, html_text, segmented, shared_layout, shared_style, style_kind
+from ..tracker import FOE_VIEWS, Bar, Play, Side, foes_table, last_html, own_draft
 from ..tracker import Tracker as _Kit
 
 
@@ -34,6 +34,10 @@ def _sized(w, label: str = "5.5em", width: str = "13em", own: bool = False):
 
 TOTAL_DEFENCE = "Total defence"
 ATTACK_ROWS = [m.name for m in COMBAT_MODIFIERS if "attack" in m.roll and m.name not in APPLIED_ROWS]  # the round adds the targets' count and a grab
+# the GM screen's toggles: grouped by what they are about, the common ones shown first (the rest after More, or a filter)
+COMMON_ROWS = ("Target is behind cover", "Target is far off", "Target is surprised", "Aiming at the target")
+MODIFIER_GROUPS = {"The target": [r for r in ATTACK_ROWS if r.startswith("Target is")],
+                   "The attacker": [r for r in ATTACK_ROWS if not r.startswith("Target is")]}
 _COMBATANT_LABELS = {"name": "Name", "acv": "ACV", "dcv": "DCV", "health": "Health", "energy": "Energy", "body": "Body", "mind": "Mind",
                      "soul": "Soul", "power": "Power", "shield": "Shield", "armour": "Armour", "force_field": "Force field",
                      "wrestling": "Wrestling", "elasticity": "Elasticity", "strength": "Strength", "conditions": "Conditions",
@@ -76,7 +80,8 @@ def _renamed(err: InputError, labels: dict, prefix: str = "") -> ValueError:
 
 
 # %% auto #0
-__all__ = ['TOTAL_DEFENCE', 'ATTACK_ROWS', 'LABELS', 'READINGS', 'TABLE_FIELDS', 'answer_order', 'players_line', 'Tracker']
+__all__ = ['TOTAL_DEFENCE', 'ATTACK_ROWS', 'COMMON_ROWS', 'MODIFIER_GROUPS', 'LABELS', 'READINGS', 'TABLE_FIELDS', 'answer_order',
+           'players_line', 'Tracker']
 
 # %% ../../../nbs/tristat/11_round_ui.ipynb #342f4641
 def _turn(fight: Fight) -> list[int]:
@@ -243,11 +248,14 @@ class Tracker(_Kit):
         self.energy = S(W.IntText(0, description="Energy spent"), "7em", "12em", own=True); self.energy.add_class("besm-energy")
         self.g_mod = S(W.IntText(0, description="Grab mod"), "7em", "12em", own=True); self.g_mod.add_class("besm-grapple-mod")
         self.note = S(W.Text(description="Note", placeholder="what she does"), width="17em", own=True); self.note.add_class("besm-note")
-        self.targets = TickPicker([], height="9em"); self.targets.add_class("besm-targets")
-        self.mods = TickPicker(ATTACK_ROWS, height="11em"); self.mods.add_class("besm-mods")
+        self.targets = TickPicker([], height="9em", chips=True); self.targets.add_class("besm-targets")
+        self.mods = TickPicker(MODIFIER_GROUPS, height="11em", chips=True, common=COMMON_ROWS); self.mods.add_class("besm-mods")
+        self.quick = {}  # each target's own answer, at one tap: her name -> the kind chosen ("" for none)
+        self._quick_widgets = {}  # her name -> her row of toggles (kept while she stays a target)
+        self.quick_box = W.VBox([], layout=W.Layout()); self.quick_box.add_class("besm-quick-answers")
         own = lambda text: W.HTML(text, layout=W.Layout())  # shown and hidden alone: never the layout every other text shares
         self.targets_head = own("<b>Targets</b>")
-        self.mods_head = own("<b>Modifiers</b> (the book's combat modifiers table; + makes the roll harder)")
+        self.mods_head = own("<b>Modifiers</b> <small>(the book's table; + makes the roll harder)</small>")
         # answers
         self.a_target = S(W.Dropdown(description="Answer to"), width="15em"); self.a_who = S(W.Dropdown(description="By"), width="15em")
         self.a_kind = S(W.Dropdown(description="With"), width="15em"); self.a_attack = S(W.Dropdown(description="Counter with"), "7em", "17em", own=True)
@@ -291,16 +299,23 @@ class Tracker(_Kit):
                            f"<ul style='margin:0.2em 0;padding-left:1.2em'>{explain}</ul>"), readings,
                  html_text("<b>Players' view</b>: a read-only page for the players' phones or a screen on the table, following this one "
                            "live (the link is at the top); the GM chooses how much of the foes it shows"), self.row(self.show_foes)]
-        declared = W.VBox([self.odds, self.dice_controls(),
-                           self.row(self.resolve_button, self.roll_init_button, self.next_button, cls="besm-resolve-message"), self.last])
-        declared.add_class("besm-declared")
-        action = [declare, self.targets_head, self.targets, declared, self.mods_head, self.mods,
-                  html_text("<b>Answers</b>, in the order they are announced (only those she may still give are offered)"),
-                  self.row(self.a_target, self.a_who, self.a_kind, self.a_attack, self.a_total, self.a_energy,
-                           self.add_answer_button, self.clear_answers_button, cls="besm-answer-message"), self.answers_view]
-        more = [html_text("<b>Energy at any time</b> (no phase needed)"), self.row(self.e_from, self.e_to, self.e_health, self.give_button),
-                self.row(self.b_stat, self.boost_button), self.message]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: combatants, readings, players' view"))
+        self.odds.add_class("besm-odds-line")
+        bar = [self.odds, self.dice_controls(),
+               self.row(self.resolve_button, self.roll_init_button, self.next_button, cls="besm-resolve-message"), self.last]
+        self.answers_head = own("<b>Answers</b>: each target's own, at one tap")
+        other = W.Accordion(children=[W.VBox([
+            html_text("<small>A friend covering, a counterattack with another attack, total defence or Energy on an answer; in the "
+                      "order they are announced (only those she may still give are offered).</small>"),
+            self.row(self.a_target, self.a_who, self.a_kind, self.a_attack, self.a_total, self.a_energy,
+                     self.add_answer_button, self.clear_answers_button, cls="besm-answer-message")], layout=W.Layout())],
+            titles=("Other answers",), selected_index=None, layout=W.Layout())
+        other.add_class("besm-other-answers")
+        self.answers_part = W.VBox([self.answers_head, self.quick_box, other, self.answers_view], layout=W.Layout())
+        action = [declare, W.VBox([self.targets_head, self.targets], layout=W.Layout()), self.answers_part,
+                  W.VBox([self.mods_head, self.mods], layout=W.Layout())]
+        more = [W.VBox([html_text("<b>Energy at any time</b> (no phase needed)"), self.row(self.e_from, self.e_to, self.e_health, self.give_button),
+                        self.row(self.b_stat, self.boost_button), self.message], layout=shared_layout())]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: combatants, readings, players' view", bar=bar))
         self.add_class("besm-tracker")
         self.resume()
 
@@ -324,7 +339,8 @@ class Tracker(_Kit):
         "The declaration on screen: who, what, targets, modifiers, answers, Energy, notes."
         return {"who": self.who.value, "turn": _turn(self.fight), "does": self.does.value, "attack": self.attack.value, "energy": self.energy.value,
                 "modifier": self.g_mod.value, "note": self.note.value, "targets": list(self.targets.value), "mods": list(self.mods.value),
-                "answers": [[t, r.who, r.kind, r.energy, r.attack, list(r.modifiers)] for t, r in self.answers]}
+                "answers": [[t, r.who, r.kind, r.energy, r.attack, list(r.modifiers)] for t, r in self.answers],
+                "quick": {t: k for t, k in self.quick.items() if k}}
 
     def restore_draft(self, data: dict) -> None:
         "Set a kept declaration back, as far as the fight still allows it."
@@ -353,6 +369,8 @@ class Tracker(_Kit):
             try: answers.append((a[0], Response(a[1], a[2], a[3], a[4], tuple(a[5]))))
             except (InputError, IndexError, TypeError): pass
         self.answers = [(t, r) for t, r in answers if t in self.targets.value]
+        quick = data.get("quick", {})
+        self.quick = {t: k for t, k in quick.items() if t in self.targets.value and isinstance(k, str)} if isinstance(quick, dict) else {}
         self._refresh_choices()
 
     def playing(self) -> bool:
@@ -498,7 +516,7 @@ class Tracker(_Kit):
         if kind != "attack": return Action(who, kind)
         if not self.targets.value: raise ValueError("Targets: tick at least one target")
         responses: dict[str, tuple[Response, ...]] = {}
-        for t, r in self.answers: responses[t] = responses.get(t, ()) + (r,)
+        for t, r in self._quick_answers() + self.answers: responses[t] = responses.get(t, ()) + (r,)
         return Action(who, "attack", AttackPlan(who, self.attack.value, tuple(self.targets.value), self.energy.value,
                                                 tuple(self.mods.value), responses))
 
@@ -536,7 +554,7 @@ class Tracker(_Kit):
             self.targets.value, self.mods.value, self.energy.value, self.g_mod.value = (), (), 0, 0
             self.note.value, self.a_energy.value, self.a_total.value = "", 0, False
         clear() if getattr(self, "_busy", False) else self._once(clear)
-        self.answers, self._attack_of, self._answer_for = [], None, None
+        self.answers, self._attack_of, self._answer_for, self.quick = [], None, None, {}
 
     def next_round(self) -> None:
         "End this round (anyone who has not acted loses her phase: Undo brings the round back) and start the next."
@@ -563,7 +581,7 @@ class Tracker(_Kit):
                             + rows + "</table>" if fighters else "<i>No combatants yet.</i>")
         self._once(lambda: [self._offer(self.remove_pick, list(self.fight.fighters))] + [self._offer(w, list(fighters)) for w in (self.e_from, self.e_to)])
         self.log_view.value = "".join(f"<div style='line-height:1.4;margin-bottom:0.3em'>{l}</div>" for l in reversed(self.log_lines[-300:])) or "<i>Nothing yet.</i>"
-        self.last.value = (f"<div style='margin-top:0.3em'><small>Last:</small> {self.log_lines[-1]}</div>" if self.log_lines else "")
+        self.last.value = last_html(self.log_lines[-1]) if self.log_lines else ""
         between = not self.fight.actions
         for b in (self.add_button, self.add_attack_button, self.remove_button):
             b.disabled, b.tooltip = not between, "" if between else "between rounds only (Undo this round's actions, or Next round)"
@@ -639,6 +657,7 @@ class Tracker(_Kit):
                 if by.shield: kinds.append("shield")
             if a_who != a_target and a_who in st["cover"] and not covered and not dodged: kinds.append("cover")
         self._offer(self.a_kind, kinds)
+        self._refresh_quick(fighters, targets, st, weapon, can, declared)
         self._offer(self.a_attack, [a.name for a in by.attacks if a.ranged] if by is not None and self.a_kind.value == "counterattack" else [])
         show(self.a_attack, self.a_kind.value == "counterattack"); show(self.a_total, self.a_kind.value == "dodge")
         self.add_answer_button.disabled = not kinds
@@ -647,8 +666,54 @@ class Tracker(_Kit):
         self.resolve_button.layout.display = None if actors or not self.fight.initiatives else "none"
         self.answers_view.value = "<br>".join(
             f"{i + 1}. {escape(r.who)}: {r.kind}{' with ' + escape(r.attack) if r.attack else ''}{' (total defence)' if r.modifiers else ''} "
-            f"for {escape(t)} ({r.energy} Energy)" for i, (t, r) in enumerate(self.answers)) or "<i>No answers declared.</i>"
+            f"for {escape(t)} ({r.energy} Energy)" for i, (t, r) in enumerate(self.answers))
         self.odds.value = self._odds_html(fighters, who, weapon, targets, st, actors)
+
+    def _quick_kinds(self, fighters, target, st, weapon, can, declared) -> list[str]:
+        "What a target may answer with herself, at one tap: as the answer form offers to her for her own defence."
+        by = fighters[target]
+        kinds = []
+        covered = any(r.kind == "cover" and r.who == target for r in declared)
+        if target in st["dodge"] and not covered and not any(r.kind == "cover" and t == target for t, r in self.answers): kinds.append("dodge")
+        if target in can:
+            if weapon is not None and weapon.ranged and any(a.ranged for a in by.attacks): kinds.append("counterattack")
+            if by.shield: kinds.append("shield")
+        return kinds
+
+    def _refresh_quick(self, fighters, targets, st, weapon, can, declared) -> None:
+        "A row of toggles for each target: no answer, or her own dodge, counterattack or shield, at one tap (none at first)."
+        rows = []
+        for t in targets:
+            kinds = self._quick_kinds(fighters, t, st, weapon, can, [r for x, r in self.answers if x != t or r.who != t])
+            options = [("no answer", "")] + [(k, k) for k in kinds]
+            w = self._quick_widgets.get(t)
+            if w is None or [o[1] for o in w.options] != [o[1] for o in options]:
+                w = segmented(options, description=t)
+                w.add_class("besm-quick-answer"); w._besm_target = t
+                w.observe(lambda ch, t=t: getattr(self, "_busy", False) or self._quick_chosen(t, ch["new"]), names="value")
+                self._quick_widgets[t] = w
+            if self.quick.get(t, "") not in [o[1] for o in options]: self.quick[t] = ""
+            w.value = self.quick.get(t, "")
+            rows.append(w)
+        self.quick = {t: k for t, k in self.quick.items() if t in targets}
+        self._quick_widgets = {t: w for t, w in self._quick_widgets.items() if t in targets}
+        self.quick_box.children = rows
+        self.answers_part.layout.display = None if targets else "none"
+
+    def _quick_chosen(self, target: str, kind: str) -> None:
+        self.quick[target] = kind
+        self._choose()
+
+    def _quick_answers(self) -> list[tuple[str, Response]]:
+        "The targets' own answers chosen at one tap, as the engine takes them (a counterattack with her first ranged attack)."
+        fighters, _ = self.fight.now()
+        out = []
+        for t in self.targets.value:
+            kind = self.quick.get(t, "")
+            if not kind or t not in fighters: continue
+            attack = next((a.name for a in fighters[t].attacks if a.ranged), None) if kind == "counterattack" else None
+            out.append((t, Response(t, kind, 0, attack, ())))
+        return out
 
     def _odds_html(self, fighters, who, weapon, targets, st, actors) -> str:
         "The exact odds of what is declared, before any die is rolled; or what to do next."
