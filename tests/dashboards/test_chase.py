@@ -9,7 +9,8 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.chase import Chase, ChaseRules, Mecha, legal_manoeuvres, start_chase
 from besm_nb.besm_d20.chase_odds import round_odds
 from besm_nb.dice import fmt_odds
-from tests.dashboards.kit import HIDDEN, check_first_screen, check_readable, check_tracker_kit, draft_kept, first_screen, resize
+from tests.dashboards.kit import HIDDEN, check_play_screen, check_readable, check_tracker_kit, draft_kept, first_screen, resize
+from tests.dashboards.test_special_tracker_and_melee import unfold
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -21,6 +22,21 @@ SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both
 
 def text_is(page, selector, value):
     page.wait_for_function(f"document.querySelector({selector!r})?.innerText === {str(value)!r}", timeout=30_000)
+
+
+def manoeuvre(t, side, name):
+    "One tap on a side's row of manoeuvres."
+    t.locator(f".besm-segmented.besm-{side}-manoeuvre").get_by_label(name, exact=True).check()
+
+
+def offered(t, side):
+    "The manoeuvres a side's row offers, in order."
+    return [o.replace("\xa0", " ").strip() for o in t.locator(f".besm-segmented.besm-{side}-manoeuvre .widget-radio-box label").all_inner_texts()]
+
+
+def extras(t, inside):
+    "Open the card's fold of the round's rarer inputs (Drive mods, operators, boosters, hits, the obstacle's DC)."
+    unfold(t, "besm-round-extras", inside)
 
 
 def fresh(page, dashboards_url):
@@ -42,16 +58,16 @@ def test_chase_tracker_plays_a_scripted_chase(page, dashboards_url):
     page.locator(".besm-lead-in input").fill("12")
     page.locator("button.besm-start").click()
     text_is(page, ".besm-lead", 12)
-    pred, prey = page.locator(".besm-predator-manoeuvre select"), page.locator(".besm-prey-manoeuvre select")
-    offered = [o.replace("\xa0", " ").strip() for o in pred.locator("option").all_inner_texts()]
-    assert offered == list(legal_manoeuvres(12)["predator"])  # only what a lead of 12 allows
+    shown = offered(tracker, "predator")
+    assert sorted(shown) == sorted(legal_manoeuvres(12)["predator"]) and shown[0] == "Gun It"  # only what a lead of 12 allows, the common one first
 
     seed = 42
     for rnd, (p, q) in enumerate([("Gun It", "Pull Ahead"), ("Redline", "Zig-Zag"), ("Gun It", "Pull Ahead")], start=1):
         if chase.over: break
-        pred.select_option(p); prey.select_option(q)
+        manoeuvre(tracker, "predator", p); manoeuvre(tracker, "prey", q)
         want = fmt_odds(round_odds(chase.state, p, q).effect["predator"])
-        page.locator(".besm-round-odds", has_text=f"predator {want}").first.wait_for(timeout=10_000)
+        expect(page.locator(".besm-round-line").first).to_contain_text(f"{p} takes effect {want}", timeout=10_000)  # the bar's line
+        expect(page.locator(".besm-round-odds").first).to_contain_text(f"predator {want}")  # the odds in full, in the card's fold
         seed_box = page.locator(".besm-seed input")
         seed_box.fill(str(seed + rnd)); seed_box.press("Tab")
         page.locator("button.besm-resolve").click()
@@ -75,12 +91,12 @@ def test_chase_tracker_offers_the_review_readings_and_each_obstacles_dc(page, da
     page.locator(".besm-lead-in input").fill("12")
     page.locator("button.besm-start").click()
     text_is(page, ".besm-lead", 12)
-    page.locator(".besm-predator-manoeuvre select").select_option("Gun It")
-    page.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
-    page.locator(".besm-checks", has_text="(DC 18;").first.wait_for(timeout=10_000)  # close terrain's obstacle
+    manoeuvre(tracker, "predator", "Gun It"); manoeuvre(tracker, "prey", "Pull Ahead")
+    expect(page.locator(".besm-checks").first).to_contain_text("(DC 18;", timeout=10_000)  # close terrain's obstacle
+    extras(tracker, ".besm-obstacle-adjust input")
     box = page.locator(".besm-obstacle-adjust input")
     box.fill("-2"); box.press("Tab")
-    page.locator(".besm-checks", has_text="(DC 16;").first.wait_for(timeout=10_000)  # this obstacle, 2 easier
+    expect(page.locator(".besm-checks").first).to_contain_text("(DC 16;", timeout=10_000)  # this obstacle, 2 easier
     box.fill("3"); box.press("Tab")  # beyond the GM's ±2: refused under the round's choices, in the screen's words, never cut to 2
     msg = page.locator(".besm-round-message", has_text="Obstacle DC ±: must be from -2 to 2, got 3").first
     msg.wait_for(timeout=10_000)
@@ -94,8 +110,7 @@ def test_chase_tracker_keeps_everything(page, dashboards_url):
     for _ in range(2): chase.act("Gun It", "Pull Ahead", list(dice))  # the engine plays these rounds with exactly these dice
 
     def play(t, rnd):
-        t.locator(".besm-predator-manoeuvre select").select_option("Gun It")
-        t.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+        manoeuvre(t, "predator", "Gun It"); manoeuvre(t, "prey", "Pull Ahead")
         box = t.locator(".besm-typed input")
         box.fill(" ".join(map(str, dice))); box.press("Tab")
         t.locator("button.besm-resolve").click()
@@ -116,8 +131,7 @@ def test_chase_tracker_keeps_everything(page, dashboards_url):
 
 def chase_round(page, t, rnd, dice="14 9 6"):
     "Both manoeuvres (Gun It, Pull Ahead), the table's dice typed, Resolve round: the next round is shown."
-    t.locator(".besm-predator-manoeuvre select").select_option("Gun It")
-    t.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+    manoeuvre(t, "predator", "Gun It"); manoeuvre(t, "prey", "Pull Ahead")
     box = t.locator(".besm-typed input")
     box.fill(dice); box.press("Tab")
     t.locator("button.besm-resolve").click()
@@ -125,8 +139,8 @@ def chase_round(page, t, rnd, dice="14 9 6"):
 
 
 def test_chase_at_the_table(browser, dashboards_url, dashboards_server):
-    """In play at 1366 x 900 the order of play, the odds and Resolve round are on the first screen (on a phone, in that
-    order); typed dice are asked for one roll at a time; the round's choices survive a reload; a second screen and the
+    """In play at 1366 x 900 the order of play, the card, the odds and Resolve round are on the first screen (on a phone, the
+    bar with the odds and Resolve round fixed at the bottom); typed dice are asked for one roll at a time; the round's choices survive a reload; a second screen and the
     players' view follow on their own, the other side's numbers as the GM chooses."""
     ctx_a, ctx_b, ctx_p = (browser.new_context(viewport={"width": 1366, "height": 900}), browser.new_context(),
                            browser.new_context(viewport={"width": 400, "height": 800}))
@@ -143,8 +157,7 @@ def test_chase_at_the_table(browser, dashboards_url, dashboards_server):
         assert a.locator(".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content").evaluate_all(
             "els => els.every(e => !e.getClientRects().length)"), "the set-up should fold away once the chase starts"
         # typed dice, one roll at a time: the line says which roll comes next before the button is pressed
-        t.locator(".besm-predator-manoeuvre select").select_option("Gun It")
-        t.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+        manoeuvre(t, "predator", "Gun It"); manoeuvre(t, "prey", "Pull Ahead")
         expect(t.locator(".besm-dice-need")).to_contain_text("1d20 for the predator's Drive check", timeout=30_000)
         box = t.locator(".besm-typed input")
         box.fill("14"); box.press("Tab")
@@ -153,16 +166,16 @@ def test_chase_at_the_table(browser, dashboards_url, dashboards_server):
         expect(t.locator(".besm-resolve-message")).to_contain_text("Type 1d20 for the prey's Drive check", timeout=30_000)
         chase_round(a, t, 1)
         expect(t.locator(".besm-log")).to_contain_text("(dice 14 9 6, typed)")
-        # round 2: the first screen holds the order of play, the odds and the button
-        t.locator(".besm-predator-manoeuvre select").select_option("Gun It")
-        t.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+        # round 2: the screen as the page left it holds the order of play, the card, the odds and the button
+        manoeuvre(t, "predator", "Gun It"); manoeuvre(t, "prey", "Pull Ahead")
         expect(a.locator(".besm-round-odds")).to_contain_text("Odds before rolling", timeout=30_000)
-        print("1366x900:", check_first_screen(a))
-        boxes = first_screen(a)
-        assert boxes["order of play"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the round panel"
+        print("1366x900:", check_play_screen(a, 1366, 900, "round 2 declared", focus=False))
+        boxes = first_screen(a, {"order of play": ".besm-order", "odds": ".besm-odds-line"})
+        assert boxes["order of play"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the card and its bar"
         assert [s for s in a.locator(".besm-order .besm-side").evaluate_all("els => els.map(e => e.dataset.name)")] == ["Interceptor", "Courier"]
         SHOTS and a.screenshot(path=f"{SHOTS}/chase-1366.png")
         # the round's choices, half made, survive a reload
+        extras(t, ".besm-predator-mod input")
         mod = t.locator(".besm-predator-mod input")
         mod.fill("2"); mod.press("Tab")
         expect(a.locator(".besm-round-odds")).to_contain_text("Odds before rolling", timeout=30_000)
@@ -170,7 +183,7 @@ def test_chase_at_the_table(browser, dashboards_url, dashboards_server):
         a.reload(timeout=120_000)
         t = a.locator(".besm-tracker")
         t.locator(".besm-history-message", has_text="Resumed").wait_for(timeout=120_000)
-        expect(t.locator(".besm-predator-manoeuvre select")).to_have_value("Gun It", timeout=30_000)
+        expect(t.locator(".besm-segmented.besm-predator-manoeuvre").get_by_label("Gun It", exact=True)).to_be_checked(timeout=30_000)
         expect(t.locator(".besm-predator-mod input")).to_have_value("2")
         # a second screen and the players' view, following the first
         b.goto(dashboards_url + URL, timeout=180_000)
@@ -195,9 +208,7 @@ def test_chase_at_the_table(browser, dashboards_url, dashboards_server):
         expect(p.locator(".besm-players-results")).to_contain_text("Round 2: Gun It v Pull Ahead")
         SHOTS and p.screenshot(path=f"{SHOTS}/chase-players-400.png")
         resize(a, 400, 800)
-        boxes = first_screen(a)
-        print("400x800:", {k: (round(v["top"]), round(v["bottom"])) for k, v in boxes.items()})
-        assert boxes["order of play"]["bottom"] <= boxes["odds"]["top"] <= boxes["Resolve"]["top"]
+        print("400x800:", check_play_screen(a, 400, 800, "round 3 at a phone's width", focus=False))  # the bar fixed at the bottom
         assert a.evaluate("document.documentElement.scrollWidth") <= 400
         print("400x800 numbers:", check_readable(a))  # chart labels >= 12 px, none overlapping; wide tables show their cue
         SHOTS and a.screenshot(path=f"{SHOTS}/chase-400.png", full_page=False)

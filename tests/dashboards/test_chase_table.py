@@ -1,18 +1,17 @@
-"""The car chase tracker at the table, in a real browser: laid out for play (the order of play, the control roll, the
-hit's odds and Resolve hit on the first screen; the same order top to bottom on a phone), typed dice asked for step by
-step, a half-made declaration kept across a reload, one chase on two screens with the players' view following (a screen
-that was behind: test_screens_behind.py)."""
+"""The car chase tracker at the table, in a real browser: laid out for play (the order of play, the card, the control
+roll's and the hit's odds, Roll control, Resolve hit and End turn on the first screen; on a phone the bar fixed at the
+bottom), typed dice asked for step by step, a half-made declaration kept across a reload, one chase on two screens with
+the players' view following (a screen that was behind: test_screens_behind.py)."""
 import os
-import re
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.dashboards.kit import check_foes, resize
-from tests.dashboards.test_special_tracker_and_melee import CHASE, add_vehicle, choose, control, fill, fresh_chase, wait_attr
-from tests.dashboards.test_tristat_table import order, where
+from tests.dashboards.kit import check_foes, check_play_screen, first_screen, resize
+from tests.dashboards.test_special_tracker_and_melee import CHASE, add_vehicle, choose, control, fill, fold_fill, fresh_chase, wait_attr
+from tests.dashboards.test_tristat_table import order
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots of the tracker in play at both widths are saved there
@@ -23,7 +22,7 @@ def current(page, name, root=".besm-order"):
 
 
 def test_the_chase_laid_out_for_play(browser, dashboards_url):
-    "Into turn 2 at 1366 x 900: the order of play beside the vehicle in view, its control roll, the hit's odds and Resolve hit on the first screen; typed dice step by step; a declaration kept across a reload; at 400 x 800 the same order top to bottom."
+    "Into turn 2 at 1366 x 900: the order of play beside the card of the vehicle in view, its control roll, the hit's odds, Roll control, Resolve hit and End turn on the first screen; typed dice step by step; a declaration kept across a reload; at 400 x 800 the bar fixed at the bottom."
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     page = ctx.new_page()
     errors = []
@@ -35,7 +34,7 @@ def test_the_chase_laid_out_for_play(browser, dashboards_url):
         assert t.locator(".besm-new-name input").is_visible()  # set-up open until play starts
         # typed dice, asked for step by step: the line says which dice before any is typed, then the next
         choose(t, "besm-pick", "Roadster"); fill(t, "besm-damage", "6d6")
-        choose(t, "besm-where", "aimed: Tire (-4)"); choose(t, "besm-tyre", "front left")
+        choose(t, "besm-where", "Tire -4"); choose(t, "besm-tyre", "front left")
         expect(t.locator(".besm-dice-need")).to_contain_text("First dice: 6d6 for damage", timeout=30_000)
         fill(t, "besm-typed", "20")
         expect(t.locator(".besm-dice-need")).to_contain_text("Next dice: type 3d6 for tyre's HT", timeout=30_000)
@@ -47,14 +46,13 @@ def test_the_chase_laid_out_for_play(browser, dashboards_url):
         expect(page.locator(".besm-order .besm-turn")).to_contain_text("control roll now: Roadster", timeout=30_000)
         expect(t.locator(".besm-dice-need")).to_contain_text("3d6 for Roadster's control roll")
         assert t.locator("button.besm-end-turn").is_disabled()
-        # the dice box stands by Roll control while the roll waits, and names the button its dice go to
-        expect(t.locator(".besm-control-area .besm-dice-need")).to_contain_text("3d6 for Roadster's control roll")
-        assert t.locator(".besm-hit-area .besm-dice-need").count() == 0
+        # the one dice box, in the bar by the three buttons, names the button its dice go to
+        expect(t.locator(".besm-resolve-bar .besm-dice-need")).to_contain_text("3d6 for Roadster's control roll")
         fill(t, "besm-typed", "6")
-        expect(t.locator(".besm-control-area .besm-dice-need")).to_contain_text("are all it needs: press Roll control", timeout=30_000)
+        expect(t.locator(".besm-resolve-bar .besm-dice-need")).to_contain_text("are all it needs: press Roll control", timeout=30_000)
         fill(t, "besm-typed", "")
         control(page, t, "Roadster", "6", 7)
-        expect(t.locator(".besm-hit-area .besm-dice-need")).to_contain_text("First dice:", timeout=30_000)  # back by Resolve hit
+        expect(t.locator(".besm-resolve-bar .besm-dice-need")).to_contain_text("First dice:", timeout=30_000)  # for Resolve hit again
         t.locator("button.besm-end-turn").click()
         wait_attr(page, ".besm-turn-head", "data-turn", 2)
         assert page.locator(".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content").evaluate_all(
@@ -65,8 +63,8 @@ def test_the_chase_laid_out_for_play(browser, dashboards_url):
         assert order(page) == ["Roadster", "Bike"]
         expect(page.locator(".besm-order .besm-side[data-name='Roadster']")).to_contain_text("front left tyre flat")
         expect(page.locator(".besm-order .besm-side[data-name='Roadster'] .besm-bar[data-label='Speed']")).to_contain_text("50 / 60")
-        expect(t.locator(".besm-where select")).to_have_value(re.compile("^random"))  # a dropdown's value on the page is its label
-        fill(t, "besm-damage", "2d6"); choose(t, "besm-facing", "front"); choose(t, "besm-where", "aimed: Driver (-3)"); fill(t, "besm-other", -1)
+        expect(t.locator(".besm-where").get_by_label("random", exact=True)).to_be_checked()
+        fill(t, "besm-damage", "2d6"); choose(t, "besm-facing", "front"); choose(t, "besm-where", "Driver -3"); fold_fill(t, "besm-other", -1)
         t.locator(".besm-hit-odds", has_text="before rolling").wait_for(timeout=30_000)
         fill(t, "besm-typed", "5")
         expect(t.locator(".besm-dice-need")).to_contain_text("Next dice: type 1d6 for the way in", timeout=30_000)  # a shot through the front
@@ -74,26 +72,23 @@ def test_the_chase_laid_out_for_play(browser, dashboards_url):
         page.reload(timeout=120_000)
         t = page.locator(".besm-car-chase").first
         t.locator(".besm-history-message", has_text="Resumed").wait_for(timeout=120_000)
-        expect(t.locator(".besm-pick select")).to_have_value("Bike", timeout=30_000)
-        expect(t.locator(".besm-where select")).to_have_value(re.compile("Driver"))
-        expect(t.locator(".besm-facing select")).to_have_value("front")
+        expect(t.locator(".besm-pick").get_by_label("Bike", exact=True)).to_be_checked(timeout=30_000)
+        expect(t.locator(".besm-where").get_by_label("Driver -3", exact=True)).to_be_checked()
+        expect(t.locator(".besm-facing").get_by_label("front", exact=True)).to_be_checked()
         expect(t.locator(".besm-damage input")).to_have_value("2d6")
         expect(t.locator(".besm-other input")).to_have_value("-1")
         expect(t.locator(".besm-typed input")).to_have_value("5")
         fill(t, "besm-typed", "5 3")
         t.locator(".besm-hit-odds", has_text="before rolling").wait_for(timeout=30_000)
         current(page, "Bike")
-        boxes = {k: where(page, s) for k, s in (("order", ".besm-order"), ("control", ".besm-control-panel"), ("roll control", "button.besm-roll-control"),
-                                                ("odds", ".besm-hit-odds"), ("resolve", "button.besm-resolve-hit"))}
-        print("1366x900:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
-        for k, b in boxes.items(): assert b["bottom"] <= 900, f"{k} ends at {b['bottom']:.0f} px, below the first screen"
-        assert boxes["order"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the action panel"
+        print("1366x900:", check_play_screen(page, 1366, 900, "a declaration kept across a reload", focus=False))
+        for sel in ("button.besm-roll-control", "button.besm-resolve-hit", "button.besm-end-turn", ".besm-control-panel", ".besm-hit-odds"):
+            expect(t.locator(sel)).to_be_in_viewport()
+        boxes = first_screen(page, {"order": ".besm-order", "odds": ".besm-hit-odds"})
+        assert boxes["order"]["right"] <= boxes["odds"]["left"], "the order of play stands beside the card and its bar"
         if SHOTS: page.screenshot(path=str(Path(SHOTS) / "chase-1366.png"))
         resize(page, 400, 800)
-        boxes = {k: where(page, s) for k, s in (("order", ".besm-order"), ("control", ".besm-control-panel"), ("odds", ".besm-hit-odds"),
-                                                ("resolve", "button.besm-resolve-hit"))}
-        print("400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
-        assert boxes["order"]["bottom"] <= boxes["control"]["top"] <= boxes["odds"]["top"] <= boxes["resolve"]["top"]  # the same order
+        print("400x800:", check_play_screen(page, 400, 800, "at a phone's width", focus=False))  # the bar fixed at the bottom
         assert page.evaluate("document.documentElement.scrollWidth") <= 400
         if SHOTS: page.screenshot(path=str(Path(SHOTS) / "chase-400.png"))
         t.locator("button.besm-resolve-hit").click()  # the declaration kept is the one resolved
@@ -117,7 +112,7 @@ def chase_with_a_cab(page, url):
 
 
 def set_speed(t, mph):
-    choose(t, "besm-pick", "Cab"); fill(t, "besm-mph", mph); t.locator("button.besm-set-speed").click()
+    choose(t, "besm-pick", "Cab"); fold_fill(t, "besm-mph", mph); t.locator("button.besm-set-speed").click()
 
 
 def test_two_screens_and_the_players_view_follow(browser, dashboards_url):

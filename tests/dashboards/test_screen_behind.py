@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.dashboards.test_chase import URL as CHASE, chase_round
+from tests.dashboards.test_chase import URL as CHASE, chase_round, manoeuvre
 from tests.dashboards.test_wounds_tracker import URL as WOUNDS, amount, open_wounds
 
 pytestmark = pytest.mark.browser
@@ -25,8 +25,7 @@ def test_a_screen_behind_is_refused_on_the_chase_and_the_wounds_record(browser, 
         tb = b.locator(".besm-tracker"); tb.wait_for(timeout=120_000)
         expect(b.locator(".besm-order .besm-round-now")).to_have_text("1", timeout=60_000)
         chase_round(a, ta, 1)
-        tb.locator(".besm-predator-manoeuvre select").select_option("Gun It")
-        tb.locator(".besm-prey-manoeuvre select").select_option("Pull Ahead")
+        manoeuvre(tb, "predator", "Gun It"); manoeuvre(tb, "prey", "Pull Ahead")
         tb.locator("button.besm-resolve").click()
         expect(tb.locator(".besm-resolve-message")).to_contain_text("changed on another screen", timeout=30_000)
         expect(b.locator(".besm-order .besm-round-now")).to_have_text("2", timeout=30_000)  # B now shows A's round

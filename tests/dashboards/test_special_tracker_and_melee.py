@@ -42,12 +42,31 @@ def fill(t, cls, value):
 
 
 def choose(t, cls, label):
-    "Pick a choice by the words on screen."
-    t.locator(f".{cls} select").first.select_option(label=label)
+    "Pick a choice by the words on screen: from a list, or one tap on a row of toggles (the GM screen's)."
+    box = t.locator(f".{cls}").first
+    if box.locator("select").count(): box.locator("select").first.select_option(label=label)
+    else: box.get_by_label(label, exact=True).check()
 
 
-WHERE = {"random": "random (2d6)", "Tire": "aimed: Tire (-4)", "Windshield": "aimed: Windshield (-1)", "Driver": "aimed: Driver (-4)"}
-BIKE_WHERE = {"Driver": "aimed: Driver (-3)", "Engine": "aimed: Engine (-7)"}
+def unfold(t, fold, inside):
+    "Open a fold of the GM's card (its class `fold`) unless what it holds (`inside`) is shown already."
+    if not t.locator(inside).first.is_visible():
+        t.locator(f".{fold}").first.locator(".lm-AccordionPanel-title, .jupyter-widget-Collapse-header").first.click()
+    t.locator(inside).first.wait_for(timeout=30_000)
+
+
+FOLDS = {"besm-other": "besm-control-area", "besm-hits": "besm-hit-more-fold", "besm-burst": "besm-hit-more-fold",
+         "besm-critical": "besm-hit-more-fold", "besm-mph": "besm-aboard-fold", "besm-passenger": "besm-aboard-fold",
+         "besm-who": "besm-aboard-fold", "besm-into": "besm-crash-fold", "besm-crash-mph": "besm-crash-fold"}  # a box, and the fold it is in
+
+
+def fold_fill(t, cls, value):
+    "Type into a box of the car chase's card that waits in a fold: opened first."
+    unfold(t, FOLDS[cls], f".{cls} input"); fill(t, cls, value)
+
+
+WHERE = {"random": "random", "Tire": "Tire -4", "Windshield": "Windshield -1", "Driver": "Driver -4"}
+BIKE_WHERE = {"Driver": "Driver -3", "Engine": "Engine -7"}
 
 
 def wait_attr(page, selector, attr, value):
@@ -76,22 +95,22 @@ def hit(page, t, vehicle, damage, where, typed, facing="side", tyre=None, hits=N
     fill(t, "besm-damage", damage); choose(t, "besm-facing", facing)
     choose(t, "besm-where", (BIKE_WHERE if vehicle == "Bike" else WHERE).get(where, WHERE.get(where)))
     if tyre: choose(t, "besm-tyre", tyre)
-    if hits: fill(t, "besm-hits", hits)
-    if burst: t.locator(".besm-burst input").check()
-    if critical: choose(t, "besm-critical", f"{critical}: x3 damage")
+    if hits: fold_fill(t, "besm-hits", hits)
+    if burst: unfold(t, FOLDS["besm-burst"], ".besm-burst input"); t.locator(".besm-burst input").check()
+    if critical: unfold(t, FOLDS["besm-critical"], ".besm-critical select"); choose(t, "besm-critical", f"{critical}: x3 damage")
     t.locator(".besm-hit-odds", has_text="before rolling").first.wait_for(timeout=30_000)
     fill(t, "besm-typed", typed)
     n = t.locator(".besm-log code").count()
     t.locator("button.besm-resolve-hit").click()
     page.wait_for_function("n => document.querySelectorAll('.besm-car-chase .besm-log code').length > n", arg=n, timeout=30_000)
-    if hits: fill(t, "besm-hits", 1)
+    if hits: fold_fill(t, "besm-hits", 1)
     if burst: t.locator(".besm-burst input").uncheck()
     if critical: choose(t, "besm-critical", "not a critical")
 
 
 def control(page, t, vehicle, typed, effective, other=0):
     choose(t, "besm-pick", vehicle)
-    fill(t, "besm-other", other)
+    fold_fill(t, "besm-other", other)
     wait_attr(page, ".besm-car-chase .besm-control", "data-effective", effective)  # the roll as it stands, before rolling
     fill(t, "besm-typed", typed)
     t.locator("button.besm-roll-control").click()
@@ -102,7 +121,7 @@ def test_a_three_turn_car_chase_at_400_px(phone, dashboards_url):
     page = phone
     t = fresh_chase(page, dashboards_url)
     add_vehicle(t, "Roadster", "car", "Vic", 13, 60)
-    fill(t, "besm-passenger", "Anna"); t.locator("button.besm-board").click()
+    fold_fill(t, "besm-passenger", "Anna"); t.locator("button.besm-board").click()
     t.locator(".besm-vehicles", has_text="Anna (passenger)").first.wait_for(timeout=30_000)
     add_vehicle(t, "Bike", "motorcycle", "Kai", 12, 50, 0.25)
     # the engine plays the same chase beside the page
@@ -125,7 +144,7 @@ def test_a_three_turn_car_chase_at_400_px(phone, dashboards_url):
 
     # turn 2: a swerve the GM calls, the rider hit, a tripled critical on the bike's engine
     choose(t, "besm-pick", "Roadster")
-    fill(t, "besm-other", -1)
+    fold_fill(t, "besm-other", -1)
     mods = t.locator(".besm-control-mods")
     for what in ("Windshield broken", "Driving on a flat tyre (front left)", "Other (the GM"):
         mods.locator("td", has_text=what).first.wait_for(timeout=30_000)
@@ -133,7 +152,7 @@ def test_a_three_turn_car_chase_at_400_px(phone, dashboards_url):
     hit(page, t, "Bike", "2d6", "Driver", "7"); c.hit("Bike", "2d6", location="Driver", dice=DiceFeed(totals=[7]))
     control(page, t, "Bike", "8", 8); c.control("Bike", dice=DiceFeed(totals=[8]))
     hit(page, t, "Bike", "2d6", "Engine", "5 10", critical=15); c.hit("Bike", "2d6", location="Engine", critical=15, dice=DiceFeed(totals=[5, 10]))
-    choose(t, "besm-pick", "Roadster"); fill(t, "besm-mph", 55); t.locator("button.besm-set-speed").click()
+    choose(t, "besm-pick", "Roadster"); fold_fill(t, "besm-mph", 55); t.locator("button.besm-set-speed").click()
     t.locator(".besm-speed-message", has_text="Roadster is on a flat tyre: 40 mph at most").first.wait_for(timeout=30_000)
     fill(t, "besm-mph", 45); t.locator("button.besm-set-speed").click(); c.set_speed("Roadster", 45)
     wait_attr(page, ".besm-vehicle[data-name='Roadster']", "data-speed", 45)
@@ -143,7 +162,7 @@ def test_a_three_turn_car_chase_at_400_px(phone, dashboards_url):
     # turn 3: a burst of two, the bike into a wall
     hit(page, t, "Roadster", "7d6", "random", "8 1 25 5 3 2 30", hits=2, burst=True)
     c.hit("Roadster", "7d6", facing="side", hits=2, burst=True, dice=DiceFeed(totals=[8, 1, 25, 5, 3, 2, 30]))
-    choose(t, "besm-pick", "Bike"); choose(t, "besm-into", "a fixed obstacle"); fill(t, "besm-typed", 40)
+    choose(t, "besm-pick", "Bike"); unfold(t, FOLDS["besm-into"], ".besm-into select"); choose(t, "besm-into", "a fixed obstacle"); fill(t, "besm-typed", 40)
     t.locator("button.besm-crash").click(); c.crash("Bike", dice=DiceFeed(totals=[40]))
     t.locator(".besm-vehicle[data-name='Bike']", has_text="CRASHED").first.wait_for(timeout=30_000)
     t.locator("button.besm-end-turn").click(); c.end_turn()
@@ -155,7 +174,7 @@ def test_a_three_turn_car_chase_at_400_px(phone, dashboards_url):
     roadster = t.locator(".besm-vehicle[data-name='Roadster']").inner_text()
     assert "front left flat" in roadster and "windshield broken" in roadster and "windows ✓ crazed ✓ ✓" in roadster
     assert "Kai (driver, 47 dmg)" in t.locator(".besm-vehicle[data-name='Bike']").inner_text()
-    choose(t, "besm-pick", "Roadster"); fill(t, "besm-other", 0)
+    choose(t, "besm-pick", "Roadster"); fold_fill(t, "besm-other", 0)
     wait_attr(page, ".besm-car-chase .besm-control", "data-effective", c.control_roll("Roadster").effective)  # 13 - 3 - 2
     fits = page.evaluate(FITS)
     assert fits["page"] <= 400 and fits["cut"] == [], fits

@@ -19,11 +19,11 @@ from ...besm_d20.chase_odds import POLICIES, capture_odds, round_odds
 from ...dice import InputError, fmt_odds, pct
 from ...render import bar_chart, odds_table
 from ...store import fields, items, text
-from ..calc import fit, html_text, tick_box
-from ..tracker import FOE_VIEWS, Bar, Play, Side, Tracker
+from ..calc import fit, html_text, segmented, shared_layout, tick_box
+from ..tracker import FOE_VIEWS, Bar, Play, Side, Tracker, last_html
 
 # %% auto #0
-__all__ = ['FRACTION_DIGITS', 'MAX_CAPTURE_ROUNDS', 'lead_track', 'ChaseTracker']
+__all__ = ['FRACTION_DIGITS', 'MAX_CAPTURE_ROUNDS', 'COMMON_MANOEUVRES', 'lead_track', 'ChaseTracker']
 
 # %% ../../../nbs/besm_d20/32_chase_ui.ipynb #348945f8
 def _ints(text: str, name: str) -> list[int]:
@@ -77,7 +77,7 @@ def lead_track(lead: int,  # the lead in lengths, 0–30
             else: mark = "◆"
         cells.append(f'<div title="{escape(title)}" style="flex:1;min-width:0;height:22px;background:{zone};overflow:hidden;white-space:nowrap;'
                      f'border-right:1px solid #fff;text-align:center;font-size:{"60%" if len(mark) > 1 else "80%"};line-height:22px">{mark}</div>')
-    scale = "".join(f'<span style="flex:1;min-width:0;font-size:max(12px, 65%);text-align:left">{i if i % 5 == 0 else ""}</span>' for i in range(31))
+    scale = "".join(f'<span style="flex:1;min-width:0;font-size:max(12px, 65%);text-align:left;white-space:nowrap">{i if i % 5 == 0 else ""}</span>' for i in range(31))
     return (f'<div class="besm-track" data-lead="{lead}" style="max-width:720px;margin:0.3em 0">'
             f'<div style="font-size:max(12px, 85%)">▶ {escape(predator)} (predator) · ◆ {escape(prey)} (prey), '
             f'lead <b>{lead}</b> {_lengths(lead)[len(str(lead)) + 1:]} = {lead * length_ft:,} ft · shaded: predator finishers (≤ 5), prey finishers (≥ 20)'
@@ -101,8 +101,10 @@ class _Side:
         self.hp = W.IntText(hp, description="Hit Points"); self.armour = W.IntText(0, description="Armour")
         self.booster = tick_box(False, "Booster on")
         self.reflex = W.Text("", description="Reflex", placeholder="blank: none")
-        self.pick = W.Dropdown(description=side.capitalize()); self.pick.add_class(f"besm-{side}-manoeuvre")
-        self.shift = W.Dropdown(options=[("no shift", "")], description="Shift to")
+        # the round's choice at one tap: the manoeuvres the lead allows as a row of toggles, the common one first
+        self.pick = segmented([]); self.pick.add_class(f"besm-{side}-manoeuvre")
+        self.head = widgets.HTML(f"<b>{side.capitalize()}</b>", layout=W.Layout()); self.head.add_class("besm-side-head")
+        self.shift = segmented([("no shift", "")], description="Shift to"); self.shift.add_class(f"besm-{side}-shift")
         self.mod = W.IntText(0, description="Drive mod")
         self.mod.add_class(f"besm-{side}-mod")
         self.operator = tick_box(False, "operator acts (−4 next)")
@@ -114,8 +116,7 @@ class _Side:
             w.add_class(f"besm-{side}-{w.description.split()[0].lower()}")
         for w in (self.name, self.drive, self.man, self.max_speed, self.hp, self.armour, self.reflex):
             _sized(w, "76px", "196px")  # three to a row, both sides side by side within 1300 px
-        _sized(self.pick, "76px", "17em"); _sized(self.shift, "76px", "17em"); _sized(self.mod, "76px", "17em")
-        _sized(self.hits, "76px", "17em")
+        _sized(self.mod, "76px", "12em"); _sized(self.hits, "76px", "15em")
 
     def mecha(self) -> Mecha:
         reflex = self.reflex.value.strip()
@@ -151,9 +152,20 @@ class _Side:
         return W.VBox([widgets.HTML(f"<b>{self.side.capitalize()}</b>"), W.HBox([self.name, self.drive, self.man]),
                        W.HBox([self.max_speed, self.hp, self.armour]), W.HBox([self.reflex, self.booster])])
 
-    def round_row(self) -> widgets.VBox:
+    def card_part(self) -> widgets.VBox:
+        "Its part of the GM's card: its name, the manoeuvres it may choose (one tap), and Herd's or Lure's options when chosen."
         W = widgets
-        return W.VBox([W.HBox([self.pick, self.shift, self.special]), W.HBox([self.mod, self.operator, self.boost_now, self.hits])])
+        options = W.HBox([self.shift, self.special], layout=W.Layout(flex_flow="row wrap", align_items="center", gap="0 0.8em"))
+        options.add_class("besm-chips")  # the tick box drawn as a toggle, as the kit draws its choices
+        return W.VBox([self.head, self.pick, options], layout=W.Layout())
+
+    def extras(self) -> widgets.VBox:
+        "The round's rarer inputs for this side: a Drive mod, the operator acting, the Booster this round, hits taken."
+        W = widgets
+        ticks = W.HBox([self.operator, self.boost_now], layout=W.Layout(flex_flow="row wrap", gap="4px 6px"))
+        ticks.add_class("besm-chips")
+        return W.VBox([widgets.HTML(f"<b>{self.side.capitalize()}</b>"), W.HBox([self.mod, self.hits], layout=W.Layout(flex_flow="row wrap")),
+                       ticks], layout=W.Layout())
 
 # %% ../../../nbs/besm_d20/32_chase_ui.ipynb #7bb33353
 _SUCCESS_LABELS = {"opposed": "opposed: the higher Drive check wins", "dc": "each check must also reach the crash DC"}
@@ -167,6 +179,7 @@ _ARMOUR_LABELS = {"impacts": "attacks, crashes, Barnstorm (not Redline's strain)
                   "attacks": "Step 5 attacks only"}
 _LURE_LABELS = {"speed": "Lure's own crash check: the speed steps count", "terrain": "Lure's own crash check: the terrain's base DC"}
 MAX_CAPTURE_ROUNDS = 200  # the most rounds the capture odds follow (the odds engine's own limit)
+COMMON_MANOEUVRES = {"predator": "Gun It", "prey": "Pull Ahead"}  # offered first, and chosen until the GM taps another
 
 
 def _labelled(values, labels: dict) -> list[tuple[str, str]]:
@@ -260,7 +273,9 @@ class ChaseTracker(Tracker):
         self.start_button = self.button("Start chase", self.start, "besm-start", "primary")
         self.resolve_button = self.button("Resolve round", self.resolve, "besm-resolve", "danger")
         self.status = html_text(cls="besm-chase-status")
-        self.odds = html_text(cls="besm-odds-panel")
+        self.odds = html_text(cls="besm-odds-panel")  # the odds in full, in a fold of the card
+        self.odds_line = html_text(cls="besm-odds-line")  # the odds in a line, in the bar by Resolve round
+        self.last = html_text(cls="besm-last")
         self.log_view = html_text(cls="besm-log")
         # capture analysis from the state now
         self.pol_p = W.Dropdown(options=[n for n, p in POLICIES.items() if p.side == "predator"], description="Predator")
@@ -286,7 +301,7 @@ class ChaseTracker(Tracker):
         _sized(self.pol_p, "5em", "24em"); _sized(self.pol_q, "5em", "24em"); _sized(self.rounds, "9em", "15em")
         a1_note = html_text("<span style='font-size:max(12px, 85%);line-height:1.4'>A-1 '?' cell: the Drive check modifier each side "
                             "takes when the Table A-1 cell of the chosen pair is lost in the source (printed '?').</span>")
-        round_box = self.row(self.pred.round_row(), self.prey.round_row(), self.obstacle_adjust, cls="besm-round-message")
+        round_box = self.row(self.pred.extras(), self.prey.extras(), self.obstacle_adjust, cls="besm-round-message")
         self.round_message = self._row_messages[-1]  # what the round's choices say (a refused box) shows right under them
         for s in (self.pred, self.prey):
             for w in (s.pick, s.shift, s.special, s.mod, s.operator):
@@ -305,12 +320,19 @@ class ChaseTracker(Tracker):
                  html_text("<b>Players' view</b>: a read-only page for the players' phones or a screen on the table, following this one "
                            "live (the link is at the top); the GM chooses how much of the other side it shows"), table,
                  self.row(self.lead_in, self.start_button, cls="besm-start-message")]
-        # the round's choices, odds, dice and Resolve first; the lead's track (the order of play gives the lead too) under them
-        action = [round_box, self.odds, self.dice_controls(), self.row(self.resolve_button, cls="besm-resolve-message"),
-                  self.message, self.status]
-        more = [html_text("<b>Capture odds from here</b>"),
-                self.row(self.pol_p, self.pol_q, self.rounds, self.analyse_button, cls="besm-capture-message"), self.capture]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the two sides, terrain, readings, players' view"))
+        # the GM's card: the track, each side's manoeuvre at one tap; the rarer inputs and the odds in full in folds
+        self.extras = extras = W.Accordion(children=[round_box], titles=("Drive mods, operators, boosters, hits taken, the obstacle's DC",),
+                                           selected_index=None, layout=W.Layout())
+        extras.add_class("besm-round-extras")
+        full = W.Accordion(children=[self.odds], titles=("The odds in full: how the round ends, crashes, the lead after",),
+                           selected_index=None, layout=W.Layout())
+        full.add_class("besm-odds-full")
+        action = [self.status, self.pred.card_part(), self.prey.card_part(), W.VBox([extras, full], layout=W.Layout())]
+        bar = [self.odds_line, self.dice_controls(), self.row(self.resolve_button, cls="besm-resolve-message"), self.message, self.last]
+        more = [W.VBox([html_text("<b>Capture odds from here</b>"),
+                        self.row(self.pol_p, self.pol_q, self.rounds, self.analyse_button, cls="besm-capture-message"), self.capture],
+                       layout=shared_layout())]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the two sides, terrain, readings, players' view", bar=bar))
         self.add_class("besm-tracker")
         self.resume()
 
@@ -322,7 +344,10 @@ class ChaseTracker(Tracker):
         self.declaration_changed()
 
     def _refused(self, quiet: bool) -> None:
-        if quiet: self.odds.value = ""  # no odds for inputs that were refused
+        if quiet:  # no odds for inputs that were refused; the fold of the refused box opens, showing its message
+            self.odds.value = ""
+            self.odds_line.value = "<i>No odds: a choice of this round is refused (its message is under it).</i>"
+            if hasattr(self, "extras"): self.extras.selected_index = 0
 
     def _boosters(self) -> None:
         "Each side's Booster starts each round as the mecha was set up; untick it (or tick it) for one round."
@@ -528,6 +553,11 @@ class ChaseTracker(Tracker):
             self.status.value = head + lead_track(s.lead, s.predator.name, s.prey.name, s.rules.length_ft, s.outcome)
         self.log_view.value = ("".join(f"<div style='line-height:1.4'>{l}</div>" for l in reversed(self.log_lines[-300:]))
                                or "<i>Nothing yet.</i>")
+        summary = c is not None and c.state.history and self.log_lines and self.log_lines[-1].startswith("<b>Round")
+        self.last.value = (last_html(f"<b>{escape(c.state.history[-1])}</b><br>{self.log_lines[-1]}") if summary else
+                           last_html(self.log_lines[-1]) if self.log_lines else "")
+        for side, m in ((self.pred, c.state.predator if c else None), (self.prey, c.state.prey if c else None)):
+            side.head.value = f"<b>{side.side.capitalize()}</b> {escape(m.name if m else side.name.value)}: its manoeuvre"
         playing = c is not None and not c.over
         self.resolve_button.disabled = self.analyse_button.disabled = not playing
         self._choose()
@@ -540,19 +570,23 @@ class ChaseTracker(Tracker):
         c = self.chase
         legal = c.legal() if c is not None else {s: () for s in SIDES}
         for s in (self.pred, self.prey):
-            names = list(legal[s.side])
+            names = sorted(legal[s.side], key=lambda n: n != COMMON_MANOEUVRES[s.side])  # the common one first, the rest as the book lists them
             self._offer(s.pick, names)
             m = MANOEUVRES.get(s.pick.value)
             opts = [("no shift", "")] + ([(t, t) for t in shift_options(c.state.terrain)] if m and m.shift and c else [])
             self._offer(s.shift, opts)
+            s.shift.layout.display = None if len(opts) > 1 else "none"  # only Herd and Lure shift the terrain
             s.special.description = ("ignore own crash check" if m and m.name == "Herd" else
                                      "reverse roles (10+)" if m and m.name == "Lure" else "")
             s.special.layout.display = None if m and m.name in ("Herd", "Lure") else "none"
-        self.odds.value = self._odds_html()
+        self.odds.value, self.odds_line.value = self._odds_html()
 
-    def _odds_html(self) -> str:
+    def _odds_html(self) -> tuple[str, str]:
+        "The odds of the chosen pair before rolling: in full (the fold), and in a line (the bar)."
         c = self.chase
-        if c is None or c.over or not (self.pred.pick.value and self.prey.pick.value): return ""
+        if c is None: return "", "<i>Set up both sides and press Start chase.</i>"
+        if c.over: return "", f"<i>The chase is over: {escape(c.state.reason)}.</i>"
+        if not (self.pred.pick.value and self.prey.pick.value): return "", ""
         adjust = self.obstacle_adjust.value
         try: o = round_odds(c.state, self.pred.plan(), self.prey.plan(), adjust)
         except InputError as err:
@@ -568,9 +602,14 @@ class ChaseTracker(Tracker):
         checks = (f"Step 4: an obstacle on a 1 on d{die} (DC {obstacle_dc}; the prey meets it first)" if rules.obstacles
                   else "Step 4: no obstacle rolls") + f"; a crash check this round is DC {dc} at {o.speed} {escape(rules.unit)}"
         rounded = any(len(str(v.denominator)) > FRACTION_DIGITS for v in shown)
-        return (f"<div class='besm-round-odds' style='line-height:1.5'><b>Odds before rolling</b> ({escape(o.predator)} against {escape(o.prey)}, speed this round "
+        full = (f"<div class='besm-round-odds' style='line-height:1.5'><b>Odds before rolling</b> ({escape(o.predator)} against {escape(o.prey)}, speed this round "
                 f"{o.speed}; exact" + ("; ≈ marks an exact chance rounded, its fraction too long to show" if rounded else "")
                 + f"): takes effect: <span class='besm-effect'>{eff}</span><br>the round ends: {out}<br>crashes: {crash}"
                 f"<br><span class='besm-checks'>{checks}</span>"
                 f"<br>lead after the manoeuvres:</div><div style='overflow-x:auto;max-width:100%'>"  # 20 bars are wider than a phone
                 + bar_chart(o.lead, highlight=[c.state.lead], height=70) + "</div>")
+        ends = ", ".join(f"{k} {_odds(v)}" for k, v in o.outcome.items() if k != "continues" and v)
+        line = (f"<div class='besm-round-line' style='line-height:1.35'><b>Odds</b> (exact): {escape(o.predator)} takes effect "
+                f"<b>{_odds(o.effect['predator'])}</b>, {escape(o.prey)} <b>{_odds(o.effect['prey'])}</b>, neither {_odds(o.effect['neither'])}"
+                f" · ends the chase: {ends or 'never this round'} · crash check DC {dc}</div>")
+        return full, line

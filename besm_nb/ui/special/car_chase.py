@@ -21,8 +21,8 @@ from ...special.mountings import ROUGHNESS
 from ...special.rolls import MODIFIER_RANGE, SKILL_RANGE
 from ...special.vehicles import (AMMO, BYPASS_REACH, EMPTY_SEAT, ENGINE_DEFAULTS, ENGINE_DR_READINGS, FACINGS, FLAT_TYRE, FRONT_4,
                                       GONE_WINDSHIELD, TABLES, TYRES, VEHICLES, VITAL_PART, WINDOW_RULES)
-from ..calc import fit, html_text, tick_box
-from ..tracker import NO_FOES, Bar, Play, Side, Tracker, foes_table, hide_left, order_html
+from ..calc import fit, html_text, segmented, shared_layout, tick_box
+from ..tracker import NO_FOES, Bar, Play, Side, Tracker, foes_table, hide_left, last_html, order_html
 
 
 def _sized(w, width: str = "15em", label: str = "7em", own: bool = False):
@@ -91,10 +91,10 @@ def vehicle_card(v: Vehicle, roll,
 
 
 def control_panel(roll) -> str:
-    "The control roll as it stands: the effective skill and its exact odds (the modifiers: `control_modifiers`)."
-    head = (f"<b>{escape(roll.vehicle)}</b>: {escape(roll.driver)}'s control roll, skill {roll.skill} → "
-            f"<b class='besm-effective'>{roll.effective}</b>: makes it <b class='besm-control-chance'>{fmt_odds(roll.chance)}</b>")
-    note = f"<br><span style='color:#b00020'>{escape(roll.note)}</span>" if roll.note else ""
+    "The control roll as it stands, in a line for the GM screen's bar: the effective skill and its exact odds (the modifiers: `control_modifiers`)."
+    head = (f"<b>{escape(roll.vehicle)}</b>: control roll <b class='besm-effective'>{roll.effective}</b> ({escape(roll.driver)}, skill "
+            f"{roll.skill}): makes it <b class='besm-control-chance'>{fmt_odds(roll.chance)}</b>")
+    note = f" · <span style='color:#b00020'>{escape(roll.note)}</span>" if roll.note else ""
     return f"<div class='besm-control' data-effective='{roll.effective}' style='line-height:1.5'>{head}{note}</div>"
 
 
@@ -128,6 +128,11 @@ CHASE_LEFT = [(r"({foe} joins the chase: [^<\n]*?) \(skill \d+\)", r"\1"),  # th
 CHASE_LEFT += [(r"(\b{foe}: control roll [^<\n]*?) against -?\d+(?=: rolled)", r"\1"),  # the driver's chance, from his skill
                (r"(\b{foe}: control roll [^<\n]*?), missed by \d+", r"\1"),
                (r"(\b{foe}: [^<\n]*? crushing), \d+ damage", r"\1: hurt")]  # a person aboard hurt in a crash, not how badly
+
+
+def chase_started(chase: CarChase) -> bool:
+    "Whether play has begun: a vehicle hit, a control roll or a crash made, or a turn ended (until then the set-up stays open)."
+    return chase.turn > 1 or any(s["do"] in ("hit", "control", "crash") for s in chase.steps)
 
 
 def chase_play(chase: CarChase,
@@ -168,6 +173,7 @@ def chase_play(chase: CarChase,
                           counts, words, f"{v.kind}, {v.speed} mph", v.name == now, False,
                           "exploded" if v.exploded else "crashed" if v.crashed else "", v.name in marked))
     if not chase.vehicles: turn = "Add the vehicles (in Set-up)"
+    elif not chase_started(chase): turn = "Turn 1 · the first hit, control roll, crash or End turn starts play"
     elif waiting: turn = f"Turn {chase.turn} · control roll now: {', '.join(waiting)}"
     else: turn = f"Turn {chase.turn} · hits and control rolls as the scene calls; End turn slows the damaged"
     results = [f"<span style='color:#555'>T{t}:</span> {escape(line)}" for t, line in reversed(chase.log[-8:])]
@@ -176,10 +182,9 @@ def chase_play(chase: CarChase,
         results = hide_left(results, kept + [o.name for n in kept for o in chase.vehicles[n].aboard], CHASE_LEFT)
     return Play(sides, turn, None, results, show)  # a chase goes by turns, told in the turn line
 
-
 # %% auto #0
 __all__ = ['READING_CHOICES', 'CRITICAL_CHOICES', 'GLASS_MARK', 'CHASE_LEFT', 'vehicle_card', 'control_panel', 'shooter_panel',
-           'control_modifiers', 'chase_play', 'CarChaseTracker', 'car_chase_tracker']
+           'control_modifiers', 'chase_started', 'chase_play', 'CarChaseTracker', 'car_chase_tracker']
 
 # %% ../../../nbs/special/69_car_chase_ui.ipynb #cu690006
 class CarChaseTracker(Tracker):
@@ -205,7 +210,7 @@ class CarChaseTracker(Tracker):
             return self.button(label, lambda: self._relabel(fn, labels or {}), cls, style)
 
         # the vehicle in view and its control roll
-        self.pick = _sized(W.Dropdown(description="Vehicle"), "17em", "5em"); self.pick.add_class("besm-pick")
+        self.pick = segmented([], description="Vehicle"); self.pick.add_class("besm-pick")  # one tap: the vehicle in view
         self.cards = html_text(cls="besm-vehicles")
         self.control_view = html_text(cls="besm-control-panel")
         self.control_mods = html_text(cls="besm-control-list")
@@ -215,14 +220,14 @@ class CarChaseTracker(Tracker):
         self.turn_view = html_text(cls="besm-turn")
         # a hit
         self.damage = _sized(W.Text("6d6", description="Damage", placeholder="e.g. 6d6+2"), "13em", "5em"); self.damage.add_class("besm-damage")
-        self.facing = _sized(W.Dropdown(options=list(FACINGS), value="side", description="From the"), "13em", "5em")
+        self.facing = segmented(list(FACINGS), "side", "From the")
         self.facing.add_class("besm-facing")
-        self.where = _sized(W.Dropdown(description="Where"), "20em", "5em"); self.where.add_class("besm-where")
+        self.where = segmented([], description="Where"); self.where.add_class("besm-where")  # at random, or aimed (its penalty)
         self.hits = _sized(W.IntText(1, description=f"Hits ({HITS_RANGE[0]}–{HITS_RANGE[1]})"), "11em", "7em"); self.hits.add_class("besm-hits")
         self.burst = tick_box(False, "a burst"); self.burst.add_class("besm-burst")
         self.critical = _sized(W.Dropdown(options=CRITICAL_CHOICES, value=0, description="Critical"), "19em", "5em")
         self.critical.add_class("besm-critical")
-        self.tyre = _sized(W.Dropdown(description="Tyre hit"), "15em", "5em", own=True); self.tyre.add_class("besm-tyre")
+        self.tyre = segmented([], description="Tyre hit"); self.tyre.add_class("besm-tyre")
         self.side_pane = _sized(W.Dropdown(options=[("windshield", "windshield"), ("rear window", "rear window")], description="Side shot sees"),
                                 "19em", "9em", own=True)
         self.ammo = _sized(W.Dropdown(options=list(AMMO), description="Rounds"), "13em", "5em")
@@ -306,31 +311,37 @@ class CarChaseTracker(Tracker):
                  self.row(self.f_name, self.f_kind, self.f_driver, self.f_skill, self.f_speed, self.f_tons, self.f_tyre, self.f_ht, self.f_hp,
                           self.f_limp, self.f_goggles, self.f_full, self.f_gas, self.f_nowind, self.b_add, cls="besm-add-message"),
                  *self.foes_controls("vehicles"), readings]
-        control = W.VBox([self.control_view, self.row(self.other, self.b_control, cls="besm-control-message")])
-        control.add_class("besm-declared"); control.add_class("besm-control-area")
-        dice = self.dice_controls()  # by Resolve hit, or by Roll control while a control roll waits (see `_place_dice`)
-        hit = W.VBox([html_text("<b>A hit on it</b>"),
-                      self.row(self.damage, self.facing, self.where, self.hits, self.burst, cls="besm-hit-fields"),
-                      self.hit_odds, dice, self.row(self.b_hit, cls="besm-hit-message"), self.last,
-                      html_text("<small>Also for this hit:</small>"),
-                      self.row(self.critical, self.tyre, self.side_pane, self.ammo, self.shot_dice, cls="besm-hit-more"),
-                      self.hit_table])
-        hit.add_class("besm-declared"); hit.add_class("besm-hit-area")
-        self.control_box, self.hit_box, self.dice_box = control, hit, dice
+        # the GM's card: the vehicle in view (one tap), its control roll's own modifier, a hit's choices; the rarer things in folds
+        fold = lambda title, cls, *children: self._fold(title, cls, W.VBox(list(children), layout=W.Layout()))
+        view = W.VBox([self.pick, self.turn_view], layout=W.Layout())
+        self.tyre_here, self.tyre_there = W.HBox([], layout=W.Layout()), W.HBox([self.tyre], layout=W.Layout())  # see `_place_tyre`
+        self.hit_more = fold("More for this hit, every outcome", "besm-hit-more-fold",
+                             self.row(self.hits, self.burst, self.critical, self.side_pane, self.ammo, self.shot_dice, cls="besm-hit-more"),
+                             self.tyre_there, self.hit_table)
+        hit = W.VBox([html_text("<b>A hit on it</b>"), W.HBox([self.damage, self.facing], layout=W.Layout(flex_flow="row wrap", gap="0 1em")), self.where, self.tyre_here, self.hit_more], layout=W.Layout())
+        hit.add_class("besm-hit-area")
+        control = fold("Control roll: the GM's ±, each modifier", "besm-control-area",
+                       W.HBox([self.other], layout=W.Layout()), self.control_mods)
+        rare = W.VBox([control, fold("Speed, goggles, people aboard", "besm-aboard-fold",
+                            self.row(self.mph, self.b_speed, self.b_goggles, cls="besm-speed-message"),
+                            self.row(self.who, self.b_out, self.passenger, self.b_board, cls="besm-aboard-message")),
+                       fold("A crash (the impact rules)", "besm-crash-fold",
+                            self.row(self.into, self.other_tons, self.crash_mph, self.direction, self.restraint, cls="besm-crash-fields"),
+                            html_text("<small>Also:</small>"), self.conditions, self.row(self.b_crash, cls="besm-crash-message"))],
+                      layout=W.Layout())
+        action = [view, hit, rare]
+        # the bar: the control roll and the hit in a line each, the one dice box, and the three buttons that move play on
+        odds = W.VBox([self.control_view, self.hit_odds], layout=W.Layout()); odds.add_class("besm-odds-line")
+        buttons = self.row(self.b_control, self.b_hit, self.b_end, cls="besm-hit-message")
+        for c in ("besm-control-message", "besm-turn-message"): self._row_messages[-1].add_class(c)  # one message for the three
+        bar = [odds, self.dice_controls(), buttons, self.last]
         shooter = W.VBox([html_text("<b>A shooter's line</b>: a shot from or at a vehicle of the chase, every modifier with its rule"),
                           self.row(self.s_skill, self.s_from, self.s_seat, self.s_weapon, self.s_ride, self.s_sights, cls="besm-shooter-fields"),
-                          self.row(self.s_at, self.s_target_sights, self.s_other, cls="besm-shooter-target"), self.shooter_message, self.shooter_view])
-        action = [self.row(self.pick, self.b_end, cls="besm-turn-message"), self.turn_view, control, hit,
-                  html_text("<b>The control roll's modifiers</b>, each with its rule"), self.control_mods, shooter]
-        more = [html_text("<h4>The driver and the people aboard</h4>"),
-                self.row(self.mph, self.b_speed, self.b_goggles, cls="besm-speed-message"),
-                self.row(self.who, self.b_out, self.passenger, self.b_board, cls="besm-aboard-message"),
-                html_text("<h4>A crash (the impact rules)</h4>"),
-                self.row(self.into, self.other_tons, self.crash_mph, self.direction, self.restraint, cls="besm-crash-fields"),
-                html_text("<small>Also:</small>"), self.conditions, self.row(self.b_crash, cls="besm-crash-message"),
-                html_text("<h4>Each vehicle in full</h4>"), self.cards, self.message]
+                          self.row(self.s_at, self.s_target_sights, self.s_other, cls="besm-shooter-target"), self.shooter_message, self.shooter_view],
+                         layout=shared_layout())
+        more = [shooter, W.VBox([html_text("<h4>Each vehicle in full</h4>"), self.cards, self.message], layout=shared_layout())]
         super().__init__([html_text("<h3>Car chase</h3>")]
-                         + self.play_layout(setup, action, self.log_view, more, "Set-up: vehicles, foes, readings"))
+                         + self.play_layout(setup, action, self.log_view, more, "Set-up: vehicles, foes, readings", bar=bar))
         self.add_class("besm-tracker"); self.add_class("besm-car-chase")
         self._once(self._kind_defaults)
         self.resume()
@@ -375,8 +386,26 @@ class CarChaseTracker(Tracker):
         self._guard(self._show_odds, quiet=True, where=self.b_hit._besm_message)
         self.log_view.value = "<br>".join(f"<code style='white-space:pre-wrap'>T{t}: {escape(line)}</code>"
                                           for t, line in reversed(c.log[-150:])) or "<i>Nothing yet.</i>"
-        self.last.value = ("<div style='margin-top:0.3em;line-height:1.4'><small>Latest:</small><br>"
-                           + "<br>".join(f"T{t}: {escape(line)}" for t, line in reversed(c.log[-3:])) + "</div>") if c.log else ""
+        # the bar's latest result: what the last action logged (a hit and the control roll it calls for), its first line in view
+        seen, n = getattr(self, "_log_seen", None), len(c.log)
+        new = c.log[-1:] if seen is None or n < seen else c.log[seen:] if n > seen else None  # None: nothing new, the bar keeps its line
+        if new is not None: self.last.value = self._last(new)
+        self._log_seen = n
+
+    @staticmethod
+    def _last(new: list) -> str:
+        "The bar's latest result: its first line, when long without its working in brackets and cut at a word (shown whole under it, a tap away)."
+        lines = [f"T{t}: {escape(line)}" for t, line in new]
+        if not lines: return ""
+        head, depth = "", 0
+        for ch in lines[0] if len(lines[0]) > 90 else "":
+            depth += ch == "("
+            if depth == 0: head += ch
+            depth -= ch == ")" and depth > 0
+        head = head.replace("  ", " ").replace(" :", ":").replace(" ;", ";").strip()
+        if len(head) > 90: head = head[:head.rfind(" ", 0, 88)] + " …"
+        head = head or lines[0]
+        return last_html("<br>".join([head] + lines[head == lines[0]:]))
 
     def draft(self) -> dict:
         "The declaration on screen: the vehicle in view, the GM's other modifier, the hit's choices."
@@ -389,7 +418,7 @@ class CarChaseTracker(Tracker):
             self._show_vehicle()
             for k in ("other",) + self._HIT:
                 w, v = getattr(self, k), data.get(k)
-                if isinstance(w, widgets.Dropdown):
+                if isinstance(w, (widgets.Dropdown, widgets.RadioButtons)):
                     if v in [o[1] if isinstance(o, tuple) else o for o in w.options]: w.value = v
                 elif v is not None and type(v) is type(w.value): w.value = v
         self._once(put)
@@ -400,7 +429,7 @@ class CarChaseTracker(Tracker):
 
     def playing(self) -> bool:
         "Play has begun once a vehicle is hit, rolls for control or crashes, or a turn has ended."
-        return self.chase.turn > 1 or any(s["do"] in ("hit", "control", "crash") for s in self.chase.steps)
+        return chase_started(self.chase)
 
     def play(self) -> Play:
         return chase_play(self.chase, self.pick.value, self.foes)
@@ -477,16 +506,29 @@ class CarChaseTracker(Tracker):
         if not self.pick.value: raise ValueError("Vehicle: add a vehicle first")
         return self.chase.vehicle(self.pick.value)
 
+    @staticmethod
+    def _fold(title: str, cls: str, body: widgets.Widget) -> widgets.Accordion:
+        "A fold of the card, closed at first: what the GM needs now and then, a tap away."
+        f = widgets.Accordion(children=[body], titles=(title,), selected_index=None, layout=widgets.Layout())
+        f.add_class(cls)
+        return f
+
+    def _place_tyre(self) -> None:
+        "Which tyre: in the hit's own choices when the tyre is aimed at, else in the fold (a random hit may land on one)."
+        here = self.where.value == "Tire"
+        if (self.tyre in self.tyre_here.children) != here:
+            self.tyre_here.children, self.tyre_there.children = ((self.tyre,), ()) if here else ((), (self.tyre,))
+
     def _show_vehicle(self) -> None:
         "The picked vehicle's control roll, the areas and tyres it has, the people aboard, and the next hit's odds."
         name = self.pick.value
         v = self.chase.vehicles.get(name) if name else None
         if v is None:
-            self.control_view.value, self.hit_odds.value = "<i>Pick a vehicle.</i>", ""
+            self.control_view.value, self.hit_odds.value = "<i>Add a vehicle (in Set-up).</i>", ""
             for b in (self.b_control, self.b_hit, self.b_speed, self.b_goggles, self.b_out, self.b_board, self.b_crash): b.disabled = True
             return
         self._show_control()
-        self._offer(self.where, [("random (2d6)", "random")] + [(f"aimed: {r[0]} ({r[6]:+d})", r[0]) for r in TABLES[v.kind]])
+        self._offer(self.where, [("random", "random")] + [(f"{r[0]} {r[6]:+d}", r[0]) for r in TABLES[v.kind]])
         self._offer(self.tyre, [("random", "random")] + [(t + (" (flat)" if t in v.flats else ""), t) for t in v.tyres])
         self._offer(self.who, [(f"{o.name} ({o.seat}{', out' if o.out else ''})", o.name) for o in v.aboard])
         self.b_hit.disabled = v.exploded
@@ -500,21 +542,9 @@ class CarChaseTracker(Tracker):
         v = self.chase.vehicles.get(self.pick.value or "")
         return bool(v is not None and v.pending and self.chase.control_roll(v.name).possible)
 
-    def _place_dice(self) -> None:
-        "The dice box by the button its dice go to: Roll control while a control roll waits for the vehicle in view, else Resolve hit."
-        if not hasattr(self, "dice_box"): return
-        control, hit = list(self.control_box.children), list(self.hit_box.children)
-        if self._control_waits() and self.dice_box in hit:
-            hit.remove(self.dice_box); control.insert(1, self.dice_box)
-        elif not self._control_waits() and self.dice_box in control:
-            control.remove(self.dice_box); hit.insert(hit.index(self.hit_odds) + 1, self.dice_box)
-        else: return
-        self.control_box.children, self.hit_box.children = control, hit
-
     def dice_preview(self) -> None:
         "The kit's line of what the dice are for, naming the button they go to."
         super().dice_preview()
-        self._place_dice()
         if getattr(self, "dice_need", None) is not None and "press the button" in self.dice_need.value:
             self.dice_need.value = self.dice_need.value.replace(
                 "press the button", f"press <b>{'Roll control' if self._control_waits() else 'Resolve hit'}</b>")
@@ -570,18 +600,22 @@ class CarChaseTracker(Tracker):
         v = self.chase.vehicles[self.pick.value]
         show = lambda w, on: setattr(w.layout, "display", None if on else "none")  # only the choices that can matter for this hit
         show(self.tyre, self.where.value in ("random", "Tire")); show(self.side_pane, v.kind == "car" and self.facing.value == "side")
+        self._place_tyre()
         if v.exploded: self.hit_odds.value = "<i>Blown up: nothing left to hit.</i>"; return
         try: o = self.chase.hit_odds(v.name, **self._hit_args())
         except InputError as err:
             self.hit_odds.value = ""
             raise ValueError(f"{ {'damage': 'Damage', 'shot_dice': 'Glass dice'}.get(err.param, err.param)}: {str(err).split(': ', 1)[1]}") from None
         control = "; ".join(f"at {m:+d}: {fmt_odds(p)}" for m, p in o.control.items()) or "none"
-        head = (f"<div class='besm-hit-head' style='line-height:1.5'><b>Odds of the {'first ' if self.hits.value != 1 else ''}hit before rolling</b> (exact): "
-                f"past the armour {fmt_odds(o.penetrates)}; fire {fmt_odds(o.fire)} (explodes {fmt_odds(o.explodes)}); "
-                f"a control roll {fmt_odds(o.control_roll)} ({control}); someone hurt {fmt_odds(o.hurt)}"
+        chances = (("past the armour", o.penetrates), ("fire", o.fire), ("explodes", o.explodes), ("a control roll", o.control_roll),
+                   ("someone hurt", o.hurt))
+        never = [what for what, p in chances if p == 0]  # said once, in a few words: the bar stays short on a phone
+        head = (f"<div class='besm-hit-head' style='line-height:1.35'><b>The {'first ' if self.hits.value != 1 else ''}hit</b> (exact, before rolling): "
+                + "; ".join(f"{what} {fmt_odds(p)}" for what, p in chances if p != 0) + (f"; never: {', '.join(never)}" if never else "")
                 + (f"; critical {o.critical.rolls}: {escape(o.critical.effect)}" if o.critical else "") + "</div>")
         self.hit_odds.value = head
-        self.hit_table.value = "<div style='overflow-x:auto;max-width:100%'>" + odds_table(o.outcomes, "outcome") + "</div>"
+        self.hit_table.value = (f"<div style='line-height:1.5'>A control roll {fmt_odds(o.control_roll)}: {control}</div>"
+                                "<div style='overflow-x:auto;max-width:100%'>" + odds_table(o.outcomes, "outcome") + "</div>")
 
     def _thrown(self, step) -> str:
         "Carry out a step with the dice typed (asked for step by step), else the seed shown: the note of its dice."
@@ -615,7 +649,7 @@ class CarChaseTracker(Tracker):
         v = self._vehicle()
         other = self.other.value
         note = self._thrown(lambda c, feed: c.control(v.name, other, feed))
-        self._say(self.chase.log[-1][1] + f" {note}", self.b_control._besm_message)
+        self._say(f"Control roll: rolled {note}.", self.b_control._besm_message)  # what it did is the bar's latest result, under it
         self._once(lambda: setattr(self.other, "value", 0))
 
     def end_turn(self) -> None:
