@@ -164,7 +164,8 @@ def battle_play(battle: Battle | None,  # the battle, or None before it starts
         sides.append(Side(army.name, [Bar("Army Strength", army.strength, max(1, start.strength)), Bar("Army Quality", army.quality, max(1, start.quality))],
                           counts, [], f"army {side}", False, False, "broken" if st.broken[i] else "", side in marked))
     turn = (f"Turn {st.turn} · {st.minutes} minutes fought · losses × {st.scale}"
-            + (f" · over: {st.reason}" if st.over else ""))
+            + (f" · over: {st.reason}" if st.over else "")
+            + ("" if encounter_refusal(st) else " · the characters' encounter to roll"))  # rolled, play moves on: the page follows
     results = list(reversed(log[-6:]))
     if players and show != "exact": results = hide_left(results, [a.name for s, a in zip(SIDES, st.armies) if s in marked], BATTLE_LEFT)
     return Play(sides, turn, None, results, show)

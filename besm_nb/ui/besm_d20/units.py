@@ -125,7 +125,10 @@ def unit_play(combat: Combat | None,  # the battle, or None before it starts
     elif not s.round: turn = "Roll Initiative"
     elif now and s.fear_due(now): turn = f"{now} owes a morale check at once (fear), before it acts"
     elif now: turn = f"{now} acts" + (" (a character)" if s.character(now) else "")
-    else: turn = "Every unit has acted: morale checks owed, then Next round"
+    else:  # each check made moves play on (the page follows to the next one, then to Next round)
+        owing = [u.name for u in s.units if s.morale_due(u.name)]
+        turn = f"Every unit has acted: {', '.join(owing)} {'owes a morale check' if len(owing) == 1 else 'owe morale checks'}, then Next round" \
+               if owing else "Every unit has acted: Next round"
     return Play(sides, turn, s.round or None, results, show)
 
 
