@@ -123,7 +123,7 @@ def unit_play(combat: Combat | None,  # the battle, or None before it starts
                           words, order, name == now, name in s.acted, u.morale if u.counters == 0 else "", name in marked))
     if s.over: turn = f"The battle is over: {s.over}"
     elif not s.round: turn = "Roll Initiative"
-    elif now and s.fear_due(now): turn = f"{now} owes a morale check at once (fear), before it acts"
+    elif now and not s.character(now) and s.fear_due(now): turn = f"{now} owes a morale check at once (fear), before it acts"  # a unit's
     elif now: turn = f"{now} acts" + (" (a character)" if s.character(now) else "")
     else:  # each check made moves play on (the page follows to the next one, then to Next round)
         owing = [u.name for u in s.units if s.morale_due(u.name)]
