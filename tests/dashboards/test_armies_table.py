@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.dashboards.test_narrative_battle import URL as BATTLE, fresh as fresh_battle, text_is
+from tests.dashboards.test_narrative_battle import URL as BATTLE, fresh as fresh_battle, settle, text_is
 from tests.dashboards.test_tristat_table import order, where
 from tests.dashboards.test_unit_combat import GOB, URL as UNITS, choose, counters, fresh as fresh_units, typed
 
@@ -26,7 +26,7 @@ def current(page, name, root=".besm-order"):
 
 def number(page, cls, value):
     box = page.locator(f".{cls} input").first
-    box.fill(str(value)); box.press("Tab")
+    settle(page); box.fill(str(value)); box.press("Tab")
 
 
 def first_screen(page, parts, shot):
@@ -68,7 +68,7 @@ def test_unit_combat_laid_out_for_play(browser, dashboards_url):
         assert page.locator(SETUP).evaluate_all(SETUP_FOLDED), "the set-up should fold away once play starts"
         # round 1: the charge, the goblins pass, their morale check, the next round
         choose(page, "action", "Charge"); choose(page, "target", GOB)
-        page.get_by_label("In reach (0: all)").fill("8"); page.get_by_label("In reach (0: all)").press("Tab")
+        settle(page); page.get_by_label("In reach (0: all)").fill("8"); page.get_by_label("In reach (0: all)").press("Tab")
         page.locator(".besm-outlook", has_text="lands 60.50%").wait_for(timeout=30_000)
         typed(page, "14 9 7 5 9 4 11 6 8 10"); page.locator("button.besm-act").click()
         counters(page, GOB, "6")
@@ -85,7 +85,7 @@ def test_unit_combat_laid_out_for_play(browser, dashboards_url):
         expect(page.locator(f".besm-order .besm-side[data-name='{GOB}'] .besm-bar[data-label='Counters']")).to_contain_text("6 / 10")
         # round 2: a half-made declaration, kept across a reload
         choose(page, "action", "Attack (melee)")
-        page.get_by_label("Counters (0: all)").fill("4"); page.get_by_label("Counters (0: all)").press("Tab")
+        settle(page); page.get_by_label("Counters (0: all)").fill("4"); page.get_by_label("Counters (0: all)").press("Tab")
         page.locator(".besm-outlook", has_text="Before rolling").wait_for(timeout=30_000)
         typed(page, "14")
         expect(page.locator(".besm-dice-need")).to_contain_text("Next dice", timeout=30_000)

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.unit_rounds import Combat, UnitAction, legal_actions, start_combat
 from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
 from tests.dashboards.kit import check_foes, check_tracker_kit
+from tests.dashboards.test_narrative_battle import settle, typed
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/unit_combat.ipynb"
@@ -27,11 +28,6 @@ def fresh(page, dashboards_url):
     page.locator(".besm-unit-status", has_text="Add the units").wait_for(timeout=30_000)
 
 
-def typed(page, text):
-    box = page.locator(".besm-typed input")
-    box.fill(text); box.press("Tab")
-
-
 def offered(page):
     "The actions offered: a toggle each."
     return [o.replace("\xa0", " ").strip() for o in page.locator(".besm-action .widget-radio-box label").all_inner_texts()]
@@ -39,6 +35,7 @@ def offered(page):
 
 def choose(page, part, label):
     "One tap on a toggle of the card (an action, a target, a unit owing a check) and the tracker has it."
+    settle(page if hasattr(page, "wait_for_function") else page.page)  # a tracker's locator: its page
     toggle = page.locator(f".besm-{part}").get_by_label(label, exact=True)
     toggle.check()
     expect(toggle).to_be_checked()

@@ -294,6 +294,7 @@ class BattleTracker(Tracker):
         log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
         self.troops, self.battle, self.log_lines, self.foes = troops, battle, list(log), foes
         if battle is not None: self._show_setup(battle)
+        else: self._drafted(lambda: [setattr(w, "value", 0) for w in (*self.circ.values(), self.glory)])  # a new battle's first turn starts clear
 
     def _show_setup(self, battle: Battle) -> None:
         "Put a battle's own set-up back in the form, so what is shown is what is played."
