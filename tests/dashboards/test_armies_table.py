@@ -3,7 +3,6 @@ round (the order of play, the odds and the button that acts on the first screen;
 phone), typed dice asked for step by step, a half-made declaration kept across a reload and cleared for the next one to
 act, and one battle on two screens with the players' view following."""
 import os
-import re
 import time
 from pathlib import Path
 
@@ -11,9 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.dashboards.kit import resize
-from tests.dashboards.test_narrative_battle import URL as BATTLE, fresh as fresh_battle, text_is
+from tests.dashboards.test_narrative_battle import URL as BATTLE, fresh as fresh_battle, settle, text_is
 from tests.dashboards.test_tristat_table import order, where
-from tests.dashboards.test_unit_combat import GOB, URL as UNITS, counters, fresh as fresh_units, typed
+from tests.dashboards.test_unit_combat import GOB, URL as UNITS, choose, counters, fresh as fresh_units, typed
 
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both widths are saved there
@@ -28,11 +27,11 @@ def current(page, name, root=".besm-order"):
 
 def number(page, cls, value):
     box = page.locator(f".{cls} input").first
-    box.fill(str(value)); box.press("Tab")
+    settle(page); box.fill(str(value)); box.press("Tab")
 
 
 def first_screen(page, parts, shot):
-    "The parts' boxes at 1366 x 900 (all on the first screen, the order of play beside the rest), then at 400 x 800 (one above the other)."
+    "The parts' boxes at 1366 x 900 (all on the first screen, the order of play beside the rest), then at 400 x 800 (the odds and the button in the bar fixed at the bottom of the screen)."
     boxes = {k: where(page, s) for k, s in parts}
     print(f"{shot} 1366x900:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
     for k, b in boxes.items(): assert b["bottom"] <= 900, f"{k} ends at {b['bottom']:.0f} px, below the first screen"
@@ -41,8 +40,9 @@ def first_screen(page, parts, shot):
     resize(page, 400, 800)
     boxes = {k: where(page, s) for k, s in parts}
     print(f"{shot} 400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
-    tops = [boxes["order"]["bottom"]] + [b["top"] for k, b in boxes.items() if k != "order"]
-    assert tops == sorted(tops), boxes  # the same order, top to bottom
+    # on a phone the odds and the button stand in the bar fixed at the bottom of the screen, over the order of play
+    assert 0 <= boxes["odds"]["top"] < boxes["act"]["top"] and boxes["act"]["bottom"] <= 800, boxes
+    assert page.locator(".besm-resolve-bar").evaluate("e => getComputedStyle(e).position") == "fixed"
     assert page.evaluate("document.documentElement.scrollWidth") <= 400
     if SHOTS: page.screenshot(path=str(Path(SHOTS) / f"{shot}-400.png"))
     page.set_viewport_size({"width": 1366, "height": 900})
@@ -67,18 +67,15 @@ def test_unit_combat_laid_out_for_play(browser, dashboards_url):
         current(page, NISHI)
         assert page.locator(SETUP).evaluate_all(SETUP_FOLDED), "the set-up should fold away once play starts"
         # round 1: the charge, the goblins pass, their morale check, the next round
-        page.locator(".besm-action select").select_option(label="Charge")
-        page.locator(".besm-target select").select_option(label=GOB)
-        page.get_by_label("In reach (0: all)").fill("8"); page.get_by_label("In reach (0: all)").press("Tab")
+        choose(page, "action", "Charge"); choose(page, "target", GOB)
+        settle(page); page.get_by_label("In reach (0: all)").fill("8"); page.get_by_label("In reach (0: all)").press("Tab")
         page.locator(".besm-outlook", has_text="lands 60.50%").wait_for(timeout=30_000)
         typed(page, "14 9 7 5 9 4 11 6 8 10"); page.locator("button.besm-act").click()
         counters(page, GOB, "6")
         current(page, GOB)
-        expect(page.locator(".besm-target select")).to_be_enabled()
-        page.locator(".besm-action select").select_option(label="Pass (hold, or keep fleeing)")
-        expect(page.locator(".besm-target select")).to_be_disabled()  # the page has the pass: a pass has no target
+        choose(page, "action", "Pass (hold, or keep fleeing)")
         page.locator("button.besm-act").click()
-        page.locator(".besm-owing select option", has_text="Goblin raiders (DC 15)").wait_for(state="attached", timeout=30_000)
+        expect(page.locator(".besm-owing").get_by_label("Goblin raiders (DC 15)", exact=True)).to_be_checked(timeout=30_000)
         typed(page, "9"); page.locator("button.besm-morale").click()
         page.locator(".besm-order .besm-side[data-name='Goblin raiders']", has_text="shaken").wait_for(timeout=30_000)
         page.locator("button.besm-next-round").click()
@@ -87,14 +84,14 @@ def test_unit_combat_laid_out_for_play(browser, dashboards_url):
         assert order(page) == [NISHI, GOB]
         expect(page.locator(f".besm-order .besm-side[data-name='{GOB}'] .besm-bar[data-label='Counters']")).to_contain_text("6 / 10")
         # round 2: a half-made declaration, kept across a reload
-        page.locator(".besm-action select").select_option(label="Attack (melee)")
-        page.get_by_label("Counters (0: all)").fill("4"); page.get_by_label("Counters (0: all)").press("Tab")
+        choose(page, "action", "Attack (melee)")
+        settle(page); page.get_by_label("Counters (0: all)").fill("4"); page.get_by_label("Counters (0: all)").press("Tab")
         page.locator(".besm-outlook", has_text="Before rolling").wait_for(timeout=30_000)
         typed(page, "14")
         expect(page.locator(".besm-dice-need")).to_contain_text("Next dice", timeout=30_000)
         page.reload(timeout=120_000)
         page.locator(".besm-history-message", has_text="Resumed").wait_for(timeout=120_000)
-        expect(page.locator(".besm-action select")).to_have_value(re.compile("Attack"), timeout=30_000)  # its label
+        expect(page.locator(".besm-action").get_by_label("Attack (melee)", exact=True)).to_be_checked(timeout=30_000)
         expect(page.get_by_label("Counters (0: all)")).to_have_value("4")
         expect(page.locator(".besm-typed input")).to_have_value("14")
         page.locator(".besm-outlook", has_text="Before rolling").wait_for(timeout=30_000)
@@ -132,7 +129,7 @@ def test_narrative_battle_laid_out_for_play(browser, dashboards_url):
         expect(page.locator(f".besm-order .besm-side[data-name='{names[0]}'] .besm-bar[data-label='Army Strength']")).to_contain_text("5100 / 5200")
         # turn 2: circumstances declared, kept across a reload
         number(page, "besm-circ-A", 2)
-        page.locator(".besm-turn-odds", has_text="+2").wait_for(timeout=30_000)
+        page.locator(".besm-turn-odds", has_text="Battle Checks Samurai +21").wait_for(timeout=30_000)  # 17, last turn's +2 and the GM's +2
         page.reload(timeout=120_000)
         page.locator(".besm-history-message", has_text="Resumed").wait_for(timeout=120_000)
         expect(page.locator(".besm-circ-A input")).to_have_value("2", timeout=30_000)

@@ -35,7 +35,19 @@ def fresh(page, dashboards_url):
     page.locator(".besm-battle-status", has_text="Set up both armies").wait_for(timeout=30_000)
 
 
+FOLLOWED = """() => [...document.querySelectorAll('.besm-play-box')].every(b => {
+  const s = b.querySelector('.besm-follow-step'); return !s || +(b.dataset.followed || 0) >= +s.dataset.step; })"""
+
+
+def settle(page):
+    "Wait until the page has followed play to the card (it moves the focus there: a box being typed in meanwhile would lose it)."
+    try: page.wait_for_function(FOLLOWED, timeout=5_000)
+    except Exception: pass  # a page that never followed (opened on a game already under way) has nothing pending
+
+
 def typed(page, text):
+    "Type the dice, once the page has followed play."
+    settle(page)
     box = page.locator(".besm-typed input")
     box.fill(text); box.press("Tab")
 
@@ -61,7 +73,7 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
 
     # a seeded turn: the page and the engine roll the same dice from the seed shown
     seed = page.locator(".besm-seed input")
-    seed.fill("4242"); seed.press("Tab")
+    settle(page); seed.fill("4242"); seed.press("Tab")
     page.locator("button.besm-play-turn").click()
     war.encounter(dice=[9, 2, 1, 1, 2, 2, 2, 5]); war.turn(dice=random.Random(4242))
     text_is(page, ".besm-as-A", f"{war.state.armies[0].strength:,}"); text_is(page, ".besm-as-B", f"{war.state.armies[1].strength:,}")
@@ -82,7 +94,7 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
 
     # the battles to simulate are bounded: refused beside the odds button, the bound shown under the boxes
     page.locator(".besm-odds-help", has_text="400,000 battles × turns").wait_for(timeout=30_000)
-    n = page.locator(".besm-odds-n input"); n.fill("1000000"); n.press("Tab")
+    n = page.locator(".besm-odds-n input"); settle(page); n.fill("1000000"); n.press("Tab")
     page.locator("button.besm-battle-odds").click()
     msg = page.locator(".besm-message", has_text="Battles to simulate: must be from 100 to 20000").first
     msg.wait_for(timeout=30_000)

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.unit_rounds import Combat, UnitAction, legal_actions, start_combat
 from besm_nb.ui.besm_d20.units import ACTION_LABELS, GOBLINS, NISHIHAMA
 from tests.dashboards.kit import check_foes, check_tracker_kit, undo
-from tests.helpers import assert_beside
+from tests.dashboards.test_narrative_battle import settle, typed
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/unit_combat.ipynb"
@@ -28,13 +28,17 @@ def fresh(page, dashboards_url):
     page.locator(".besm-unit-status", has_text="Add the units").wait_for(timeout=30_000)
 
 
-def typed(page, text):
-    box = page.locator(".besm-typed input")
-    box.fill(text); box.press("Tab")
-
-
 def offered(page):
-    return [o.replace("\xa0", " ").strip() for o in page.locator(".besm-action select option").all_inner_texts()]
+    "The actions offered: a toggle each."
+    return [o.replace("\xa0", " ").strip() for o in page.locator(".besm-action .widget-radio-box label").all_inner_texts()]
+
+
+def choose(page, part, label):
+    "One tap on a toggle of the card (an action, a target, a unit owing a check) and the tracker has it."
+    settle(page if hasattr(page, "wait_for_function") else page.page)  # a tracker's locator: its page
+    toggle = page.locator(f".besm-{part}").get_by_label(label, exact=True)
+    toggle.check()
+    expect(toggle).to_be_checked()
 
 
 def test_a_skirmish_played_through_the_page(page, dashboards_url):
@@ -45,11 +49,11 @@ def test_a_skirmish_played_through_the_page(page, dashboards_url):
     war = Combat(start_combat([NISHIHAMA, GOBLINS]))
     war.do(UnitAction("initiative"), [12, 15])
     now = war.state.current()
-    expect(page.locator(".besm-action select option")).to_have_text([ACTION_LABELS[a] for a in legal_actions(war.state, now)],
-                                                                    timeout=30_000)  # only what the rules allow
+    expect(page.locator(".besm-action .widget-radio-box label")).to_have_text([ACTION_LABELS[a] for a in legal_actions(war.state, now)],
+                                                            timeout=30_000)  # only what the rules allow
 
-    page.locator(".besm-action select").select_option(label="Charge")
-    page.locator(".besm-target select").select_option(label=GOB)
+    choose(page, "action", "Charge")
+    expect(page.locator(".besm-target").get_by_label(GOB, exact=True)).to_be_checked()  # the only target it may reach: chosen already
     box = page.get_by_label("In reach (0: all)")
     box.fill("8"); box.press("Tab")
     page.locator(".besm-outlook", has_text="lands 60.50%").wait_for(timeout=30_000)
@@ -57,18 +61,16 @@ def test_a_skirmish_played_through_the_page(page, dashboards_url):
     war.do(UnitAction("attack", unit=now, target=GOB, option="charge", in_range=8), [14, 9, 7, 5, 9, 4, 11, 6, 8, 10])
     counters(page, GOB, str(war.state.get(GOB).counters))
     page.locator(".besm-round-head", has_text="Goblin raiders acts").wait_for(timeout=30_000)
-    expect(page.locator(".besm-action select option")).to_have_text([ACTION_LABELS[a] for a in legal_actions(war.state, GOB)],
-                                                                    timeout=30_000)  # in melee now: no charge
+    expect(page.locator(".besm-action .widget-radio-box label")).to_have_text([ACTION_LABELS[a] for a in legal_actions(war.state, GOB)],
+                                                            timeout=30_000)  # in melee now: no charge
     assert "Charge" not in offered(page)
 
     typed(page, "11 8 6 2 5 4 6 1"); page.locator("button.besm-act").click()
-    page.locator(".besm-owing select option", has_text="Goblin raiders (DC 15)").wait_for(state="attached", timeout=30_000)
-    page.locator("button.besm-next-round").click()
-    msg = page.locator(".besm-message", has_text="Goblin raiders owes a morale check first").first
-    msg.wait_for(timeout=30_000)
-    assert_beside(page.locator("button.besm-next-round"), msg)
+    expect(page.locator(".besm-owing").get_by_label("Goblin raiders (DC 15)", exact=True)).to_be_checked(timeout=30_000)
+    expect(page.locator("button.besm-next-round")).to_be_hidden()  # not before the morale check owed: only Morale check is offered
+    expect(page.locator("button.besm-morale")).to_be_visible()
     typed(page, "9"); page.locator("button.besm-morale").click()
-    page.locator(f".besm-order .besm-side[data-name='{GOB}']", has_text="shaken").wait_for(timeout=30_000)  # the check made: 9 fails DC 15
+    expect(page.locator("button.besm-next-round")).to_be_visible(timeout=30_000)
     page.locator("button.besm-next-round").click()
     page.wait_for_function("document.querySelector('.besm-round')?.innerText === '2'", timeout=30_000)
 
@@ -97,11 +99,12 @@ def test_hit_dice_averages_and_a_characters_turn(page, dashboards_url):
     page.locator("button.besm-start").click()
     typed(page, "12 15 15"); page.locator("button.besm-initiative").click()  # Baiko 15 + 6 = 21: first
     page.locator(".besm-round-head", has_text="Baiko acts").wait_for(timeout=30_000)
-    expect(page.locator(".besm-action select option")).to_have_text(["End turn"], timeout=30_000)  # the list itself, not the head before it
+    expect(page.locator(".besm-action .widget-radio-box label")).to_have_text(["End turn"], timeout=30_000)  # the toggles themselves, not the head before them
     page.locator(".besm-magic-who", has_text="Done by Baiko").wait_for(timeout=30_000)
-    page.locator("button.besm-act").click()
+    expect(page.locator(".besm-order .besm-current")).to_have_attribute("data-name", "Baiko")  # his turn in the order of play too
+    page.locator("button.besm-act", has_text="End turn").click()
     page.locator(".besm-round-head", has_text="Warriors of Nishihama acts").wait_for(timeout=30_000)
-    page.locator(".besm-action select option", has_text="Charge").wait_for(state="attached", timeout=30_000)
+    page.locator(".besm-action .widget-radio-box label", has_text="Charge").wait_for(timeout=30_000)
     assert "Ranged attack" not in offered(page) and "End turn" not in offered(page)
     assert page.errors == [], page.errors
 
@@ -120,16 +123,13 @@ def test_the_tracker_keeps_everything(page, dashboards_url):
         t.locator("button.besm-start").click()
         typed(page, "12 15"); t.locator("button.besm-initiative").click()
         t.locator(".besm-round-head", has_text="Warriors of Nishihama acts").wait_for(timeout=30_000)
-        t.locator(".besm-action select").select_option(label="Charge")
-        t.locator(".besm-target select").select_option(label=GOB)
+        choose(t, "action", "Charge")
         box = t.get_by_label("In reach (0: all)")
         box.fill("8"); box.press("Tab")
         typed(page, "14 9 7 5 9 4 11 6 8 10"); t.locator("button.besm-act").click()
         counters(page, GOB, str(war.state.get(GOB).counters))
         t.locator(".besm-round-head", has_text="Goblin raiders acts").wait_for(timeout=30_000)
-        expect(t.locator(".besm-target select")).to_be_enabled()
-        t.locator(".besm-action select").select_option(label=ACTION_LABELS["pass"])
-        expect(t.locator(".besm-target select")).to_be_disabled()  # the page has the pass: a pass has no target
+        choose(t, "action", ACTION_LABELS["pass"])
         t.locator("button.besm-act").click()
         t.locator(".besm-round-head", has_text="every unit has acted").wait_for(timeout=30_000)
         typed(page, "9"); t.locator("button.besm-morale").click()
@@ -154,7 +154,7 @@ def test_the_page_fits_400_px(page, dashboards_url):
     page.locator("button.besm-start").click()
     typed(page, "12 15"); page.locator("button.besm-initiative").click()
     page.locator(".besm-round-head", has_text="acts").wait_for(timeout=30_000)
-    page.locator(".besm-action select").select_option(label="Charge")
+    choose(page, "action", "Charge")
     page.locator(".besm-outlook", has_text="Before rolling").wait_for(timeout=30_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 400
 

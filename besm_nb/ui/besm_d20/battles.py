@@ -9,6 +9,7 @@ import random
 from dataclasses import replace
 from html import escape
 from pathlib import Path
+from typing import Sequence
 
 import ipywidgets as widgets
 
@@ -21,8 +22,8 @@ from ...dice import InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
 from ...dice import DiceFeed
-from ..calc import html_text, tick_box
-from ..tracker import NO_FOES, Tracker, foes_table
+from ..calc import html_text, segmented, tick_box
+from ..tracker import NO_FOES, Tracker, foes_table, last_html
 
 NARROW_CSS = """<style>
 .besm-narrow .widget-html, .besm-narrow .widget-html-content { max-width: 100%; min-width: 0; }
@@ -49,9 +50,19 @@ def typed_totals(text: str,  # what was typed
     try: return [int(t) for t in text.replace(",", " ").split()]
     except ValueError: raise ValueError(f"{label}: write whole numbers separated by spaces, e.g. 14 9 3") from None
 
+
+def last_of(log: Sequence[str],  # a tracker's log, oldest first: an action's line, then its working as a <pre> block
+           ) -> str:
+    "The latest result as the GM screen's bar shows it: the action's line, its working a tap away."
+    if not log: return ""
+    if len(log) > 1 and log[-1].startswith("<pre"):
+        working = log[-1].split(">", 1)[1].rsplit("</pre>", 1)[0]  # already escaped, one step a line
+        return last_html("<br>".join([log[-2], *working.splitlines()]))
+    return last_html(log[-1].replace("\n", "<br>"))
+
 # %% auto #0
 __all__ = ['NARROW_CSS', 'DEFAULT_TROOPS', 'DEFAULT_ARMIES', 'READINGS_HELP', 'LABELS', 'BATTLE_LEFT', 'field_widget',
-           'typed_totals', 'battle_play', 'BattleTracker']
+           'typed_totals', 'last_of', 'battle_play', 'BattleTracker']
 
 # %% ../../../nbs/besm_d20/53_battles_ui.ipynb #2a193000
 DEFAULT_TROOPS = {
@@ -153,7 +164,8 @@ def battle_play(battle: Battle | None,  # the battle, or None before it starts
         sides.append(Side(army.name, [Bar("Army Strength", army.strength, max(1, start.strength)), Bar("Army Quality", army.quality, max(1, start.quality))],
                           counts, [], f"army {side}", False, False, "broken" if st.broken[i] else "", side in marked))
     turn = (f"Turn {st.turn} · {st.minutes} minutes fought · losses × {st.scale}"
-            + (f" · over: {st.reason}" if st.over else ""))
+            + (f" · over: {st.reason}" if st.over else "")
+            + ("" if encounter_refusal(st) else " · the characters' encounter to roll"))  # rolled, play moves on: the page follows
     results = list(reversed(log[-6:]))
     if players and show != "exact": results = hide_left(results, [a.name for s, a in zip(SIDES, st.armies) if s in marked], BATTLE_LEFT)
     return Play(sides, turn, None, results, show)
@@ -212,16 +224,16 @@ class BattleTracker(Tracker):
         self.circ = {s: F(W.IntText, f"Circumstances {s}", 0, "13em", cls=f"besm-circ-{s}") for s in SIDES}
         for w in self.circ.values():
             w.observe(lambda _: getattr(self, "_busy", False) or (self._guard(self._show_odds, quiet=True), self.declaration_changed()), names="value")
-        self.turn_odds = html_text(cls="besm-turn-odds")
-        self.turn_button = self.button("Play turn", self.play_turn, "besm-play-turn", "danger")
+        self.turn_odds = html_text(cls="besm-turn-odds besm-odds-line")
+        self.turn_button = self.button("Play turn", self.play_turn, "besm-play-turn", "danger", own=True)
         # encounters
         self.glory = F(W.IntText, "Glory", 0, "8em", cls="besm-glory")
         self.glory.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
         self.last = html_text(cls="besm-last")
-        self.encounter_button = self.button("Roll encounter", self.roll_encounter, "besm-encounter")
+        self.encounter_button = self.button("Roll encounter", self.roll_encounter, "besm-encounter", "primary", own=True)
         self.encounter_note = html_text(cls="besm-encounter-note")
         self.fights = html_text(cls="besm-fights")
-        self.won = F(W.Dropdown, "Fight", None, "14em", cls="besm-won-fight", options=[])
+        self.won = segmented([], description="Fight"); self.won.add_class("besm-won-fight")  # which fight they won, at one tap
         self.won_button = self.button("They won it", self.credit, "besm-credit")
         # the GM's changes
         self.adj_side = F(W.Dropdown, "Army", "A", "9em", options=list(SIDES))
@@ -246,16 +258,19 @@ class BattleTracker(Tracker):
                  self.row(self.exact_multiple, self.largest), self.row(self.encounters),
                  self.row(self.zero, self.psb), self.row(self.start_quality), self.row(self.chain), self.row(self.final), self.readings_help, self.row(self.start_button),
                  *self.foes_controls("armies")]
-        declared = W.VBox([self.turn_odds, self.dice_controls(), self.row(self.turn_button, self.encounter_button, cls="besm-play-message"), self.last])
-        declared.add_class("besm-declared")
-        action = [html_text("<b>This turn</b>: the GM's circumstances for each side's Battle Check"), self.row(self.circ["A"], self.circ["B"]),
-                  declared, html_text("<b>The characters' encounter</b> (after the turn)"), self.row(self.glory), self.encounter_note,
-                  self.fights, self.row(self.won, self.won_button)]
+        # the GM screen: the turn's card (each side's circumstances; the characters' encounter once a turn brings one) and the bar
+        part = lambda *children: widgets.VBox(list(children), layout=widgets.Layout())  # a part of the card, shown and hidden alone
+        self.turn_head = widgets.HTML(layout=widgets.Layout())
+        self.won_row = part(self.row(self.won, self.won_button))
+        self.encounter_part = part(widgets.HTML("<b>The characters' encounter</b> <small>(after each half-hour of battle)</small>",
+                                                layout=widgets.Layout()), self.row(self.glory), self.encounter_note, self.fights, self.won_row)
+        action = [part(self.turn_head, self.row(self.circ["A"], self.circ["B"])), self.encounter_part]
+        bar = [self.turn_odds, self.dice_controls(), self.row(self.turn_button, self.encounter_button, cls="besm-play-message"), self.last]
         more = [html_text("<h4>GM's change</h4>"), self.row(self.adj_side, self.adj_strength, self.adj_quality, self.adj_note),
                 self.row(self.adj_button),
                 html_text("<h4>Battle odds from here</h4>"), self.row(self.odds_turns, self.odds_n, self.odds_seed), self.odds_help,
                 self.row(self.odds_button), self.battle_odds, html_text("<h4>The armies in full</h4>"), self.status, self.message]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: both armies, the battle's settings, foes"))
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: both armies, the battle's settings, foes", bar=bar))
         self.add_class("besm-tracker"); self.add_class("besm-battles"); self.add_class("besm-narrow")
         self.resume()
 
@@ -279,6 +294,7 @@ class BattleTracker(Tracker):
         log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
         self.troops, self.battle, self.log_lines, self.foes = troops, battle, list(log), foes
         if battle is not None: self._show_setup(battle)
+        else: self._drafted(lambda: [setattr(w, "value", 0) for w in (*self.circ.values(), self.glory)])  # a new battle's first turn starts clear
 
     def _show_setup(self, battle: Battle) -> None:
         "Put a battle's own set-up back in the form, so what is shown is what is played."
@@ -346,26 +362,37 @@ class BattleTracker(Tracker):
         self.encounter_button.disabled = bool(why)
         self.turn_button.disabled = b is None or b.state.over
         st = b.state if b else None
+        show = lambda w, on: setattr(w.layout, "display", None if on else "none")
+        show(self.turn_button, not self.turn_button.disabled); show(self.encounter_button, not why)  # only what may be done now
+        show(self.encounter_part, bool(st and st.characters)); show(self.glory, not why)
+        names = {s: (st.side(s).name if st else self.forms[s].name.value) for s in SIDES}
+        for s in SIDES: self.circ[s].description = names[s]
+        self.turn_head.value = ((f"<b>Turn {st.turn}</b>: " if st and not st.over else "<b>Each turn</b>: ")
+                                + "the GM's circumstances on each side's Battle Check <small>(Table A-8's bonus is added by itself)</small>")
         self.fights.value = ("".join(f"<p><b>Fight {i + 1}</b>: {escape(describe_fight(f))}</p>" for i, f in enumerate(st.fights))
                              + "<p class='besm-a9-notes'><small>" + " ".join(map(escape, A9_NOTES)) + "</small></p>") if st and st.fights else ""
         opts = [(f"fight {i + 1} (+{st.fights[i].entry.psb} if {st.fights[i].entry.psb_when})", i) for i in creditable(st)] if st else []
         self._offer(self.won, opts)
         self.won_button.disabled = not opts
+        show(self.won_row, bool(opts))
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{l}</div>" for l in reversed(self.log_lines[-400:]))
-        self.last.value = ("<div style='margin-top:0.3em'><small>Latest:</small> " + "".join(self.log_lines[-2:]) + "</div>") if b and b.actions else ""
+        self.last.value = last_of(self.log_lines) if b and b.actions else ""
 
     def _show_odds(self) -> None:
         b = self.battle
         if b is None or b.state.over: self.turn_odds.value = ""; return
         st = b.state
         o = turn_odds(st, (self.circ["A"].value, self.circ["B"].value))
-        names = {s: st.side(s).name for s in SIDES}
-        results = "; ".join(f"{escape(k.replace('A ', names['A'] + ' ', 1).replace('B ', names['B'] + ' ', 1))} {pct(v)}"
+        names = {s: escape(st.side(s).name) for s in SIDES}
+        results = "; ".join(f"{k.replace('A ', names['A'] + ' ', 1).replace('B ', names['B'] + ' ', 1)} {pct(v)}"
                             for k, v in o.results.items() if v)
-        self.turn_odds.value = (f"<div class='besm-turn-odds-text' style='line-height:1.5'><b>Before rolling</b> (Battle Checks "
-                                f"{names['A']} {o.bonuses[0]:+d}, {names['B']} {o.bonuses[1]:+d}, exact): {results}<br>"
-                                f"breaks this turn: {escape(names['A'])} {pct(o.breaks[0])}, {escape(names['B'])} {pct(o.breaks[1])}; "
-                                f"AS lost on average: {float(o.mean_loss[0]):,.0f} and {float(o.mean_loss[1]):,.0f}</div>")
+        won = {s: sum(v for k, v in o.results.items() if k.startswith(f"{s} won")) for s in SIDES}
+        # the bar's one line: who wins the checks and who breaks; each Table A-8 row and the losses a tap away
+        self.turn_odds.value = (f"<details class='besm-turn-odds-text' style='line-height:1.4'><summary><b>Before rolling</b> (exact; Battle "
+                                f"Checks {names['A']} {o.bonuses[0]:+d}, {names['B']} {o.bonuses[1]:+d}): {names['A']} win {pct(won['A'])} · "
+                                f"tied {pct(o.results['Tied'])} · {names['B']} win {pct(won['B'])}; breaks this turn: {names['A']} "
+                                f"{pct(o.breaks[0])}, {names['B']} {pct(o.breaks[1])}</summary>{results}<br>"
+                                f"AS lost on average: {float(o.mean_loss[0]):,.0f} and {float(o.mean_loss[1]):,.0f}</details>")
 
     # -- actions ------------------------------------------------------------------------------------
     def _attempt(self, step):
@@ -418,7 +445,9 @@ class BattleTracker(Tracker):
         n, circ = b.state.turn, self._circumstances()
         thrown = self.throw(self._attempt(lambda s, feed: resolve_turn(s, circ, feed)))
         log = b.turn(circ, DiceFeed(totals=list(thrown.result)))
-        self.log_lines += [f"<b>Turn {n}</b> <i>{thrown.note(b.actions[-1].dice)}</i>",
+        result = next((s.value for s in log if s.what == "Result (Table A-8)"), "")  # the turn in a few words, first in the bar
+        self.log_lines += [f"<b>Turn {n}</b>: {escape(result)}{'; ' + escape(b.state.reason) if b.state.over else ''} "
+                           f"<i>{thrown.note(b.actions[-1].dice)}</i>",
                            "<pre style='margin:0 0 .4em;white-space:pre-wrap'>" + escape(narrate(log)) + "</pre>"]
         self._once(lambda: [setattr(w, "value", 0) for w in self.circ.values()])  # the next turn's declaration starts clear
         if b.state.over: self._say(f"The battle is over: {b.state.reason}.", self.turn_button._besm_message)

@@ -22,14 +22,15 @@ from ...besm_d20.units import NISHIHAMA, SAVES, UNIT_TYPES, Unit, cavalry_counte
 from ...dice import DiceFeed, InputError, pct
 from ...render import working_table
 from ...store import fields, items, text
-from .battles import NARROW_CSS, field_widget, typed_totals
-from ..calc import html_text, message_text, tick_box
+from .battles import NARROW_CSS, field_widget, last_of, typed_totals
+from ..calc import html_text, message_text, segmented, tick_box
 from ..tracker import NO_FOES, Tracker, foes_table
 
 GOBLINS = Unit("Goblin raiders", "B", 10, 10, initiative=1, attack=(1,), damage="1d6", ac=1, armour=2, standing="mercenary")
 ACTION_LABELS = {"charge": "Charge", "attack": "Attack (melee)", "ranged": "Ranged attack", "withdraw": "Withdraw",
                  "coup": "Coup de grace", "rally": "Rally (DC 20)", "move away": "Move away (out of melee)",
                  "stay": "Stay in the fight (no withdrawal)", "pass": "Pass (hold, or keep fleeing)"}
+ATTACKS = ("charge", "attack", "ranged")  # the actions that roll an attack: they take a target, counters and reach
 READINGS_HELP = "<small>" + "<br>".join([  # one line for each reading the tracker's newer switches set
     "<b>Withdrawing unit leaves melee</b>: on its own turn next round (moving away, or staying to fight), or as that round starts.",
     "<b>A fleeing unit rallies</b>: one try, in the round it flees; or a try each round of a three-round flight off the field.",
@@ -71,7 +72,7 @@ def hit_dice_value(typed: str,  # what was typed in a Hit Dice box
     return int(value) if value.denominator == 1 else value
 
 # %% auto #0
-__all__ = ['GOBLINS', 'ACTION_LABELS', 'READINGS_HELP', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'UNITS_LEFT',
+__all__ = ['GOBLINS', 'ACTION_LABELS', 'ATTACKS', 'READINGS_HELP', 'END_TURN', 'UNIT_LABELS', 'CHARACTER_LABELS', 'UNITS_LEFT',
            'hit_dice_value', 'unit_play', 'UnitTracker']
 
 # %% ../../../nbs/besm_d20/54_units_ui.ipynb #a54b1a7e
@@ -122,9 +123,12 @@ def unit_play(combat: Combat | None,  # the battle, or None before it starts
                           words, order, name == now, name in s.acted, u.morale if u.counters == 0 else "", name in marked))
     if s.over: turn = f"The battle is over: {s.over}"
     elif not s.round: turn = "Roll Initiative"
-    elif now and s.fear_due(now): turn = f"{now} owes a morale check at once (fear), before it acts"
+    elif now and not s.character(now) and s.fear_due(now): turn = f"{now} owes a morale check at once (fear), before it acts"  # a unit's
     elif now: turn = f"{now} acts" + (" (a character)" if s.character(now) else "")
-    else: turn = "Every unit has acted: morale checks owed, then Next round"
+    else:  # each check made moves play on (the page follows to the next one, then to Next round)
+        owing = [u.name for u in s.units if s.morale_due(u.name)]
+        turn = f"Every unit has acted: {', '.join(owing)} {'owes a morale check' if len(owing) == 1 else 'owe morale checks'}, then Next round" \
+               if owing else "Every unit has acted: Next round"
     return Play(sides, turn, s.round or None, results, show)
 
 
@@ -217,28 +221,29 @@ class UnitTracker(Tracker):
                            options=[("only the highest counts", "highest"), ("all add up", "add up")])
         self.readings_help = html_text(READINGS_HELP, cls="besm-readings-help")
         self.start_button = self.button("Start battle", self.start, "besm-start", "primary")
-        self.init_button = self.button("Roll Initiative", self.initiative, "besm-initiative")
+        self.init_button = self.button("Roll Initiative", self.initiative, "besm-initiative", "danger", own=True)
         # the battle
         self.status = html_text(cls="besm-unit-status")
+        # the GM screen: the acting unit's card (its action and its target at one tap, the numbers only an attack or a
+        # morale roll needs), and the bar (the odds, the dice, the button that resolves)
         self.turn_note = html_text(cls="besm-turn-note")
-        self.action = F(W.Dropdown, "Action", None, "17em", cls="besm-action", options=[])
-        self.target = F(W.Dropdown, "Target", None, "17em", cls="besm-target", options=[])
+        self.action = segmented([]); self.action.add_class("besm-action")
+        self.target = segmented([]); self.target.add_class("besm-target")
         self.n_counters = F(W.IntText, "Counters (0: all)", 0, "13em")
         self.in_range = F(W.IntText, "In reach (0: all)", 0, "13em")
         self.distance = F(W.IntText, "Distance (ft)", 0, "12em", cls="besm-distance")
-        self.at_hindered = tick_box(False, "at hindered counters (+2)")
-        self.situational = F(W.IntText, "Other modifier", 0, "12em")
-        for w in (self.action, self.target, self.n_counters, self.in_range, self.distance, self.at_hindered):
+        self.at_hindered = W.ToggleButton(False, description="at hindered counters (+2)", layout=W.Layout(width="auto"))
+        self.at_hindered.add_class("besm-hindered")
+        self.situational = F(W.IntText, "Other modifier", 0, "12em", cls="besm-situational")
+        self.owing = segmented([]); self.owing.add_class("besm-owing")
+        for w in (self.action, self.target, self.n_counters, self.in_range, self.distance, self.at_hindered, self.situational, self.owing):
             w.observe(lambda _: getattr(self, "_busy", False) or (self._once(lambda: self._show(self._refresh_turn, self.outlook)),
                                                                    self.declaration_changed()), names="value")
-        self.situational.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
-        self.outlook = html_text(cls="besm-outlook")
-        self.act_button = self.button("Act", self.act_now, "besm-act", "danger")
-        self.owing = F(W.Dropdown, "Owes a check", None, "19em", cls="besm-owing", options=[])
-        self.owing.observe(lambda _: getattr(self, "_busy", False) or self.declaration_changed(), names="value")
+        self.outlook = html_text(cls="besm-outlook besm-odds-line")
+        self.act_button = self.button("Act", self.act_now, "besm-act", "danger", own=True)
         self.last = html_text(cls="besm-last")
-        self.morale_button = self.button("Morale check", self.morale, "besm-morale")
-        self.round_button = self.button("Next round", self.next_round, "besm-next-round")
+        self.morale_button = self.button("Morale check", self.morale, "besm-morale", "danger", own=True)
+        self.round_button = self.button("Next round", self.next_round, "besm-next-round", "primary", own=True)
         # magic and characters
         self.m_who = html_text(cls="besm-magic-who")
         self.m_target = F(W.Dropdown, "Unit", None, "17em", cls="besm-magic-target", options=[])
@@ -272,18 +277,24 @@ class UnitTracker(Tracker):
                  self.row(self.r_withdraw, self.r_rally, self.r_outsized), self.row(self.r_between, self.r_army_size, self.r_limits),
                  self.row(self.r_bonuses),
                  self.readings_help, self.row(self.start_button), *self.foes_controls("units and characters")]
-        declared = W.VBox([self.outlook, self.dice_controls(), self.row(self.init_button, self.act_button, self.round_button, cls="besm-act-message"), self.last])
-        declared.add_class("besm-declared")
-        action = [self.turn_note, self.row(self.action, self.target),
-                  self.row(self.n_counters, self.in_range, self.distance, self.at_hindered, self.situational), declared,
-                  html_text("<b>Morale</b> (checks owed, before the next round)"), self.row(self.owing, self.morale_button)]
+        part = lambda *children: W.VBox(list(children), layout=W.Layout())  # a part of the card, shown and hidden alone
+        head = lambda text: W.HTML(text, layout=W.Layout())
+        self.action_part = part(head("<b>Action</b> <small>(only what the rules allow it now)</small>"), self.action)
+        self.target_part = part(head("<b>Target</b> <small>(only the units this action may reach)</small>"), self.target)
+        self.details_part = part(self.row(self.n_counters, self.in_range, self.distance, self.at_hindered, self.situational))
+        self.morale_part = part(head("<b>Morale check owed</b> <small>(fear at once; the others once every unit has acted)</small>"),
+                                self.owing)
+        action = [part(self.turn_note), self.action_part, self.target_part, self.morale_part, self.details_part]
+        bar = [self.outlook, self.dice_controls(),
+               self.row(self.init_button, self.act_button, self.morale_button, self.round_button, cls="besm-act-message"), self.last]
         more = [html_text("<h4>Magic and characters</h4>"), self.m_who, self.row(self.m_target),
                 self.row(self.m_dc, self.m_save, self.m_damage, self.m_area, self.m_armour), self.row(self.save_button_),
                 self.row(self.m_hd, self.m_creatures, self.m_why), self.row(self.hd_button),
                 self.row(self.m_effect, self.m_n), self.row(self.cond_button),
                 self.row(self.m_deed, self.m_value), self.row(self.award_button),
                 html_text("<h4>The units in full</h4>"), self.status, self.message]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: rosters, characters, counter hit points, readings, foes"))
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: rosters, characters, counter hit points, readings, foes",
+                                          bar=bar))
         self.add_class("besm-tracker"); self.add_class("besm-units"); self.add_class("besm-narrow")
         self.resume()
 
@@ -338,7 +349,6 @@ class UnitTracker(Tracker):
         self._offer(self.remove_pick, [u.name for u in self.rosters] + [c.name for c in self.characters])
         self.offer_foes([(f"{x.name} (side {x.side})", x.name) for x in [*self.rosters, *self.characters]])
         c = self.combat
-        self.init_button.disabled = c is None or c.state.round > 0
         self.start_button.disabled = c is not None
         if c is None:
             self.status.value = "<p><i>Add the units (and characters), then press Start battle and Roll Initiative.</i></p>"
@@ -370,9 +380,8 @@ class UnitTracker(Tracker):
         self._offer(self.m_target, names)
         owing = [(f"{u.name} (DC {max(d for _, d in c.state.morale_due(u.name))})", u.name) for u in c.state.units if c.state.morale_due(u.name)] if c else []
         self._offer(self.owing, owing)
-        self.morale_button.disabled = not owing
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{l}</div>" for l in reversed(self.log_lines[-400:]))
-        self.last.value = ("<div style='margin-top:0.3em'><small>Latest:</small> " + "".join(self.log_lines[-2:]) + "</div>") if c and c.actions else ""
+        self.last.value = last_of(self.log_lines) if c and c.actions else ""
         for part, out in ((self._refresh_turn, self.outlook), (self._counter_hp, self.c_out)): self._show(part, out)
 
     @staticmethod
@@ -388,6 +397,7 @@ class UnitTracker(Tracker):
         return now if now and s.character(now) else ""
 
     def _refresh_turn(self) -> None:
+        "The card and the bar for the one whose turn it is: its legal actions and targets, the numbers its action needs, the morale checks owed, the odds and the one button that resolves."
         c = self.combat
         s = c.state if c else None
         now = s.current() if s else None
@@ -399,31 +409,69 @@ class UnitTracker(Tracker):
             self._actor = now
         self._offer(self.action, [(END_TURN, "pass")] if who else [(ACTION_LABELS[a], a) for a in acts])
         if fresh and self.action.options: self.action.value = self.action.options[0][1]  # its first legal action, not the last one's
-        targets = legal_targets(s, now, self.action.value) if now and self.action.value else ()
-        self._offer(self.target, list(targets))
-        self.target.disabled = not targets
-        self.distance.disabled = self.action.value != "ranged"
-        self.act_button.disabled = not acts
+        a = self.action.value if acts else None
+        targets = legal_targets(s, now, a) if now and a else ()
+        self._offer(self.target, list(targets))  # the first one it may reach, at first: one tap changes it
+        owing = bool(self.owing.options)
+        attacks = a in ATTACKS and not who
+        show = lambda w, on: setattr(w.layout, "display", None if on else "none")
+        for w, on in ((self.action_part, bool(acts)), (self.target_part, bool(targets)), (self.morale_part, owing),
+                      (self.n_counters, attacks), (self.in_range, attacks), (self.at_hindered, attacks), (self.distance, a == "ranged"),
+                      (self.situational, a == "rally" or owing), (self.details_part, attacks or a == "rally" or owing),
+                      (self.init_button, bool(s and not s.round and not s.over)), (self.act_button, bool(acts)), (self.morale_button, owing),
+                      (self.round_button, bool(s and s.round and not now and not owing and not s.over))):
+            show(w, on)
+        self.act_button.disabled, self.morale_button.disabled = not acts, not owing
+        self.act_button.description = END_TURN if who else "Act"
         if who: note = (f"<div class='besm-turn-note-text'><b>{escape(who)}</b>'s turn (a character): tell what {escape(who)} does in "
                         "Magic and characters below (Hit Dice lost, an area effect, a condition, a morale award), then End turn.</div>")
         elif now and s.fear_due(now): note = (f"<div class='besm-turn-note-text'><b>{escape(now)}</b>'s turn: it owes a morale check at once "
-                                              f"for a fear effect (DC {s.fear_due(now)}): make it in Morale below before it acts.</div>")
+                                              f"for a fear effect (DC {s.fear_due(now)}): it makes it before it acts.</div>")
         elif now: note = f"<div class='besm-turn-note-text'><b>{escape(now)}</b>'s turn ({s.get(now).morale}).</div>"
-        else: note = "<div>Every unit has acted: make the morale checks owed, then Next round.</div>" if s and s.round and not s.over else ""
+        elif s and s.over: note = f"<div class='besm-turn-note-text'><b>The battle is over</b>: {escape(s.over)}.</div>"
+        elif s and s.round: note = ("<div class='besm-turn-note-text'><b>Every unit has acted</b>: "
+                                    + ("the morale checks owed, then Next round.</div>" if owing else "Next round.</div>"))
+        elif s: note = "<div class='besm-turn-note-text'><b>Roll Initiative</b> to begin: a d20 for each unit, then each character.</div>"
+        else: note = "<div class='besm-turn-note-text'>Set up the units, then <b>Start battle</b> (in Set-up).</div>"
         self.turn_note.value = note
         self.m_who.value = (f"<div class='besm-magic-who-text'>Done by <b>{escape(who)}</b>, on this turn.</div>" if who else
                             "<div class='besm-magic-who-text'>Done by a caster outside the order (no character's turn now).</div>" if s and s.round else "")
-        self.outlook.value = ""
-        if now and not who and self.action.value in ("charge", "attack", "ranged") and self.target.value:
-            o = attack_outlook(s, now, self.target.value, self.action.value, self.n_counters.value, self.in_range.value, self.at_hindered.value,
-                               self.distance.value if self.action.value == "ranged" else 0)
+        self.outlook.value = self._odds_html(s, now, a, who)
+
+    def _odds_html(self, s: CombatState | None, now: str | None, a: str | None, who: str) -> str:
+        "The bar's line: the exact odds of what is declared, before any die is rolled; or what comes next."
+        line = lambda text: f"<div class='besm-outlook-text' style='line-height:1.4'>{text}</div>"
+        if s is None or s.over: return ""
+        if not s.round: return line("<b>Roll Initiative</b>: the order of play for the first round.")
+        if now and a in ATTACKS and not who and self.target.value:
+            o = attack_outlook(s, now, self.target.value, a, self.n_counters.value, self.in_range.value, self.at_hindered.value,
+                               self.distance.value if a == "ranged" else 0)
             removed = "; ".join(f"{k}: {pct(v)}" for k, v in o.removed.items())
             how = ("exact" if o.exact else f"estimated from {o.trials:,} simulated attacks (too many rolls for exact odds); "
                    "the landing odds and the mean are exact")
             several = f" ({len(o.outcomes)} attack rolls)" if len(o.outcomes) > 1 else ""
-            self.outlook.value = (f"<div class='besm-outlook-text' style='line-height:1.5'><b>Before rolling</b>{several}: the first attack lands "
-                                  f"{pct(o.lands)} (critical {pct(o.outcomes[0]['critical'])}, defended {pct(o.outcomes[0]['defended'])}); "
-                                  f"damage {float(o.mean):.1f} on average; counters removed: {removed} <i>({how})</i></div>")
+            # the bar's one line: the attack landing and the damage; the counters it may remove a tap away
+            return (f"<details class='besm-outlook-text' style='line-height:1.4'><summary><b>Before rolling</b>{several}: the first attack "
+                    f"lands {pct(o.lands)} (critical {pct(o.outcomes[0]['critical'])}, defended {pct(o.outcomes[0]['defended'])}) · damage "
+                    f"{float(o.mean):.1f} on average <small><i>({how})</i></small></summary>counters removed: {removed}</details>")
+        if now and a == "rally":
+            return line(f"<b>Before rolling</b>: {escape(now)} rallies (DC 20) on {self._passes(UnitAction('rally', unit=now, situational=self.situational.value))}")
+        if now and a and not who: return line(f"<b>No roll</b>: {escape(ACTION_LABELS[a])}.")
+        if who: return line(f"<b>No roll</b>: {escape(who)}'s deeds are told in Magic and characters; End turn passes on.")
+        if self.owing.value:
+            u = self.owing.value
+            dc = max(d for _, d in s.morale_due(u))
+            return line(f"<b>Before rolling</b>: {escape(u)}'s morale check (DC {dc}) holds on "
+                        f"{self._passes(UnitAction('morale', unit=u, situational=self.situational.value))}")
+        return line("<b>Every unit has acted</b>: Next round.")
+
+    def _passes(self, check: UnitAction) -> str:
+        "How many of the d20's faces pass a morale check or a rally, and the odds: each face played through the engine."
+        s = self.combat.state
+        was = s.get(check.unit).morale
+        passed = sum((apply_action(s, check, DiceFeed(totals=[d]))[0].get(check.unit).morale == ("steady" if check.kind == "rally" else was))
+                     for d in range(1, 21))
+        return f"{passed} of the d20's 20 faces ({pct(Fraction(passed, 20))}, exact)"
 
     def _counter_hp(self) -> None:
         labels = UNIT_LABELS | {"per_counter": "Creatures per counter"}
@@ -503,7 +551,8 @@ class UnitTracker(Tracker):
             raise
         used = c.actions[-1].dice
         note = f" <i>{thrown.note(used)}</i>" if used else ""
-        self.log_lines += [f"<b>Round {c.state.round}</b>: {escape(c.state.note)}{note}",
+        said = c.state.note.removeprefix(f"Round {c.state.round}: ")  # the round is said once, in bold
+        self.log_lines += [f"<b>Round {c.state.round}</b>: {escape(said)}{note}",
                            "<pre style='margin:0 0 .4em;white-space:pre-wrap'>" + escape(narrate(log)) + "</pre>"]
         if c.state.over: self._say(f"The battle is over: {c.state.over}.", where)
 
@@ -519,7 +568,7 @@ class UnitTracker(Tracker):
     def act_now(self) -> None:
         a = self.action.value
         act = self._declared()
-        self._do(act, self.act_button._besm_message, dice=a in ("charge", "attack", "ranged", "rally"),
+        self._do(act, self.act_button._besm_message, dice=a in ATTACKS + ("rally",),
                  labels={"counters": "Counters (0: all)", "in_range": "In reach (0: all)", "distance": "Distance (ft)"})
         self._clear_declaration()
 
@@ -534,7 +583,7 @@ class UnitTracker(Tracker):
         now = c.state.current()
         if now is None: raise ValueError("Act: no one is to act now (roll Initiative, or start the next round)")
         a = self.action.value
-        if a in ("charge", "attack", "ranged"):
+        if a in ATTACKS:
             act = UnitAction("attack", unit=now, target=self.target.value or "", option=a, counters=self.n_counters.value,
                              in_range=self.in_range.value, at_hindered=self.at_hindered.value,
                              distance=self.distance.value if a == "ranged" else 0)
@@ -579,7 +628,7 @@ class UnitTracker(Tracker):
             self._refresh_turn()
             for k in self._DRAFT:
                 w, v = getattr(self, k), data.get(k)
-                if isinstance(w, widgets.Dropdown):
+                if isinstance(w, (widgets.Dropdown, widgets.RadioButtons)):
                     if v in [o[1] if isinstance(o, tuple) else o for o in w.options]: w.value = v
                     if k == "action": self._refresh_turn()  # its targets
                 elif v is not None and type(v) is type(w.value): w.value = v
@@ -610,7 +659,7 @@ class UnitTracker(Tracker):
         c = self.combat
         if c is None or c.state.over: return None
         if not c.state.round: return self._attempt(UnitAction("initiative"))
-        if c.state.current() and self.action.value in ("charge", "attack", "ranged", "rally"):
+        if c.state.current() and self.action.value in ATTACKS + ("rally",):
             try: return self._attempt(self._declared())
             except ValueError: return None
         if self.owing.value: return self._attempt(UnitAction("morale", unit=self.owing.value, situational=self.situational.value))
