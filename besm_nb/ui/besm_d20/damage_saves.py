@@ -338,10 +338,11 @@ class DamageSaveTracker(Tracker):
         return "More: " + (f"set: {', '.join(set_)}" if set_ else "Sneak Attack, a mook, a pulled punch, Maximum Force")
 
     def _clear_attack(self) -> None:
-        "The next attack starts clear."
+        "The next attack starts clear, its fold closed (nothing in it is set)."
         def clear():
             for k, w in self._attack_widgets().items(): w.value = ATTACK_DEFAULTS[k]
         self._once(clear)
+        self.rare.selected_index = None
 
     # -- actions --------------------------------------------------------------------------------------
     def _target(self) -> Target:
