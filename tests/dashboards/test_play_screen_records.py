@@ -205,6 +205,9 @@ def test_the_wounds_record_on_the_gm_screen(screen, dashboards_url):
     name.fill("Aiko"); name.press("Tab")
     expect(t.locator(".besm-order .besm-side")).to_have_attribute("data-name", "Aiko", timeout=30_000)
     w, seen = wounds_start(40), {}
+    skin = t.get_by_label("Breaks the skin (bullet, blade…)", exact=True)
+    skin.uncheck()  # New keeps the declaration: an earlier test on this server may have left the blade's toggle on
+    expect(skin).not_to_be_checked()
     hp_is = lambda extra="": expect(t.locator(".besm-order .besm-turn")).to_have_text(f"Aiko: {w.hp} / {w.max_hp} HP{extra}", timeout=30_000)
     t.locator("button.besm-start").click()
     hp_is()
@@ -215,6 +218,7 @@ def test_the_wounds_record_on_the_gm_screen(screen, dashboards_url):
     seen["a hit declared"] = declared(page, width, height, "a hit declared")
     t.get_by_role("button", name="Damage", exact=True).click()
     w = wounds_hit(w, 20)
+    expect(t.locator(".besm-resolve-bar .besm-last-line")).to_contain_text("hit for 20 → 20 HP", timeout=30_000)  # not breaking the skin
     hp_is(", a shock save owed (Fortitude DC 17)")
     expect(t.locator(".besm-odds-line")).to_contain_text("Aiko owes a shock save: Fortitude +2 vs DC 17, saved 30.00%")
     seen["Damage"] = followed(page, width, height, "Damage")
