@@ -407,3 +407,11 @@ def clickable_in_place(page, root: str = ".besm-gm-screen .besm-play") -> list[s
     page.evaluate(KEEP_SCROLL)
     try: return check_clickable(page, root)
     finally: page.evaluate(PUT_SCROLL)
+
+
+# -- choices at one tap ----------------------------------------------------------------------------------------------------
+def choose(root, label: str) -> None:
+    "Tap one toggle of a row of one-tap choices (`segmented`) or of toggles (`TickPicker(chips=True)`), by its words; it is then on."
+    choice = root.get_by_label(label, exact=True)
+    choice.check()
+    expect(choice).to_be_checked()

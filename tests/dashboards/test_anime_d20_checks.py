@@ -54,6 +54,8 @@ def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
     # the wounds tracker: 40 HP, a 12-point hit -> 28 HP, the library's Table 12-9 penalty; undo restores it
     page.get_by_role("tab", name="Wounds").click()
     wounds = page.locator(".besm-calculator").filter(has=page.locator("button.besm-damage")).first
+    wounds.locator("button.besm-new").click()  # a fresh record of 40, whatever an earlier test on this server left
+    headline_becomes(wounds, "40 / 40 HP: conscious")
     wounds.locator(".besm-field-amount input").first.fill("12")
     wounds.locator(".besm-field-amount input").first.press("Tab")
     wounds.locator("button.besm-damage").click()

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.damage_saves import DamageTrack, Target
 from besm_nb.dice import fmt_odds
 from tests.conftest import LOCAL
-from tests.dashboards.kit import check_tracker_kit, draft_kept, quiet, resize
+from tests.dashboards.kit import check_tracker_kit, choose, draft_kept, quiet, resize
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/besm_d20_character.ipynb"
@@ -178,7 +178,7 @@ def fate_into_a_second_spend(pg):
     expect(pg.locator(f"{FATE} .besm-order .besm-turn")).to_have_text("Usagi: 3 Fate Points", timeout=30_000)
     pg.locator(f"{FATE} button.besm-fp-spend").click()  # Left For Dead
     expect(pg.locator(f"{FATE} .besm-order .besm-turn")).to_have_text("Usagi: 2 Fate Points", timeout=30_000)
-    pg.locator(f"{FATE} .besm-fp-use select").select_option("Raw Power")
+    choose(pg.locator(f"{FATE} .besm-fp-use"), "Raw Power")  # one tap
     expect(pg.locator(f"{FATE} .besm-odds-panel")).to_contain_text("1d6 + Level 5 = 6 to 11, each 1/6 (16.67%)", timeout=30_000)
     expect(pg.locator(f"{FATE} .besm-dice-need")).to_contain_text("Dice: 1d6 for Raw Power")
 
@@ -187,12 +187,12 @@ def classless_into_a_second_buy(pg):
     open_tab(pg, "Classless", CLASSLESS)
     pg.locator(f"{CLASSLESS} button.besm-new").click()
     expect(pg.locator(f"{CLASSLESS} .besm-order .besm-turn")).to_have_text("Kaede: ECL 5, 90 CP left", timeout=30_000)
-    pg.locator(f"{CLASSLESS} .besm-cl-pick select").select_option("Dexterity")
+    choose(pg.locator(f"{CLASSLESS} .besm-cl-pick"), "Dexterity")
     fill(pg, f"{CLASSLESS} .besm-cl-count", 4)
     expect(pg.locator(f"{CLASSLESS} .besm-odds-panel")).to_contain_text("Dexterity +4: 2 CP", timeout=30_000)
     pg.locator(f"{CLASSLESS} button.besm-cl-buy").click()
     expect(pg.locator(f"{CLASSLESS} .besm-order .besm-turn")).to_have_text("Kaede: ECL 5, 88 CP left", timeout=30_000)
-    pg.locator(f"{CLASSLESS} .besm-cl-kind select").select_option("save")
+    choose(pg.locator(f"{CLASSLESS} .besm-cl-kind"), "save")
     expect(pg.locator(f"{CLASSLESS} .besm-odds-panel")).to_contain_text("Fortitude save +1: 1 CP", timeout=30_000)
 
 
@@ -211,7 +211,9 @@ def first_screen(pg, name, root, button):
     boxes = {k: where(pg, s) for k, s in sel.items()}
     print(f"{name} 400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
     SHOTS and pg.screenshot(path=f"{SHOTS}/{name}-400.png")
-    assert boxes["record"]["bottom"] <= boxes["odds"]["top"] <= boxes["button"]["top"], name
+    # on a phone the odds and the button stand in the bar fixed at the bottom of the screen, over the record and the card
+    assert 0 <= boxes["odds"]["top"] < boxes["button"]["top"] and boxes["button"]["bottom"] <= 800, (name, boxes)
+    assert pg.locator(f"{root} .besm-resolve-bar").evaluate("e => getComputedStyle(e).position") == "fixed", name
     assert pg.evaluate("document.documentElement.scrollWidth") <= 400, name
     pg.set_viewport_size({"width": 1366, "height": 900})
 
@@ -232,18 +234,20 @@ def test_the_record_and_ledgers_laid_out_for_play_and_declarations_kept_across_a
         first_screen(pg, "classless", CLASSLESS, "button.besm-cl-buy")
         # half made on each: the next attack, a spend, a purchase; then a reload brings all three back
         open_tab(pg, "Damage saves", TRACKER)
+        pg.locator(f"{TRACKER} .besm-rare-hit").get_by_text("More:").first.click()  # the rarer parts of the hit, in the card's fold
         fill(pg, f"{TRACKER} .besm-attacker", 9); fill(pg, f"{TRACKER} .besm-d20", 12)
         draft_kept(dashboards_server[1].saves, lambda d: str(d["tracker"].get("attacker")) == "9" and d["tracker"].get("d20") == "12")
         pg.reload(timeout=120_000)
         pg.locator(f"{TRACKER} .besm-history-message", has_text="Resumed").first.wait_for(timeout=120_000)
         expect(pg.locator(f"{TRACKER} .besm-damage-bonus input")).to_have_value("6", timeout=30_000)
         expect(pg.locator(f"{TRACKER} .besm-attacker input")).to_have_value("9")
+        expect(pg.locator(f"{TRACKER} .besm-rare-hit")).to_contain_text("set: attacker's Level")  # the fold, closed, says what it holds
         expect(pg.locator(f"{TRACKER} .besm-d20 input")).to_have_value("12")
         condition_is(pg, "Injured (1)")  # the record has not moved
         open_tab(pg, "Fate Points", FATE)
-        expect(pg.locator(f"{FATE} .besm-fp-use select")).to_have_value("Raw Power", timeout=30_000)
+        expect(pg.locator(f"{FATE} .besm-fp-use").get_by_label("Raw Power", exact=True)).to_be_checked(timeout=30_000)
         open_tab(pg, "Classless", CLASSLESS)
-        expect(pg.locator(f"{CLASSLESS} .besm-cl-kind select")).to_have_value("save", timeout=30_000)
+        expect(pg.locator(f"{CLASSLESS} .besm-cl-kind").get_by_label("save", exact=True)).to_be_checked(timeout=30_000)
         # resolved, the next declaration starts clear
         open_tab(pg, "Damage saves", TRACKER)
         pg.locator(f"{TRACKER} button.besm-roll-save").click()  # 12 + 5 − 1 = 16 vs DC 21: a hit

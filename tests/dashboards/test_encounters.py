@@ -7,7 +7,7 @@ import time
 
 import pytest
 from playwright.sync_api import expect
-from tests.dashboards.kit import check_tracker_kit, draft_kept, resize
+from tests.dashboards.kit import check_tracker_kit, choose as tap, draft_kept, resize
 from tests.helpers import assert_beside
 
 from besm_nb.encounters.planner import plan_round
@@ -163,9 +163,11 @@ def test_the_stamina_tracker_marks_a_minor_action(page, dashboards_url):
         t.locator(".besm-max-stamina input").fill("20"); t.locator(".besm-stamina-now input").fill("10")
         t.locator("button.besm-add").click()
         page.locator(SIDE.format(name)).wait_for(timeout=10_000)
-    t.locator(".besm-who select").select_option("Ann")
+    tap(t.locator(".besm-who"), "Ann")
     t.locator("button.besm-minor").click()
     expect(page.locator(SIDE.format("Ann"))).to_contain_text("a minor action only: no rest, no exertion", timeout=10_000)
+    expect(page.locator(SIDE.format("Bo"))).to_have_class(re.compile("besm-current"), timeout=10_000)  # the card moves on to Bo
+    tap(t.locator(".besm-who"), "Ann")
     expect(t.locator("button.besm-minor")).to_be_disabled(timeout=10_000)
     expect(t.locator("button.besm-act")).to_be_enabled(timeout=10_000)
     t.locator("button.besm-end-round").click()
@@ -173,6 +175,12 @@ def test_the_stamina_tracker_marks_a_minor_action(page, dashboards_url):
     stamina_is(page, "Ann", 10)  # no rest, no exertion
     stamina_is(page, "Bo", 12)  # did nothing: rests
     assert page.errors == [], page.errors
+
+
+def push_points(t, n):
+    "Type the Stamina to push (a number: one tap), and leave the box so the page has it."
+    box = t.locator(".besm-points input")
+    box.fill(str(n)); box.press("Tab")
 
 
 def fresh_fight(page, t):
@@ -199,8 +207,10 @@ def test_the_stamina_tracker_holds_the_door(page, dashboards_url):
     t.locator(".besm-strength input").fill("5"); t.locator(".besm-max-stamina input").fill("40")
     t.locator("button.besm-add").click()
     page.locator(SIDE.format("Garth")).wait_for(timeout=10_000)
-    expect(t.locator(".besm-points select option")).to_have_text(["1", "2", "3", "4", "5"], timeout=10_000)  # up to double
-    t.locator(".besm-points select").select_option("5")
+    expect(t.locator(".besm-odds-panel")).to_contain_text("this round (up to 5)", timeout=10_000)  # up to double
+    push_points(t, 6)
+    expect(t.locator("button.besm-push")).to_be_disabled(timeout=10_000)  # more than the rules allow: Push is not offered
+    push_points(t, 5)
     expect(t.locator(".besm-odds-panel")).to_contain_text("Push Strength 5 → 10", timeout=10_000)  # what it costs, before it is done
     t.locator("button.besm-push").click()
     stamina_is(page, "Garth", 35)
@@ -218,12 +228,13 @@ def test_the_stamina_tracker_holds_the_door(page, dashboards_url):
     t.locator(".besm-exertion input").check(); t.locator("button.besm-set-rules").click()
     page.wait_for_function("document.querySelector('.besm-round').innerText.includes('exertion on')", timeout=10_000)
     for left in ("14", "8", "2"):
-        t.locator(".besm-points select").select_option("5")
+        push_points(t, 5)
         t.locator("button.besm-push").click()
         t.locator("button.besm-end-round").click()
         stamina_is(page, "Garth", left)
-    expect(t.locator(".besm-points select option")).to_have_text(["1", "2"], timeout=10_000)  # no more than he has
-    t.locator(".besm-points select").select_option("2")
+    expect(t.locator(".besm-odds-panel")).to_contain_text("type 1 to 2 Stamina", timeout=10_000)  # no more than he has
+    expect(t.locator("button.besm-push")).to_be_disabled()  # the 5 still typed is more than that: Push is not offered
+    push_points(t, 2)
     t.locator("button.besm-push").click()
     t.locator("button.besm-end-round").click()
     expect(page.locator(SIDE.format("Garth"))).to_contain_text("COLLAPSED", timeout=10_000)
@@ -249,7 +260,7 @@ def test_the_stamina_tracker_keeps_everything(page, dashboards_url):
         t.locator(".besm-strength input").fill("4"); t.locator(".besm-max-stamina input").fill("30")
         t.locator("button.besm-add").click()
         page.locator(SIDE.format("Ann")).wait_for(timeout=10_000)
-        t.locator(".besm-points select").select_option("3")
+        push_points(t, 3)
         t.locator("button.besm-push").click()
         stamina_is(page, "Ann", 27)
 
@@ -331,14 +342,14 @@ def into_round_two(page, t):
         t.locator(".besm-max-stamina input").fill(str(full)); t.locator(".besm-stamina-now input").fill("")
         t.locator("button.besm-add").click()
         page.locator(SIDE.format(name)).wait_for(timeout=30_000)
-    t.locator(".besm-who select").select_option("Ann")
-    t.locator(".besm-points select").select_option("3")
+    tap(t.locator(".besm-who"), "Ann")
+    push_points(t, 3)
     t.locator("button.besm-push").click()
     stamina_is(page, "Ann", 27)
     t.locator("button.besm-end-round").click()
     page.wait_for_function("document.querySelector('.besm-stamina-tracker .besm-round').dataset.round === '2'", timeout=30_000)
-    t.locator(".besm-who select").select_option("Bo")
-    t.locator(".besm-points select").select_option("2")
+    tap(t.locator(".besm-who"), "Bo")
+    push_points(t, 2)
     expect(t.locator(".besm-odds-panel")).to_contain_text("Push Strength 5 → 7", timeout=30_000)
 
 
@@ -366,7 +377,9 @@ def test_stamina_laid_out_for_play_and_a_declaration_kept_across_a_reload(browse
         boxes = {k: where(page, s) for k, s in sel.items()}
         print("Stamina 400x800:", {k: (round(b["top"]), round(b["bottom"])) for k, b in boxes.items()})
         SHOTS and page.screenshot(path=f"{SHOTS}/stamina-400.png")
-        assert boxes["order"]["bottom"] <= boxes["odds"]["top"] <= boxes["push"]["top"]
+        # on a phone the odds and the buttons stand in the bar fixed at the bottom of the screen
+        assert 0 <= boxes["odds"]["top"] < boxes["push"]["top"] and boxes["push"]["bottom"] <= 800, boxes
+        assert page.locator(".besm-stamina-tracker .besm-resolve-bar").evaluate("e => getComputedStyle(e).position") == "fixed"
         assert page.evaluate("document.documentElement.scrollWidth") <= 400
         # half made (Bo, 2 pushed, an injury typed), then a reload: it comes back, and the record has not moved
         t.locator(".besm-hurt-stamina input").fill("4"); t.locator(".besm-hurt-stamina input").press("Tab")
@@ -376,14 +389,14 @@ def test_stamina_laid_out_for_play_and_a_declaration_kept_across_a_reload(browse
         open_tab(page, "Stamina")
         t = page.locator(".besm-stamina-tracker")
         t.locator(".besm-history-message", has_text="Resumed").wait_for(timeout=60_000)
-        expect(t.locator(".besm-who select")).to_have_value("Bo", timeout=30_000)
-        expect(t.locator(".besm-points select")).to_have_value("2")
+        expect(t.locator(".besm-who").get_by_label("Bo", exact=True)).to_be_checked(timeout=30_000)
+        expect(t.locator(".besm-points input")).to_have_value("2")
         expect(t.locator(".besm-hurt-stamina input")).to_have_value("4")
         stamina_is(page, "Ann", 27)
         # another character: her declaration starts clear
-        t.locator(".besm-who select").select_option("Ann")
+        tap(t.locator(".besm-who"), "Ann")
         expect(t.locator(".besm-hurt-stamina input")).to_have_value("1", timeout=30_000)
-        expect(t.locator(".besm-points select")).to_have_value("1")
+        expect(t.locator(".besm-points input")).to_have_value("1")
         assert errors == [], errors
     finally:
         ctx.close()

@@ -19,7 +19,7 @@ from ...dice import fmt_odds, pct, require_int, roll
 from ...render import Result
 from ..calc import Calculator, bool_field, choice_field, html_text, int_field
 from ...store import fields, flag, text
-from ..tracker import Bar, Play, Side, Tracker
+from ..tracker import Bar, Play, Side, Tracker, last_html
 
 BEYOND_200_CHOICES = [("+3d6 once: 23d6 (literal)", "once"), ("20d6 at most", "cap"), ("+1d6 per 10 ft", "per_10ft")]
 BELOW_CHOICES = [("no damage", "none"), ("1d6", "first_row")]
@@ -136,12 +136,15 @@ def _play(w: Wounds, log: list[str], table: dict) -> Play:
                               f"{w.critical_injuries} critical injur{'y' if w.critical_injuries == 1 else 'ies'}" if w.critical_injuries else "") if c]
     side = Side(table["name"], [Bar("Hit Points", w.hp, w.max_hp)], [("wound penalty", f"{s.penalty:+d}"), ("Shock Value", s.shock_value)],
                 conditions, current=bool(log))
-    turn = "Damage, healing or second wind" if log else "Set full Hit Points and press Start"
+    owed = s.shock is not None and not table["shock_rolled"]
+    # what comes next for her, in words: it changes with each change of her record, and the GM's page follows it to the card
+    turn = (f"{table['name']}: {w.hp} / {w.max_hp} HP" + (f", a shock save owed (Fortitude DC {s.shock.dc})" if owed else "")
+            if log else "Set full Hit Points and press Start")
     return Play([side], turn, None, [escape(l) for l in reversed(log[-6:])])
 
 
 class WoundsTracker(Tracker):
-    "A Hit Point tracker laid out for play: her bar beside the next hit's odds and the buttons; the shock save rolled or typed; undo, autosave, several screens, a players' view, saves."
+    "A Hit Point tracker on the GM screen: her bar beside the card of the next hit (its damage typed, breaking the skin at one tap) and the bar under it (what the hit would leave and the exact odds of its shock, the shock save owed, the dice, Damage, Heal, Second wind, Roll shock save); her full reading below; undo, autosave, several screens, a players' view, saves."
     kind, noun = "anime-d20-wounds", "record"
     added_later = {"table": "the players' view settings, added after the first saves: a save made before them opens with the defaults"}
 
@@ -169,7 +172,8 @@ class WoundsTracker(Tracker):
         self.who = W.Text(_NO_TABLE["name"], description="Name", layout=W.Layout(width="20em", max_width="100%"))
         self.who.add_class("besm-wounds-name")
         self.status = html_text(cls="besm-output")
-        self.odds = html_text(cls="besm-odds-panel")
+        self.odds = html_text(cls="besm-odds-panel"); self.odds.add_class("besm-odds-line")
+        self.last = html_text(cls="besm-last")
         self.log_view = html_text(cls="besm-log")
         self.buttons = {name: self.button(name, act, f"besm-{name.lower().replace(' ', '-')}", style)
                         for name, act, style in (("Start", self.start, "primary"), ("Damage", self.damage, "danger"),
@@ -179,10 +183,19 @@ class WoundsTracker(Tracker):
         self.changes: list[str] = []
         setup = [self.row(self.who), rows["max_hp"], rows["hp"], self.row(self.buttons["Start"]), rows["fortitude"],
                  html_text("<b>Readings</b>: where the book can be read two ways"), rows["gritty"], rows["trigger"]]
-        action = [rows["amount"], rows["armour"], rows["breaks_skin"], self.odds,
-                  self.row(*(self.buttons[n] for n in ("Damage", "Heal", "Second wind"))),
-                  self.dice_controls(), self.row(self.buttons["Roll shock save"]), self.message, self.status]
-        super().__init__(self.play_layout(setup, action, self.log_view, (), "Set-up: name, Hit Points, Fortitude, readings"))
+        # the GM screen: the card holds the next hit (its damage typed, breaking the skin at one tap), the bar what it would
+        # leave with the odds of its shock, the dice and the buttons that apply it; her full reading under the play area
+        skin = self.fields["breaks_skin"].widget
+        skin.description = "Breaks the skin (bullet, blade…)"
+        skin.layout = W.Layout(width="auto", height="auto")  # as tall as the toggle it is drawn as (44 px on a phone)
+        chips = widgets.HBox([skin, self.fields["breaks_skin"].error or html_text(cls="besm-error")], layout=W.Layout())
+        chips.add_class("besm-chips")  # the tick box drawn as a toggle
+        hit = W.VBox([html_text("<b>The next hit or healing</b>"), rows["amount"], rows["armour"], chips], layout=W.Layout())
+        bar = [self.odds, self.dice_controls(),
+               self.row(*(self.buttons[n] for n in ("Damage", "Heal", "Second wind", "Roll shock save")), cls="besm-wounds-message"),
+               self.last]
+        more = [W.VBox([self.message, self.status], layout=W.Layout())]
+        super().__init__(self.play_layout(setup, [hit], self.log_view, more, "Set-up: name, Hit Points, Fortitude, readings", bar=bar))
         self.add_class("besm-calculator")
         for name in ("amount", "armour", "breaks_skin", "fortitude"):
             self.fields[name].widget.observe(lambda _: self._busy_or(self.declaration_changed), names="value")
@@ -318,9 +331,15 @@ class WoundsTracker(Tracker):
         return Result(head, s.working, odds, "incapacitated", note=note, highlight=["saved"])
 
     def _preview(self) -> None:
-        "The odds of the next hit as declared: what it leaves, and the chance she shrugs off the shock it would call for."
+        "The odds of the next hit as declared: what it leaves, and the chance she shrugs off the shock it would call for; first, the shock save owed, if one is."
         try:
             t = self.table_view
+            owed = ""
+            s = wounds_status(self.wounds, t["gritty"], t["trigger"])
+            if s.shock is not None and not t["shock_rolled"] and self.changes:
+                odds = shock_odds(self.wounds.last_damage, self.wounds.max_hp, self._value("fortitude"), t["trigger"])
+                owed = (f"<div class='besm-shock-owed'><b>{escape(t['name'])} owes a shock save</b>: Fortitude "
+                        f"{self._value('fortitude'):+d} vs DC {s.shock.dc}, saved {pct(odds.get(0, Fraction(0)))}</div>")
             after = wounds_hit(self.wounds, self._value("amount"), self._value("armour"), self._value("breaks_skin"), t["trigger"])
             s = wounds_status(after, t["gritty"], t["trigger"])
             line = (f"<b>If a hit of {self._value('amount')} lands</b>: {after.hp} / {after.max_hp} HP, "
@@ -328,11 +347,11 @@ class WoundsTracker(Tracker):
             if s.shock:
                 odds = shock_odds(after.last_damage, after.max_hp, self._value("fortitude"), t["trigger"])
                 hurt = [k for k in odds if k]
-                line += (f"; shock, Fortitude DC {s.shock.dc} (Fortitude {self._value('fortitude'):+d}): saved {pct(odds.get(0, Fraction(0)))}"
-                         + (f", incapacitated {pct(1 - odds.get(0, Fraction(0)))} ({min(hurt)} to {max(hurt)} rounds: each round by which "
-                            "the save fails)" if hurt else "") + ", exact")
+                # one line in the bar: the chance of each number of rounds is in her reading, under the play area
+                line += (f"; shock, Fortitude DC {s.shock.dc}: saved {pct(odds.get(0, Fraction(0)))}"
+                         + (f", out {min(hurt)} to {max(hurt)} rounds {pct(1 - odds.get(0, Fraction(0)))}" if hurt else ""))
             else: line += f"; no shock (it needs more than {s.shock_value})" if t["trigger"] == "more" else f"; no shock (it needs {s.shock_value} or more)"
-            self.odds.value = f"<div class='besm-next-hit' style='line-height:1.5'>{line}.</div>"
+            self.odds.value = f"{owed}<div class='besm-next-hit'>{line}.</div>"
         except ValueError:
             self.odds.value = ""  # the field's own message says what is wrong
 
@@ -341,6 +360,7 @@ class WoundsTracker(Tracker):
         self.status.value = self.result().to_html()
         self.log_view.value = "<br>".join(f"<code>{escape(c)}</code>" for c in reversed(self.changes[-200:])) or "<i>No changes yet.</i>"
         self.buttons["Roll shock save"].disabled = self.dice_for() is None
+        self.last.value = last_html(escape(self.changes[-1])) if self.changes else ""
         self._preview()
 
 
@@ -350,4 +370,3 @@ def wounds_tracker(max_hp: int = 40,  # full Hit Points to start with
                   ) -> WoundsTracker:
     "Tracker: one character's Hit Points with state, Table 12-9 penalty and shock save; undo, autosave, several screens, a players' view, saves."
     return WoundsTracker(max_hp, saves, seed)
-

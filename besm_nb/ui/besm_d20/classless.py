@@ -14,9 +14,9 @@ import ipywidgets as widgets
 from ...besm_d20.classless import (ABILITIES, BUILD_KIND, BUILD_VERSION, BUY_KINDS, ECL_READINGS, HIT_DIE_COST, MIN_CP, SAVES,
                                         SKILL_TIERS, Buy, ClasslessBuild, ecl, price)
 from ...dice import InputError
-from ..calc import ERROR_STYLE, html_text, message_text
+from ..calc import ERROR_STYLE, html_text, message_text, segmented
 from .damage_saves import _input, _row, _sized, _tick
-from ..tracker import Bar, Play, Side, Tracker
+from ..tracker import Bar, Play, Side, Tracker, last_html
 
 PICKS = {"ability": list(ABILITIES), "save": list(SAVES), "hit die": [f"{d} ({float(c):g} CP)" for d, c in HIT_DIE_COST.items()],
          "skills": [f"{float(cp):g} CP: {sp} + Int" for cp, sp in SKILL_TIERS.items()]}
@@ -44,7 +44,7 @@ def _build_play(b: ClasslessBuild) -> Play:
 
 
 class ClasslessPanel(Tracker):
-    "A classless character's point-buy ledger laid out for play: points left and ECL beside the purchase, with its cost and Buy; sessions; set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
+    "A classless character's point-buy ledger on the GM screen: points left and ECL beside the card of the purchase (its kind and which one at one tap, a number typed only for a count, a cost or a name) and the bar under it (its exact cost and what is left, Buy); sessions below; set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
     kind, version, noun = BUILD_KIND, BUILD_VERSION, "build"
     labels = {"kind": "Buy", "name": "File name", "count": "How many", "cost": "Cost (CP)", "int_mod": "Int modifier", "start": "Start CP",
               "extra": "Role-playing bonus", "ecl_reading": "ECL reading", "earned_reading": "Earned CP", "npc": "GM's NPC"}
@@ -61,9 +61,8 @@ class ClasslessPanel(Tracker):
         self.reading = _input(W.Dropdown, "6em", "18em", options=ECL_CHOICES, value="example", description="ECL reading")
         self.earned = _input(W.Dropdown, "6em", "18em", options=EARNED_CHOICES, value="apart", description="Earned CP")
         self.npc = _tick(False, f"GM's NPC (may start below {MIN_CP} CP)"); self.npc.add_class("besm-cl-npc")
-        self.kind_pick = _input(W.Dropdown, "5em", "12em", options=list(BUY_KINDS), value="ability", description="Buy")
-        self.kind_pick.add_class("besm-cl-kind")
-        self.pick = _sized(W.Dropdown(description="Which"), "5em", "15em"); self.pick.add_class("besm-cl-pick")
+        self.kind_pick = segmented(BUY_KINDS, "ability"); self.kind_pick.add_class("besm-cl-kind")  # one tap each
+        self.pick = segmented(PICKS["ability"], ABILITIES[0]); self.pick.add_class("besm-cl-pick")
         self.what = _sized(W.Text("", description="Which", placeholder="its name"), "5em", "15em"); self.what.add_class("besm-cl-what")
         self.count = _sized(W.IntText(1, description="How many"), "6em", "10em"); self.count.add_class("besm-cl-count")
         self.cost = _sized(W.Text("", description="Cost (CP)", placeholder="e.g. 2 or 1.5"), "6em", "12em"); self.cost.add_class("besm-cl-cost")
@@ -71,22 +70,27 @@ class ClasslessPanel(Tracker):
         self.buy_button = self.button("Buy", self.buy, "besm-cl-buy", "primary")
         self.extra = _tick(False, "+1 for role-playing")
         self.session_button = self.button("Session", lambda: self.build.session(self.extra.value), "besm-cl-session")
-        self.status, self.summary, self.log_view = html_text(cls="besm-cl-status"), html_text(cls="besm-cl-summary"), html_text(cls="besm-log")
+        self.summary, self.log_view = html_text(cls="besm-cl-summary"), html_text(cls="besm-log")
         self.odds, self.last = html_text(cls="besm-odds-panel"), html_text(cls="besm-last")
+        self.odds.add_class("besm-odds-line")
         self.kind_pick.observe(lambda _: getattr(self, "_busy", False) or (self._once(self.refresh_choices), self.declaration_changed()), names="value")
         for w in (self.pick, self.what, self.count, self.cost, self.int_mod, self.extra):
             w.observe(lambda _: getattr(self, "_busy", False) or (self.show_cost(), self.declaration_changed()), names="value")
         setup = [html_text("<b>The character</b>: name, Character Points at creation and the readings (they take effect with "
                            "<i>New build</i>, at the top)"), _row(self.name, self.start, self.reading),
                  _row(self.earned, self.npc), html_text(READINGS_NOTE, cls="besm-cl-readings")]
-        declared = W.VBox([self.odds, html_text("<small>No dice: each purchase has its price.</small>"),
-                           self.row(self.buy_button, cls="besm-cl-message"), self.last])
-        declared.add_class("besm-declared")
-        action = [html_text("<b>Buy</b> (each purchase starts clear)"), self.status, _row(self.kind_pick, self.pick, self.what),
-                  _row(self.count, self.cost, self.int_mod), declared]
-        more = [html_text("<b>After a session</b>: 1 CP, 2 for exceptional role-playing"), _row(self.extra),
-                self.row(self.session_button, cls="besm-cl-session-message"), self.message, html_text("<h4>Bought</h4>"), self.summary]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the character and the readings"))
+        # the GM screen: the card holds the purchase (its kind and which one at one tap; a number or a name typed only where
+        # the kind needs one), the bar its exact cost and Buy
+        buy = W.VBox([html_text("<b>Buy</b> <small>(each purchase starts clear)</small>"), self.kind_pick, self.pick,
+                      _row(self.what, self.count, self.cost, self.int_mod)], layout=W.Layout())
+        bar = [self.odds, html_text("<small>No dice: each purchase has its price.</small>"), self.row(self.buy_button, cls="besm-cl-message"),
+               self.last]
+        self.extra.layout = W.Layout(width="auto", height="auto")  # as tall as the toggle it is drawn as (44 px on a phone)
+        extra = W.HBox([self.extra], layout=W.Layout()); extra.add_class("besm-chips")  # a tick box drawn as a toggle
+        more = [W.VBox([html_text("<b>After a session</b>: 1 CP, 2 for exceptional role-playing"), extra,
+                        self.row(self.session_button, cls="besm-cl-session-message"), self.message, html_text("<h4>Bought</h4>"), self.summary],
+                       layout=W.Layout())]
+        super().__init__(self.play_layout(setup, [buy], self.log_view, more, "Set-up: the character and the readings", bar=bar))
         self.add_class("besm-classless")
         self.resume()
 
@@ -151,9 +155,6 @@ class ClasslessPanel(Tracker):
 
     def refresh(self) -> None:
         b = self.build
-        self.status.value = (f"<div style='line-height:1.6'><b>{escape(b.name)}</b> · {'an NPC, ' if b.npc else ''}started with {b.start} CP (ECL {ecl(b.start, b.ecl_reading, npc=b.npc)}) · "
-                             f"gained <b>{b.gained}</b> · spent <b class='besm-cl-spent'>{_cp(b.spent)}</b> · "
-                             f"left <b class='besm-cl-left'>{_cp(b.left)}</b> · <b>ECL <span class='besm-cl-ecl'>{b.ecl}</span></b></div>")
         s = b.summary()
         rows = [("Abilities", ", ".join(f"{a} +{n}" for a, n in s["abilities"].items())), ("Saves", ", ".join(f"{a} +{n}" for a, n in s["saves"].items())),
                 ("Hit Dice", ", ".join(s["hit dice"])), ("Skill points", str(s["skill points"] or "")),
@@ -162,7 +163,7 @@ class ClasslessPanel(Tracker):
                                                                   for w, v in rows) + "</table>"
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{len(b.lines) - i}. {escape(l)}</div>"
                                       for i, l in enumerate(reversed(b.lines))) or "<i>Nothing bought yet.</i>"
-        self.last.value = f"<div style='margin-top:0.3em'><small>Last:</small> {len(b.lines)}. {escape(b.lines[-1])}</div>" if b.lines else ""
+        self.last.value = last_html(f"{len(b.lines)}. {escape(b.lines[-1])}") if b.lines else ""
         self._once(self.refresh_choices)
 
     def refresh_choices(self) -> None:
@@ -189,8 +190,7 @@ class ClasslessPanel(Tracker):
             line = f'<span style="{ERROR_STYLE}">⚠ {escape(message_text(err, self.labels))}</span>'
         award = 2 if self.extra.value else 1
         after = ecl(b.start, b.ecl_reading, b.gained + award, b.earned_reading, b.npc)
-        self.odds.value = (f"<div style='font-size:15px;line-height:1.45'>{line}<br>ECL {b.ecl} (buying never changes it); "
-                           f"a session's +{award} CP makes it {after}</div>")
+        self.odds.value = (f"<div>{line}<br>ECL {b.ecl} (buying never changes it); a session's +{award} CP makes it {after}</div>")
 
 
 def classless_ledger(saves: str | Path | None = "",  # the saves folder ("": the dashboards' own); None: no files

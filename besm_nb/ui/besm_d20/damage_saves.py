@@ -22,8 +22,8 @@ from ...besm_d20.damage_saves import (ARMOUR_RANGE, ATTACK_SOURCES, CON_RANGE, F
 from ...checks import D20_BONUS_RANGE, Step
 from ...dice import InputError, fmt_odds, pct, roll
 from ...render import Result, bar_chart, odds_table
-from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, fit, html_text, int_field, message_text, tabs
-from ..tracker import Bar, Play, Side, Tracker
+from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, fit, html_text, int_field, message_text, segmented, tabs
+from ..tracker import Bar, Play, Side, Tracker, last_html
 
 SOURCE_CHOICES = [("melee, armed or bare-handed (Strength)", "melee"), ("muscle-powered ranged (Strength)", "muscle-powered"),
                   ("other ranged weapon (Table A-3)", "ranged"), ("Special Attack (d8s)", "special")]
@@ -109,8 +109,8 @@ def damage_save_calculator(seed: int | None = None,  # the first seed shown
         intro="Fail: a hit. By more than 5: stunned. By more than 10: unconscious (stun) or disabled (lethal).")
 
 # %% auto #0
-__all__ = ['SOURCE_CHOICES', 'WEAPON_CHOICES', 'CAP_CHOICES', 'ATTACK_CHOICES', 'UNITS', 'ATTACK_DEFAULTS', 'damage_save_result',
-           'damage_save_calculator', 'DamageSaveTracker', 'damage_save_tracker', 'character_tabs']
+__all__ = ['SOURCE_CHOICES', 'WEAPON_CHOICES', 'CAP_CHOICES', 'ATTACK_CHOICES', 'UNITS', 'ATTACK_DEFAULTS', 'RARE',
+           'damage_save_result', 'damage_save_calculator', 'DamageSaveTracker', 'damage_save_tracker', 'character_tabs']
 
 # %% ../../../nbs/besm_d20/40_damage_saves_ui.ipynb #78cda65f
 @lru_cache(maxsize=None)
@@ -173,6 +173,7 @@ def _when(rounds: int) -> str:
 
 ATTACK_DEFAULTS = {"bonus": 3, "sneak": 0, "attack_kind": "lethal", "attacker": "", "cap": "none", "max_force": False, "d20": ""}
 # a new attack's declaration: the last attack's settings never carry over to the next attacker
+RARE = ("sneak", "attacker", "cap", "max_force")  # the parts of a hit kept in the card's fold: the fold's title names those set
 
 
 def _damage_play(track: DamageTrack) -> Play:
@@ -197,7 +198,7 @@ def _damage_play(track: DamageTrack) -> Play:
 
 
 class DamageSaveTracker(Tracker):
-    "A target's record under Damage Saves laid out for play: the record beside the next attack, with its exact odds, the d20 it needs and Roll; Fate Points, time, recovery below; set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
+    "A target's record under Damage Saves on the GM screen: the record beside the card of the next hit (its Damage Bonus typed, stun or lethal at one tap, the rarer parts in a fold) and the bar under it (the exact odds, the d20, Roll the save, a Fate Point, End round); time and recovery below; set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
     kind, version, noun = TRACK_KIND, TRACK_VERSION, "record"
     labels = {"natural": "d20 rolled", "dc": "Damage Bonus", "bonus": "Damage Bonus", "sneak_attack_feats": "Sneak Attack feats",
               "attacker_level": "Attacker Level", "max_effect": "Pulled punch", "medical": "Medical bonus", "rounds": "Time",
@@ -228,13 +229,14 @@ class DamageSaveTracker(Tracker):
         d = ATTACK_DEFAULTS
         self.bonus = _input(W.IntText, "8.5em", "13em", d["bonus"], description="Damage Bonus"); self.bonus.add_class("besm-damage-bonus")
         self.sneak = _input(W.IntText, "9.5em", "14em", d["sneak"], description="Sneak Attack feats")
-        self.attack_kind = _input(W.Dropdown, "8.5em", "15em", options=ATTACK_CHOICES, value=d["attack_kind"], description="Attack does")
+        self.attack_kind = segmented(ATTACK_CHOICES, d["attack_kind"], "Attack does")  # one tap: stun or lethal
         self.attack_kind.add_class("besm-attack-kind")
         self.attacker = _input(W.Text, "8.5em", "17em", d["attacker"], description="Attacker Level", placeholder="blank: none")
         self.attacker.add_class("besm-attacker")
-        self.cap = _input(W.Dropdown, "8.5em", "21em", options=CAP_CHOICES, value=d["cap"], description="Pulled punch")
-        self.max_force = _tick(d["max_force"], "Maximum Force")
-        self.d20 = _input(W.Text, "5.5em", "13em", "", description="d20 rolled", placeholder="blank: roll"); self.d20.add_class("besm-d20")
+        self.cap = segmented(CAP_CHOICES, d["cap"], "Pulled punch"); self.cap.add_class("besm-cap")
+        self.max_force = _tick(d["max_force"], "Maximum Force (no pulling)"); self.max_force.add_class("besm-max-force")
+        self.d20 = _input(W.Text, "5.5em", "13em", "", description="d20 rolled", placeholder="blank: roll")
+        self.d20.add_class("besm-d20"); self.d20.add_class("besm-typed-dice")  # the kit lays the dice box and the seed on one line on a phone
         self.seed = _input(W.IntText, "3em", "9em", seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="seed")
         self.seed.add_class("besm-seed")
         self.d20_need = html_text(cls="besm-dice-need")
@@ -254,6 +256,7 @@ class DamageSaveTracker(Tracker):
         self.medical = _input(W.IntText, "7.5em", "12em", 5, description="Medical bonus")
         self.stabilise_button = self.button("Stabilise (Medical)", lambda: self.check("stabilise"), "besm-stabilise")
         self.odds, self.log_view = html_text(cls="besm-odds-panel"), html_text(cls="besm-log")
+        self.odds.add_class("besm-odds-line")
         for w in (self.bonus, self.sneak, self.attack_kind, self.attacker, self.cap, self.max_force):
             w.observe(lambda _: getattr(self, "_busy", False) or (self.show_odds(), self.declaration_changed()), names="value")
         self.d20.observe(lambda _: getattr(self, "_busy", False) or (self._show_dice(), self.declaration_changed()), names="value")
@@ -263,16 +266,23 @@ class DamageSaveTracker(Tracker):
                  _row(self.name, self.con, self.armour, self.dh), _row(self.fort, self.level, self.fp),
                  html_text("<b>Readings</b>: whether a natural 1 on the save always fails, and whether a Disabled result also counts as a hit."),
                  _row(self.nat1, self.dhit), self.row(self.apply_button, cls="besm-target-message")]
-        declared = W.VBox([self.odds, self.d20_need, _row(self.d20, self.seed),
-                           self.row(self.roll_button, self.fate_button, self.round_button, cls="besm-attack-message"), self.last])
-        declared.add_class("besm-declared")
-        action = [html_text("<b>The next attack</b> (each starts clear)"), _row(self.bonus, self.sneak, self.attack_kind),
-                  _row(self.attacker, self.cap, self.max_force), declared]
-        more = [html_text("<b>Time, waking and recovery</b> (offered when the rules allow them)"),
-                _row(self.amount, self.unit, self.resting, self.medical_care), self.row(self.wait_button, cls="besm-time-message"),
-                self.row(self.wake_button, self.recover_button, self.strenuous_button, cls="besm-check-message"),
-                _row(self.medical), self.row(self.dying_button, self.stabilise_button, cls="besm-dying-message"), self.message]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the target and the readings"))
+        # the GM screen: the card holds the hit (a number typed for its Damage Bonus, the rest at one tap; the rarer parts in a
+        # fold), the bar the odds of the save, the d20 and the buttons that apply it
+        self.max_force.layout = W.Layout(width="auto", height="auto")  # as tall as the toggle it is drawn as (44 px on a phone)
+        chips = W.HBox([self.max_force], layout=W.Layout()); chips.add_class("besm-chips")  # a tick box drawn as a toggle
+        self.rare = W.Accordion(children=[W.VBox([_row(self.sneak, self.attacker), self.cap, chips], layout=W.Layout())],
+                                titles=(self._rare_title(),), selected_index=None, layout=W.Layout())
+        self.rare.add_class("besm-rare-hit")
+        hit = W.VBox([html_text("<b>The hit</b> <small>(each starts clear)</small>"), _row(self.bonus, self.attack_kind), self.rare],
+                     layout=W.Layout())
+        bar = [self.odds, W.VBox([self.d20_need, _row(self.d20, self.seed)], layout=W.Layout()),
+               self.row(self.roll_button, self.fate_button, self.round_button, cls="besm-attack-message"), self.last]
+        more = [W.VBox([html_text("<b>Time, waking and recovery</b> (offered when the rules allow them)"),
+                        _row(self.amount, self.unit, self.resting, self.medical_care), self.row(self.wait_button, cls="besm-time-message"),
+                        self.row(self.wake_button, self.recover_button, self.strenuous_button, cls="besm-check-message"),
+                        _row(self.medical), self.row(self.dying_button, self.stabilise_button, cls="besm-dying-message"), self.message],
+                       layout=W.Layout())]
+        super().__init__(self.play_layout(setup, [hit], self.log_view, more, "Set-up: the target and the readings", bar=bar))
         self.add_class("besm-tracker"); self.add_class("besm-damage-tracker")
         self.resume()
 
@@ -315,16 +325,24 @@ class DamageSaveTracker(Tracker):
             for k, w in self._attack_widgets().items():
                 v = data.get(k)
                 if type(v) is not type(ATTACK_DEFAULTS[k]): continue
-                if isinstance(w, widgets.Dropdown) and v not in [o[1] for o in w.options]: continue
+                if hasattr(w, "options") and v not in [o[1] for o in w.options]: continue  # a choice no longer offered
                 w.value = v[:50] if isinstance(v, str) else v
         self._once(put)
         self.show_odds()
 
+    def _rare_title(self) -> str:
+        "The fold's title: what it holds, and which of those the hit declared uses (so a closed fold hides nothing set)."
+        set_ = [w for k, w in (("sneak", "Sneak Attack"), ("attacker", "attacker's Level"), ("cap", "pulled punch"),
+                                ("max_force", "Maximum Force"))
+                if getattr(self, k).value != ATTACK_DEFAULTS[k]]
+        return "More: " + (f"set: {', '.join(set_)}" if set_ else "Sneak Attack, a mook, a pulled punch, Maximum Force")
+
     def _clear_attack(self) -> None:
-        "The next attack starts clear."
+        "The next attack starts clear, its fold closed (nothing in it is set)."
         def clear():
             for k, w in self._attack_widgets().items(): w.value = ATTACK_DEFAULTS[k]
         self._once(clear)
+        self.rare.selected_index = None
 
     # -- actions --------------------------------------------------------------------------------------
     def _target(self) -> Target:
@@ -378,18 +396,20 @@ class DamageSaveTracker(Tracker):
         log = self.track.log
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{len(log) - i}. {escape(l)}</div>"
                                       for i, l in enumerate(reversed(log[-300:]))) or "<i>Nothing yet.</i>"
-        self.last.value = f"<div style='margin-top:0.3em'><small>Last:</small> {len(log)}. {escape(log[-1])}</div>" if log else ""
+        self.last.value = last_html(f"{len(log)}. {escape(log[-1])}") if log else ""
 
     def _show_dice(self) -> None:
         "Which die the button needs, said before it is asked for."
         t, typed = self.track.target, self.d20.value.strip()
-        self.d20_need.value = (f"<b>Dice: a d20 for {escape(t.name)}'s Damage Save</b> (the checks below take one d20 too): "
-                                + (f"the typed {escape(typed)} is used." if typed else
-                                   f"type the table's roll, or leave the box empty to roll here with seed {self.seed.value}."))
+        self.d20_need.value = (f"<b>Dice: a d20 for {escape(t.name)}'s Damage Save</b> "
+                               + (f"(the typed {escape(typed)} is used)." if typed else
+                                  f"<span class='besm-dice-how'>(the checks below take one d20 too): type the table's roll, or leave "
+                                  f"the box empty to roll here with seed {self.seed.value}.</span>"))
 
     def show_odds(self) -> None:
         "The exact chance of each result of the attack set up, for the target as he or she is now."
         self._show_dice()
+        if hasattr(self, "rare"): self.rare.set_title(0, self._rare_title())
         try:
             dc = self._dc()
             odds = self.track.odds(dc, self.attack_kind.value, self._attacker(), self.cap.value, self.max_force.value)
@@ -399,9 +419,8 @@ class DamageSaveTracker(Tracker):
         r = self.track.record
         kind = "lethal" if self.attack_kind.value == "stun" and r.out else self.attack_kind.value
         note = " (a stun attack counts as lethal: the target is out)" if kind != self.attack_kind.value else ""
-        self.odds.value = (f"<div class='besm-round-odds' style='line-height:1.5;font-size:15px'><b>DC {dc}</b>{note}: "
-                           + "; ".join(f"{escape(k)} <span class='besm-p'>{fmt_odds(v)}</span>" for k, v in odds.items()) + "</div>"
-                           + bar_chart(odds, highlight=list(odds)[2:], height=60))
+        self.odds.value = (f"<div class='besm-round-odds'><b>{escape(self.track.target.name)}'s save against DC {dc}</b>{note}: "
+                           + "; ".join(f"{escape(k)} <span class='besm-p'>{fmt_odds(v)}</span>" for k, v in odds.items()) + "</div>")
 
 
 def damage_save_tracker(seed: int | None = None,  # the first seed shown

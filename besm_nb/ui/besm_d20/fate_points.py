@@ -16,9 +16,9 @@ from ...besm_d20.fate_points import (DAMAGE_SAVE_USE, GOAL_GAIN, LEDGER_KIND, LE
 from fractions import Fraction
 
 from ...dice import InputError, fmt_odds
-from ..calc import html_text
+from ..calc import html_text, segmented
 from .damage_saves import _input, _row, _sized
-from ..tracker import Bar, Play, Side, Tracker
+from ..tracker import Bar, Play, Side, Tracker, last_html
 
 USE_NOTES = {
     "Left For Dead": "at minus full Hit Points: not killed; healed within the hour, stable at −1 HP; else Fortitude DC 20 after it",
@@ -46,7 +46,7 @@ def _ledger_play(led: FateLedger) -> Play:
 
 
 class FateLedgerPanel(Tracker):
-    "A Fate Point ledger laid out for play: the balance beside the spend, with what its die can do, the die it needs and Spend; gains for goals; set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
+    "A Fate Point ledger on the GM screen: the balance beside the card of the spend (its use and weapon at one tap, a number typed only for Destiny's points or Raw Power's Level) and of a gain for a goal, and the bar under it (what the spend does with the exact odds of its die, the die, Spend, Gain); set-up folded away; the tracker kit's undo, autosave, several screens, players' view and saves."
     kind, version, noun = LEDGER_KIND, LEDGER_VERSION, "ledger"
     labels = {"points": "Points", "use": "Use", "note": "What for", "level": "Level", "roll": "Die rolled", "weapon": "Weapon",
               "name": "File name", "start": "Start with"}
@@ -62,33 +62,38 @@ class FateLedgerPanel(Tracker):
         self.start_tracker(saves)
         self.name = _input(W.Text, "5em", "16em", self.ledger.name, description="Name"); self.name.add_class("besm-fp-name")
         self.start_with = _input(W.IntText, "5em", "10em", START, description="Start with")
-        self.use = _input(W.Dropdown, "5em", "19em", options=list(SPEND_USES), value="Left For Dead", description="Use")
-        self.use.add_class("besm-fp-use")
-        self.points = _input(W.IntText, "5em", "9em", 1, description="Points"); self.points.add_class("besm-fp-points")
+        self.use = segmented(SPEND_USES, "Left For Dead"); self.use.add_class("besm-fp-use")  # one tap
+        self.points = _sized(W.IntText(1, description="Points"), "5em", "9em"); self.points.add_class("besm-fp-points")  # shown for Destiny and other uses
         self.note = _input(W.Text, "5em", "19em", "", description="What for", placeholder="optional"); self.note.add_class("besm-fp-note")
         self.level = _sized(W.IntText(5, description="Level"), "5em", "9em")
-        self.weapon = _sized(W.Dropdown(options=WEAPON_CHOICES, value="none", description="Weapon"), "5em", "19em")
-        self.die = _sized(W.Text("", description="Die rolled", placeholder="blank: roll"), "6em", "13.5em"); self.die.add_class("besm-fp-die")
+        self.weapon = segmented(WEAPON_CHOICES, "none", "Weapon"); self.weapon.add_class("besm-fp-weapon")
+        self.die = _sized(W.Text("", description="Die rolled", placeholder="blank: roll"), "6em", "13.5em")
+        self.die.add_class("besm-fp-die"); self.die.add_class("besm-typed-dice")  # the kit lays the die box and the seed on one line on a phone
         self.seed = _sized(W.IntText(seed if seed is not None else self._seeds.randrange(1, 1_000_000), description="seed"), "3em", "9em")
+        self.seed.add_class("besm-seed")
         self.spend_button = self.button("Spend", self.spend, "besm-fp-spend", "primary")
-        self.gain_points = _input(W.Dropdown, "5em", "9em", options=list(range(GOAL_GAIN[0], GOAL_GAIN[1] + 1)), value=1, description="Points")
+        self.gain_points = segmented(list(range(GOAL_GAIN[0], GOAL_GAIN[1] + 1)), 1, "Points"); self.gain_points.add_class("besm-fp-gain-points")
         self.goal = _input(W.Text, "5em", "19em", "", description="Goal", placeholder="e.g. saved the school"); self.goal.add_class("besm-fp-goal")
         self.gain_button = self.button("Gain for a major goal", self.gain, "besm-fp-gain")
-        self.hint, self.status, self.log_view = html_text(cls="besm-fp-hint"), html_text(cls="besm-fp-status"), html_text(cls="besm-log")
+        self.hint, self.log_view = html_text(cls="besm-fp-hint"), html_text(cls="besm-log")
         self.odds, self.die_need, self.last = html_text(cls="besm-odds-panel"), html_text(cls="besm-dice-need"), html_text(cls="besm-last")
+        self.odds.add_class("besm-odds-line")
         for w in (self.use, self.weapon, self.level, self.points):  # only a Personal Gear weapon rolls its d2
             w.observe(lambda _: getattr(self, "_busy", False) or (self.refresh_choices(), self.declaration_changed()), names="value")
         for w in (self.note, self.die, self.goal, self.gain_points):
             w.observe(lambda _: getattr(self, "_busy", False) or (self.show_spend(), self.declaration_changed()), names="value")
         setup = [html_text("<b>Whose ledger</b>: the name and the Fate Points to start with take effect with <i>New ledger</i> (at the top)."),
                  _row(self.name, self.start_with)]
-        declared = W.VBox([self.odds, self.die_need, _row(self.die, self.seed), self.row(self.spend_button, cls="besm-fp-message"), self.last])
-        declared.add_class("besm-declared")
-        action = [html_text("<b>Spend</b> (each spend starts clear)"), self.status, _row(self.use, self.points), self.hint, _row(self.note),
-                  _row(self.level, self.weapon), declared]
-        more = [html_text("<b>Earn</b>: 1 or 2 points for a major goal reached, as the GM decides"), _row(self.goal, self.gain_points),
-                self.row(self.gain_button, cls="besm-fp-gain-message"), self.message]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: whose ledger"))
+        # the GM screen: the card holds the two events of a ledger, a spend (its use and weapon at one tap, a number only where
+        # one is needed) and a gain; the bar what the spend does with the odds of its die, the die, Spend and Gain
+        spend = W.VBox([html_text("<b>Spend</b> <small>(each spend starts clear)</small>"), self.use, self.hint,
+                        _row(self.points, self.level, self.weapon), _row(self.note)], layout=W.Layout())
+        earn = W.VBox([html_text("<b>Earn</b> <small>1 or 2 points for a major goal reached, as the GM decides</small>"),
+                       _row(self.gain_points, self.goal)], layout=W.Layout())
+        buttons = self.row(self.spend_button, self.gain_button, cls="besm-fp-message")
+        self._row_messages[-1].add_class("besm-fp-gain-message")
+        bar = [self.odds, W.VBox([self.die_need, _row(self.die, self.seed)], layout=W.Layout()), buttons, self.last]
+        super().__init__(self.play_layout(setup, [spend, earn], self.log_view, [self.message], "Set-up: whose ledger", bar=bar))
         self.add_class("besm-fate-ledger")
         self.resume()
 
@@ -128,7 +133,7 @@ class FateLedgerPanel(Tracker):
             for k, w in {**self._declaration(), "level": self.level, "goal": self.goal, "gain_points": self.gain_points}.items():
                 v = data.get(k)
                 if type(v) is not type(w.value): continue
-                if isinstance(w, widgets.Dropdown) and v not in [o[1] if isinstance(o, tuple) else o for o in w.options]: continue
+                if hasattr(w, "options") and v not in [o[1] if isinstance(o, tuple) else o for o in w.options]: continue  # no longer offered
                 w.value = v[:200] if isinstance(v, str) else v
         self._once(put)
         self.refresh_choices()
@@ -159,11 +164,9 @@ class FateLedgerPanel(Tracker):
     def refresh(self) -> None:
         led = self.ledger
         self.spend_button.disabled = led.balance < 1
-        self.status.value = (f"<div style='line-height:1.6'><b>{escape(led.name)}</b>: <b class='besm-fp-balance' style='font-size:130%'>"
-                             f"{led.balance}</b> Fate Point{'s' if led.balance != 1 else ''} to spend</div>")
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{len(led.lines) - i}. {escape(l)}</div>"
                                       for i, l in enumerate(reversed(led.lines))) or "<i>Nothing spent or gained yet.</i>"
-        self.last.value = f"<div style='margin-top:0.3em'><small>Last:</small> {len(led.lines)}. {escape(led.lines[-1])}</div>" if led.lines else ""
+        self.last.value = last_html(f"{len(led.lines)}. {escape(led.lines[-1])}") if led.lines else ""
         self.refresh_choices()
 
     def refresh_choices(self) -> None:
@@ -174,6 +177,7 @@ class FateLedgerPanel(Tracker):
             self.weapon.layout.display = None if use == "Mighty Blow" else "none"
             self.die.layout.display = self.seed.layout.display = None if self._rolls() else "none"
             self.points.disabled = use not in ("Destiny", OTHER_USE)
+            self.points.layout.display = "none" if self.points.disabled else None  # one point for the other uses: nothing to type
             if self.points.disabled: self.points.value = 1
         self._once(shown)
         self.show_spend()
@@ -182,9 +186,9 @@ class FateLedgerPanel(Tracker):
         "What the spend declared does, with the exact odds of its die, and the die it needs."
         use, led = self.use.value, self.ledger
         extra = f" ({raw_power_expr(self.level.value)})" if use == "Raw Power" and 1 <= self.level.value <= 200 else ""
-        self.hint.value = f"<div style='font-size:90%;line-height:1.4'>{escape(USE_NOTES[use] + extra)}</div>"
+        self.hint.value = f"<div style='font-size:13px;line-height:1.35'>{escape(USE_NOTES[use] + extra)}</div>"
         points = self.points.value if use in ("Destiny", OTHER_USE) else 1
-        lines = [f"<b>{escape(use)}</b>: {points} Fate Point{'s' if points != 1 else ''}, balance {led.balance} → {led.balance - points}"
+        lines = [f"<b>{escape(led.name)}: {escape(use)}</b>, {points} Fate Point{'s' if points != 1 else ''}, balance {led.balance} → {led.balance - points}"
                  + (" (not enough left)" if points > led.balance else "")]
         if use == "Raw Power" and 1 <= self.level.value <= 200:
             lv = self.level.value
@@ -194,12 +198,13 @@ class FateLedgerPanel(Tracker):
             lines.append("Personal Gear: it snaps on a 1 on 1d2, " + fmt_odds(Fraction(1, 2)) if w == "personal gear" else
                          "a bought or found weapon shatters: certain" if w == "bought" else
                          "an Item of Power never breaks" if w == "item of power" else "no weapon at risk")
-        self.odds.value = "<div style='font-size:15px;line-height:1.45'>" + "<br>".join(lines) + "</div>"
+        self.odds.value = "<div>" + "<br>".join(lines) + "</div>"
         die = "1d6" if use == "Raw Power" else "1d2" if self._rolls() else ""
         typed = self.die.value.strip()
         self.die_need.value = ("<b>No dice needed.</b>" if not die else
-                               f"<b>Dice: {die} for {escape(use)}</b>: " + (f"the typed {escape(typed)} is used." if typed else
-                               f"type the table's roll, or leave the box empty to roll here with seed {self.seed.value}."))
+                               f"<b>Dice: {die} for {escape(use)}</b> " + (f"(the typed {escape(typed)} is used)." if typed else
+                               f"<span class='besm-dice-how'>type the table's roll, or leave the box empty to roll here with seed "
+                               f"{self.seed.value}.</span>"))
 
 
 def fate_ledger(seed: int | None = None,  # the first seed shown

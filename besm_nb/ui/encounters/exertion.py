@@ -14,12 +14,19 @@ from ...dice import InputError
 from ...encounters.actions import ATTRIBUTE_RANGE
 from ...encounters.exertion import (RECOVERY_RANGE, STAMINA_KIND, STAMINA_RANGE, STAMINA_VERSION, STATS, StaminaRecord,
                                          exertion_cost, rounds_until_collapse)
-from ..calc import fit, html_text, tick_box
-from ..tracker import Bar, Play, Side, Tracker
+from ..calc import fit, html_text, segmented, tick_box
+from ..tracker import Bar, Play, Side, Tracker, last_html
 
 def _sized(w, width: str = "14em", label: str = "initial"):
     "A described input that shows its whole label and fits a phone's width, on a layout shared with its size (`fit`)."
     return fit(w, label, width)
+
+
+def _side_by_side(*children: widgets.Widget) -> widgets.HBox:
+    "Inputs side by side, wrapping under each other on a narrow screen."
+    box = widgets.HBox(list(children), layout=widgets.Layout(flex_flow="row wrap", align_items="center", max_width="100%"))
+    box.add_class("besm-row")
+    return box
 
 
 def _fighter_side(f, exertion: bool, current: bool = False) -> Side:
@@ -49,13 +56,12 @@ def _stamina_play(record: StaminaRecord,  # the record shown
     turn = (f"{done} of {len(sides)} done: mark what each does, then End round" if sides else "Add the characters (in Set-up)")
     return Play(sides, turn, r.round if sides else None, [f"R{n}: {escape(t)}" for n, t in reversed(r.log[-6:])])
 
-
 # %% auto #0
 __all__ = ['StaminaTracker', 'stamina_tracker']
 
 # %% ../../../nbs/encounters/73_exertion_ui.ipynb #52d65931
 class StaminaTracker(Tracker):
-    "A Stamina tracker laid out for play: every character's Stamina beside the one chosen, with what her push costs and how long she can keep it up; set-up folded away; undo and redo across rounds, autosave, several screens, a players' view, saves."
+    "A Stamina tracker on the GM screen: every character's Stamina beside the card of the one chosen (who at one tap, her push and her injury, a number typed only for the Stamina), the bar under it (what her push costs and how long she can keep it up, Acts, Minor action only, Push, Hurt, End round); once she has acted the card moves on to the next who has not; set-up folded away; undo and redo across rounds, autosave, several screens, a players' view, saves."
     kind, version, noun = STAMINA_KIND, STAMINA_VERSION, "fight"
 
     def __init__(self,
@@ -70,21 +76,22 @@ class StaminaTracker(Tracker):
         def button(label, fn, cls, style="", labels=None):  # one engine event, its refusal naming the field on screen
             return self.button(label, lambda: self._relabel(fn, labels or {}), cls, style)
         # the round
-        self.who = _sized(W.Dropdown(description="Who"), "14em"); self.who.add_class("besm-who")
+        self.who = segmented([]); self.who.add_class("besm-who")  # one tap: the one the card is about
         self.b_act = button("Acts", self.act_now, "besm-act", labels={"name": "Who"})
         self.b_minor = button("Minor action only", self.minor_now, "besm-minor", labels={"name": "Who"})
         self.b_heavy = button("Heavily encumbered on/off", self.toggle_heavy, "besm-heavy", labels={"name": "Who"})
         self.b_remove = button("Remove", self.remove, "besm-remove", labels={"name": "Who"})
-        self.stat = _sized(W.Dropdown(options=[("Strength", "strength"), ("Willpower", "willpower")], description="Push"), "11em")
-        self.stat.add_class("besm-stat")
-        self.points = _sized(W.Dropdown(description="Stamina to push"), "12em"); self.points.add_class("besm-points")
-        self.b_push = button("Push", self.push, "besm-push", labels={"name": "Who"})
+        self.stat = segmented([("Strength", "strength"), ("Willpower", "willpower")], "strength"); self.stat.add_class("besm-stat")
+        self.points = fit(W.IntText(1, description="Stamina to push"), "initial", "12em", own=True)  # the bar says the most she may push
+        self.points.add_class("besm-points")
+        self.b_push = button("Push", self.push, "besm-push", labels={"name": "Who", "points": "Stamina to push"})
         self.hurt_stamina = _sized(W.IntText(1, description="Stamina lost"), "11em"); self.hurt_stamina.add_class("besm-hurt-stamina")
         self.hurt_health = _sized(W.IntText(0, description="Health lost"), "11em"); self.hurt_health.add_class("besm-hurt-health")
         self.b_hurt = button("Hurt", self.hurt, "besm-hurt", "danger", {"name": "Who", "stamina": "Stamina lost", "health": "Health lost"})
         self.b_end = button("End round", self.end_round, "besm-end-round", "primary")
         self.b_repeat = button("Repeat last round", self.repeat, "besm-repeat", labels={"repeat": "Repeat last round"})
         self.odds = html_text(cls="besm-odds-panel")  # what the declared push costs, and how long she can keep it up
+        self.odds.add_class("besm-odds-line")
         self.last = html_text(cls="besm-last")
         # characters
         self.f_name = _sized(W.Text(description="Name", placeholder="e.g. Garth"), "14em"); self.f_name.add_class("besm-name")
@@ -112,14 +119,16 @@ class StaminaTracker(Tracker):
                  html_text("<b>Rules</b>: <i>exertion</i> charges each round of effort 1 Stamina (2 heavily encumbered); "
                            "<i>Stamina per rest</i> is what a round of doing nothing gives back (your game's recovery rules say)"),
                  self.row(self.exertion, self.recovery, self.b_rules, cls="besm-rules-message")]
-        declared = W.VBox([self.odds, html_text("<small>No dice: each button records what happened at the table.</small>"),
-                           self.row(self.b_push, self.b_end, self.b_repeat, cls="besm-round-message"), self.last])
-        declared.add_class("besm-declared")
-        action = [self.status, self.row(self.who, self.b_act, self.b_minor, cls="besm-who-message"),
-                  self.row(self.stat, self.points, cls="besm-push-message"), declared,
-                  self.row(self.hurt_stamina, self.hurt_health, self.b_hurt, cls="besm-hurt-message")]
-        more = [self.row(self.b_heavy, self.b_remove, cls="besm-who-more-message"), self.message]
-        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: characters and rules"))
+        # the GM screen: the card holds who (one tap) and what her push or her injury is (a number typed only for the
+        # Stamina); the bar what the push costs and the buttons that record what she does; the round's end with them
+        action = [W.VBox([self.status, self.who], layout=W.Layout()),
+                  W.VBox([html_text("<b>Push</b> <small>Strength or Willpower, one for one in Stamina</small>"),
+                          _side_by_side(self.stat, self.points)], layout=W.Layout()),
+                  W.VBox([html_text("<b>Hurt</b>"), _side_by_side(self.hurt_stamina, self.hurt_health)], layout=W.Layout())]
+        bar = [self.odds, html_text("<small>No dice: each button records what happened at the table.</small>"),
+               self.row(self.b_act, self.b_minor, self.b_push, self.b_hurt, self.b_end, self.b_repeat, cls="besm-round-message"), self.last]
+        more = [W.VBox([self.row(self.b_heavy, self.b_remove, cls="besm-who-more-message"), self.message], layout=W.Layout())]
+        super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: characters and rules", bar=bar))
         self.add_class("besm-tracker"); self.add_class("besm-stamina-tracker")
         self.resume()
 
@@ -163,7 +172,7 @@ class StaminaTracker(Tracker):
             self._actor = self.who.value
             if data.get("stat") in STATS: self.stat.value = data["stat"]
             self._offer_points()
-            if data.get("points") in self.points.options: self.points.value = data["points"]
+            if type(data.get("points")) is int and 0 <= data["points"] <= ATTRIBUTE_RANGE[1]: self.points.value = data["points"]
             for w, k in ((self.hurt_stamina, "hurt_stamina"), (self.hurt_health, "hurt_health")):
                 if type(data.get(k)) is int: w.value = data[k]
             self._show_odds()
@@ -172,14 +181,17 @@ class StaminaTracker(Tracker):
     def refresh(self) -> None:
         "Redraw the choices the rules allow now, what the declared push costs, and the log."
         r = self.record
-        self._once(lambda: self._offer(self.who, list(r.fighters)))
-        self._once(self._offer_points)
+        self._redrawing = True  # the order of play is redrawn once, after it (the kit follows play when the one acting changed)
+        try:
+            self._once(lambda: self._offer(self.who, list(r.fighters)))
+            self._once(self._offer_points)
+        finally: self._redrawing = False
         self.b_end.disabled = not r.fighters
         self.b_repeat.disabled = not r.can_repeat
-        self.status.value = (f'<div class="besm-round" data-round="{r.round}" style="font-size:15px">Round <b>{r.round}</b> · exertion '
-                             f"{'on' if r.rules['exertion'] else 'off'} · {r.rules['recovery']} Stamina per rest</div>")
+        self.status.value = (f'<div class="besm-round" data-round="{r.round}"><b>Who</b> <small>· round {r.round} · exertion '
+                             f"{'on' if r.rules['exertion'] else 'off'} · {r.rules['recovery']} Stamina per rest</small></div>")
         self.log_view.value = "<br>".join(f"<code>R{n}: {escape(t)}</code>" for n, t in reversed(r.log[-60:])) or "<i>Nothing yet.</i>"
-        self.last.value = (f"<div style='margin-top:0.3em'><small>Last:</small> R{r.log[-1][0]}: {escape(r.log[-1][1])}</div>" if r.log else "")
+        self.last.value = last_html(f"R{r.log[-1][0]}: {escape(r.log[-1][1])}") if r.log else ""
 
     # -- plumbing ---------------------------------------------------------------------------------------
     @staticmethod
@@ -197,45 +209,53 @@ class StaminaTracker(Tracker):
         self._actor = name
         f = self.record.fighters.get(name) if name else None
         most = f.can_push(self.stat.value) if f else 0
-        self._offer(self.points, [str(n) for n in range(1, most + 1)] or ["—"])
-        if fresh: self.points.value = self.points.options[0]
-        self.b_push.disabled = most == 0
+        if fresh: self.points.value = 1
         self.b_act.disabled = f is None or not f.can_act
         self.b_minor.disabled = f is None or not f.can_act_minor
         for b in (self.b_hurt, self.b_heavy, self.b_remove): b.disabled = f is None
         self._declared_changed()
 
     def _declared_changed(self) -> None:
-        "The declaration changed: show what it costs, keep it for a reload, mark the one it is about."
+        "The declaration changed: show what it costs, keep it for a reload, mark the one it is about (after an action, the kit does)."
         self._show_odds()
-        self._show_play()
+        if not getattr(self, "_redrawing", False): self._show_play()
         self.declaration_changed()
+
+    def _push_points(self) -> int:
+        "The Stamina to push typed, if the rules allow it now for the one chosen and the stat chosen; else 0."
+        f = self.record.fighters.get(self.who.value) if self.who.value else None
+        points = self.points.value
+        return points if f is not None and 1 <= points <= f.can_push(self.stat.value) else 0
 
     def _show_odds(self) -> None:
         "What the declared push costs now, what her round's end brings, and how many rounds she can keep it up."
         r, name = self.record, self.who.value
         f = r.fighters.get(name) if name else None
+        points = self._push_points()
+        self.b_push.disabled = not points  # only a push the rules allow
         if f is None:
             self.odds.value = "<b>Add the characters</b> (Set-up, above)." if not r.fighters else ""
             return
         lines = [f"<b>{escape(f.name)}</b>: Stamina <b>{f.stamina}</b> of {f.max_stamina}"]
         exert = exertion_cost(r.rules["exertion"], f.heavy)
-        points = int(self.points.value) if self.points.value.isdigit() and not self.b_push.disabled else 0
+        most = f.can_push(self.stat.value)
         if f.collapsed: lines.append("collapsed: she can do nothing until her Stamina comes back")
         elif points:
             stat = self.stat.value
             per = points + exert
-            lines.append(f"<b>Push {stat.capitalize()} {f.now(stat)} → {f.now(stat) + points}</b> this round: "
+            lines.append(f"<b>Push {stat.capitalize()} {f.now(stat)} → {f.now(stat) + points}</b> this round (up to {most}): "
                          f"{points} Stamina now ({f.stamina - points} left)" + (f", then exertion −{exert} at the round's end" if exert else ""))
             lines.append(f"Kept up each round ({per} a round): <b>{rounds_until_collapse(f.stamina, per)} rounds</b> "
                          "paid in full before she collapses")
+        elif most:
+            lines.append(f"Push {self.stat.value.capitalize()}: type 1 to {most} Stamina (up to double, and only the Stamina she has)")
         else:
             lines.append(f"Nothing more to push into {self.stat.value.capitalize()} this round (up to double, and only the Stamina she has)")
         if not f.collapsed:
             end = (f"exertion −{exert}" if f.effort and exert else "no exertion" if f.acted else
                    f"rest +{min(r.rules['recovery'], f.max_stamina - f.stamina)}" if not f.injured else "no rest (hurt)")
             lines.append(f"At the round's end as things stand: {end}")
-        self.odds.value = "<div style='font-size:15px;line-height:1.45'>" + "<br>".join(lines) + "</div>"
+        self.odds.value = "<div>" + "<br>".join(lines) + "</div>"
 
     def _who(self) -> str:
         if not self.who.value: raise ValueError("Who: add a character first")
@@ -257,19 +277,30 @@ class StaminaTracker(Tracker):
         name = self.f_name.value.strip()
         self.refresh(); self.who.value = name; self.f_name.value = ""
 
+    def _move_on(self, after: str | None = None) -> None:
+        "The card moves on to the next character (after `after`, in the order of play, round the end) who has done nothing yet this round; it stays if there is none."
+        names = list(self.record.fighters)
+        start = names.index(after) + 1 if after in names else 0
+        nxt = next((n for n in names[start:] + names[:start] if self.record.fighters[n].can_act_minor), None)
+        if nxt is not None and nxt != self.who.value: self._once(lambda: setattr(self.who, "value", nxt))
+
     def act_now(self) -> None:
-        "The chosen character acts this round: an effort."
-        self.record.act(self._who())
+        "The chosen character acts this round: an effort; the card moves on to the next who has not acted."
+        name = self._who()
+        self.record.act(name)
+        self._move_on(name)
 
     def minor_now(self) -> None:
-        "The chosen character does only something small this round: no rest, no exertion."
-        self.record.act(self._who(), effort=False)
+        "The chosen character does only something small this round: no rest, no exertion; the card moves on."
+        name = self._who()
+        self.record.act(name, effort=False)
+        self._move_on(name)
 
     def push(self) -> None:
-        "The chosen character pushes the chosen stat with the Stamina shown."
-        if not self.points.value or not self.points.value.isdigit():
-            raise ValueError("Stamina to push: nothing can be pushed now (up to double the stat, and only the Stamina she has)")
-        self.record.push(self._who(), self.stat.value, int(self.points.value))
+        "The chosen character pushes the chosen stat with the Stamina typed (an effort); the card moves on."
+        name = self._who()
+        self.record.push(name, self.stat.value, self.points.value)  # the record refuses what the rules forbid, naming the field
+        self._move_on(name)
 
     def hurt(self) -> None:
         "The chosen character is hurt."
@@ -284,17 +315,18 @@ class StaminaTracker(Tracker):
         self.record.remove(self._who())
 
     def end_round(self) -> None:
-        "End the round: exertion, rest, pushes over."
+        "End the round: exertion, rest, pushes over; the card goes to the first character who can act."
         self.record.end_round()
+        self._move_on()
         self._say(f"Round {self.record.round} begins.", self.b_end._besm_message)
 
     def repeat(self) -> None:
-        "Everyone does again what they did in the round just ended."
+        "Everyone does again what they did in the round just ended; the card goes to the first who has not."
         self.record.repeat()
+        self._move_on()
 
 
 def stamina_tracker(saves: str | Path | None = "",  # the saves folder ("": the dashboards' own); None: no files at all
                    ) -> StaminaTracker:
     "Tracker: several characters' Stamina through a fight, with exertion, pushing, rest, undo across rounds and saves."
     return StaminaTracker(saves)
-
