@@ -324,7 +324,7 @@ def read_state(data: object,  # a saved state of the tracker (or a fight the eng
         s = fields(d["setup"], "setup", ("fighters", "rules"), ("fighters", "rules"))
         fighters = tuple(from_fields(Fighter, x, f"setup.fighters[{i}]", defaults=False) for i, x in enumerate(items(s["fighters"], "setup.fighters", 1)))
         rules = from_fields(FightRules, s["rules"], "setup.rules", defaults=False)
-        if items(d["actions"], "actions", 0): raise InputError("actions", "a fight of fewer than two fighters has no actions")
+        if items(d["actions"], "actions", MAX_ACTIONS): raise InputError("actions", "a fight of fewer than two fighters has no actions")
         fight = None
     else:
         fight = fight_from_dict(core)
