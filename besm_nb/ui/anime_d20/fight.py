@@ -18,9 +18,8 @@ import ipywidgets as widgets
 from ...checks import d20_check
 from ...dice import DiceFeed, InputError, fmt_odds, pct
 from ...store import fields, from_fields, items, text, whole
-from ...anime_d20.fight import (ANSWER_ROWS, ATTACK_ROWS, DEFENCES, FATE_USES, FIGHT_KIND, FIGHT_VERSION, GM_CONDITIONS,
-                                     INITIATIVE_READINGS, MANOEUVRES, MAX_ACTIONS, OTHERS_ROWS, SPREADING, TOTAL_ATTACK_READINGS,
-                                     WEAPON_KINDS, Aim, Answer, Attack, BlowOdds, BreakContact, ClearCondition, Delay, EndRound, EndTurn,
+from ...anime_d20.fight import (ATTACK_ROWS, DEFENCES, FATE_USES, FIGHT_KIND, FIGHT_VERSION, GM_CONDITIONS, MANOEUVRES, MAX_ACTIONS,
+                                     OTHERS_ROWS, SPREADING, WEAPON_KINDS, Aim, Answer, Attack, BlowOdds, BreakContact, ClearCondition, Delay, EndRound, EndTurn,
                                      Escape, FatePoint, Fight, Fighter, FightRules, FirstAid, Grapple, Harm, Heal, Initiative, MindAttack,
                                      MindContact, NonCombat, SecondWind, SetCondition, Setup, Stand, TotalDefence, Weapon, Withdraw,
                                      attack_preview, defences_left, fight_act, fight_from_dict, fight_to_dict, grapple_preview,
@@ -38,15 +37,15 @@ TURN_KINDS = {"attack": "attack", "grapple": "grapple", "delay": "wait", "total 
               "escape": "struggle free", "stand": "stand up", "end turn": "end turn", "non-combat": "other action",
               "mind contact": "mind contact", "mind attack": "mind attack", "break contact": "fight a mind out", "first aid": "first aid"}
 PACES = ("still", "walking", "jogging", "running", "sprinting")  # the attacker's pace, walking by default (Table 12-4)
-COUNTS = {"range": 2, "open": 2}  # a row with a span of values is offered in steps of this many
+STEP = 2  # a row with a span of values is offered in steps of this many
 
 
 def _row_values(name: str) -> list[tuple[str, object]]:
     "One Table 12-5 row as the toggles offer it: (label, the row as the fight takes it); a row with a span, once per value."
     r = ATTACK_MODIFIERS[name]
     short = name.split(": ", 1)[-1]
-    if r.kind == "range": return [(f"{short} {v:+d}", (name, v)) for v in range(r.value, r.worst - 1, -COUNTS["range"])]
-    if r.kind == "open": return [(f"{short} {v:+d}", (name, v)) for v in range(r.value, max(OPEN_LIMIT, r.value - 6) - 1, -COUNTS["open"])]
+    if r.kind == "range": return [(f"{short} {v:+d}", (name, v)) for v in range(r.value, r.worst - 1, -STEP)]
+    if r.kind == "open": return [(f"{short} {v:+d}", (name, v)) for v in range(r.value, max(OPEN_LIMIT, r.value - 6) - 1, -STEP)]
     value = r.value if isinstance(r.value, int) else None
     return [(f"{short} {value:+d}" if value else short, name)]
 
@@ -64,22 +63,22 @@ for _n in ATTACK_ROWS:  # Table 12-5's rows the GM declares, under the table's o
 ANSWER_WORDS = {"none": "no defence", "dodge/parry": "dodge/parry", "block": "block"}  # a target's own answer, at one tap
 DISTANCES = ("target within reach", "target at medium range", "target at long range")  # a friend's defence needs one (Table 12-7)
 MORE_OTHERS = tuple(n for n in OTHERS_ROWS if n not in DISTANCES)
-GM_DICE = re.compile(r"(?P<who>[^,:]+?)\s*(?P<n>[+-−]\s*\d+)")  # a GM's Initiative change, typed as "Oni -2, Aiko +1"
+GM_DICE = re.compile(r"(?P<who>[^,:]+?)\s*(?P<n>[+\-−]\s*\d+)")  # a GM's Initiative change, typed as "Oni -2, Aiko +1"
 
 
 def gm_initiative(typed: str,  # what the GM typed, e.g. "Oni -2, Aiko +1" ("": no change)
                  ) -> tuple[tuple[str, int], ...]:
     "The GM's changes to this roll of Initiative, as the fight takes them: (name, bonus) for each one named."
     if not isinstance(typed, str): raise InputError("adjust", f"must be text, got {type(typed).__name__}")
-    out, rest = [], typed.strip()
-    for part in (p.strip() for p in rest.split(",") if p.strip()):
+    out = []
+    for part in (p.strip() for p in typed.split(",") if p.strip()):
         m = GM_DICE.fullmatch(part)
         if not m: raise InputError("adjust", f"write a name and a change, e.g. 'Oni -2, Aiko +1' (could not read {part[:40]!r})")
         out.append((m["who"].strip(), int(m["n"].replace("−", "-").replace(" ", ""))))
     return tuple(out)
 
 # %% auto #0
-__all__ = ['TURN_KINDS', 'PACES', 'COUNTS', 'COMMON_SITUATIONS', 'SITUATIONS', 'ANSWER_WORDS', 'DISTANCES', 'MORE_OTHERS',
+__all__ = ['TURN_KINDS', 'PACES', 'STEP', 'COMMON_SITUATIONS', 'SITUATIONS', 'ANSWER_WORDS', 'DISTANCES', 'MORE_OTHERS',
            'GM_DICE', 'FOE_LEFT', 'FIGHTER_FIELDS', 'OPTIONAL', 'WEAPON_FIELDS', 'RULE_FIELDS', 'MAIN_RULES', 'LABELS',
            'TABLE', 'FIGHT_CSS', 'gm_initiative', 'log_entries', 'acting', 'fight_play', 'odds_html', 'replayed',
            'read_state', 'Tracker']
