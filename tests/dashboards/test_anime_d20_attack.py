@@ -13,7 +13,7 @@ TAB = "Attack resolver"  # the dashboard's second tab (the first is the fight tr
 
 def open_resolver(page, dashboards_url):
     page.goto(dashboards_url + URL, timeout=180_000)
-    page.get_by_role("tab", name=TAB).click()
+    page.get_by_role("tab", name=TAB).click(timeout=120_000)  # the fight tracker, the first tab, renders first
 
 
 def shown(r) -> str:

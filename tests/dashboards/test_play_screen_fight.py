@@ -3,6 +3,8 @@
 odds and the button that resolves) are on the screen as the page left it (it follows play: nothing is scrolled by the test),
 the bar is fixed at the bottom of a phone, and every control takes a real click at its centre. Then the kit's own check: a
 reload, undo across a round, Download and Upload, saves by name."""
+import os
+
 import pytest
 from playwright.sync_api import expect
 
@@ -16,6 +18,12 @@ FIGHTERS = [  # name, side, Initiative bonus, AC, defence, Hit Points, weapon, i
     ("Aiko", "heroes", 3, 14, 4, 20, "katana", 6, "1d10+2", False), ("Oni", "foes", 1, 12, 2, 24, "club", 4, "1d8+3", True),
     ("Rei", "heroes", 2, 13, 3, 12, "staff", 4, "1d6+1", False), ("Ninja", "foes", 0, 13, 3, 10, "shuriken", 5, "1d4", True)]
 ORDER = ["Aiko", "Oni", "Rei", "Ninja"]  # Initiative 18, 13, 12, 5
+SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots of the screen in play at both widths are saved there
+
+
+def shot(page, name, width):
+    "The screen as the GM sees it (no scrolling), when SHOTS names a folder."
+    if SHOTS: page.screenshot(path=f"{SHOTS}/fight-{name}-{width}.png")
 
 
 def fill(t, cls, value):
@@ -108,6 +116,7 @@ def test_two_rounds_of_a_fight_on_two_screens_with_the_players_view(browser, das
         expect(ta.locator(".besm-odds-line")).to_contain_text("lands 241/400 (60.25%)")
         seen["Aiko declared"] = check_play_screen(a, width, height, "Aiko's declaration", focus=False)
         clickable_in_place(a)
+        shot(a, "aiko-declared", width)
         seen["Aiko"] = resolve(a, ta, "14 3 7", width, height, "Aiko's Resolve", "Oni")
         all_follow("Oni")
         expect(b.locator(".besm-order .besm-side[data-name='Oni'] .besm-bar")).to_contain_text("17 / 24")
@@ -116,6 +125,8 @@ def test_two_rounds_of_a_fight_on_two_screens_with_the_players_view(browser, das
         expect(p.locator(".besm-players-results")).not_to_contain_text("17 of 24")
         # Oni (screen B): the club at Aiko, no answer: one tap and the die
         target(tb, "Aiko")
+        expect(tb.locator(".besm-odds-line")).to_contain_text("club → Aiko")
+        shot(b, "oni-declared", width)
         seen["Oni"] = resolve(b, tb, "5", width, height, "Oni's Resolve", "Rei")
         now(a, "Rei")
         # Rei (screen A) waits; the Ninja's shuriken at Rei; Rei steps in against the Ninja; the round ends
@@ -142,20 +153,26 @@ def test_two_rounds_of_a_fight_on_two_screens_with_the_players_view(browser, das
         expect(tb.locator(".besm-odds-line")).to_contain_text("taking cover")
         seen["Aiko declared (2)"] = check_play_screen(b, width, height, "Aiko's declaration, round 2", focus=False)
         clickable_in_place(b)
+        shot(b, "aiko-declared-round2", width)
         seen["Aiko (2)"] = resolve(b, tb, "18 2 6", width, height, "Aiko's Resolve, round 2", "Oni")
         all_follow("Oni")
         tb.locator(".besm-does").get_by_label("grapple", exact=True).check()
         tb.locator(".besm-target").get_by_label("Rei", exact=True).check()
-        expect(tb.locator(".besm-odds-line")).to_contain_text("takes hold")
+        expect(tb.locator(".besm-odds-line")).to_contain_text("grab → Rei: takes hold")  # the target tapped, not the first offered
+        shot(b, "oni-grabs", width)
         seen["Oni grabs"] = resolve(b, tb, "15", width, height, "Oni's grab", "Rei")
         expect(b.locator(".besm-order .besm-side[data-name='Rei'] .besm-conditions")).to_contain_text("grappled by Oni")
         now(a, "Rei")  # screen A has caught up: Rei, held, may struggle free
         ta.locator(".besm-does").get_by_label("struggle free", exact=True).check()
+        expect(ta.locator(".besm-odds-line")).to_contain_text("struggle free")
+        expect(ta.locator(".besm-more-choices")).to_contain_text("More: GM's modifier")  # not the attack's pace or weapons
+        shot(a, "rei-struggles", width)
         seen["Rei struggles"] = resolve(a, ta, "3 15", width, height, "Rei's struggle", "Ninja")
         target(ta, "Aiko")
         fill(ta, "besm-typed-dice", "4"); ta.locator("button.besm-resolve").click()
         expect(a.locator(".besm-order .besm-turn")).to_contain_text("Everyone has acted")
         seen["round 2 over"] = followed(a, width, height, "the round's last Resolve")
+        shot(a, "round-over", width)
         all_follow(None, "Everyone has acted")
         expect(p.locator(".besm-players-results")).to_contain_text("Ninja")
         print(f"{width}x{height}:", seen)

@@ -536,6 +536,8 @@ class Tracker(_Kit):
                                 layout=W.Layout())
         more_fold.add_class("besm-more-choices")
         self.more_fold = more_fold
+        self._more_names = ((self.pace, "pace"), (self.off_hand, "two weapons"), (self.hold_back, "holding back"), (self.max_effect, "pulling the punch"),
+                            (self.location, "called location"), (self.keep_hold, "keeping hold"), (self.gm, "GM's modifier"))
         self.part_choices = own(W.HTML("<b>Her choices</b>", layout=W.Layout()), self.opts, self.note, self.sacrificed,
                                 self.skill, self.improvised, more_fold)
         action = [self.part_now, self.part_who, self.part_targets, self.part_answers, self.part_rows, self.part_choices]
@@ -1056,6 +1058,8 @@ class Tracker(_Kit):
                       (self.keep_hold, kind == "grapple" and m == "throw"),
                       (self.gm, kind in ("attack", "grapple", "escape", "mind attack"))):
             _show(x, on)
+        named = [n for x, n in self._more_names if x.layout.display != "none"]  # the fold says what it holds for this action
+        self.more_fold.set_title(0, "More: " + ", ".join(named))
         _show(self.more_fold, kind in ("attack", "grapple", "escape", "mind attack"))
         _show(self.part_choices, kind in ("attack", "grapple", "escape", "mind attack", "non-combat", "total defence", "first aid"))
         self.odds.value = self._odds(f, who, kind, m)
