@@ -545,6 +545,17 @@ def _tristat(t):
     assert len(t.fight.actions) == 1, "the Tri-Stat tracker was not played (a renamed control?)"
 
 
+def _anime_fight(t):
+    for name, side, foe, weapon, damage in (("Aiko", "heroes", False, "katana", "1d10+2"), ("Oni", "foes", True, "club", "1d8+3")):
+        t.edit.value = ""; t._fill_form()  # a new fighter in the set-up form
+        t.form["name"].value, t.form["side"].value, t.form["foe"].value = name, side, foe
+        t.wform["name"].value, t.wform["damage"].value = weapon, damage
+        press(t, t.add_button)
+    t.dice_typed.value = "15 3"; press(t, t.init_button)
+    t.targets.value = ("Oni",); t.dice_typed.value = "14 7"; press(t, t.resolve_button)
+    assert len(t.fight.played) == 2, "the Anime d20 fight tracker was not played (a renamed control?)"
+
+
 def _wounds(t):
     t.fields["amount"].widget.value = 12; t.buttons["Damage"].click(); t.buttons["Second wind"].click()
     t.fields["amount"].widget.value = 5; t.buttons["Damage"].click()
@@ -588,6 +599,7 @@ def _stamina(t):
 def tracker_kinds() -> dict[str, tuple]:
     "Every tracker of the dashboards: name -> (a new one with no files, what a short game at the table does with it)."
     from besm_nb.ui.anime_d20.damage import wounds_tracker
+    from besm_nb.ui.anime_d20.fight import Tracker as D20FightTracker
     from besm_nb.ui.besm_d20.battles import BattleTracker
     from besm_nb.ui.besm_d20.chase import ChaseTracker
     from besm_nb.ui.besm_d20.classless import ClasslessPanel
@@ -600,6 +612,7 @@ def tracker_kinds() -> dict[str, tuple]:
     from besm_nb.ui.tristat.round import Tracker as FightTracker
     return {"tristat-fight": (lambda: FightTracker(seed=5, saves=None, autosave=False), _tristat),
             "anime-d20-wounds": (lambda: wounds_tracker(40, saves=None), _wounds),
+            "anime-d20-fight": (lambda: D20FightTracker(seed=11, saves=None, autosave=False), _anime_fight),
             "besm-d20-battle": (lambda: BattleTracker(saves=None, autosave=False, seed=3), _battle),
             "besm-d20-chase": (lambda: ChaseTracker(seed=7, saves=None, autosave=False), _chase),
             "besm-d20-classless": (lambda: ClasslessPanel(saves=None), _classless),
@@ -611,7 +624,7 @@ def tracker_kinds() -> dict[str, tuple]:
             "special-melee": (lambda: MeleeTracker(seed=8, saves=None, autosave=False), _melee)}
 
 
-TRACKERS = ["tristat-fight", "anime-d20-wounds", "besm-d20-battle", "besm-d20-chase", "besm-d20-classless",
+TRACKERS = ["tristat-fight", "anime-d20-wounds", "anime-d20-fight", "besm-d20-battle", "besm-d20-chase", "besm-d20-classless",
             "besm-d20-damage-saves", "besm-d20-fate-points", "besm-d20-units", "encounters-stamina", "special-car-chase", "special-melee"]
 _PLAYED: dict[str, object] = {}
 

@@ -215,7 +215,8 @@ def test_every_calculator_and_tracker_is_live():
                 "besm_d20/battles_ui.html": "besm_d20.battles:BattleTracker", "besm_d20/units_ui.html": "besm_d20.units:UnitTracker",
                 "besm_d20/fate_points_ui.html": "besm_d20.fate_points:FateLedgerPanel",
                 "besm_d20/classless_ui.html": "besm_d20.classless:ClasslessPanel", "encounters/exertion_ui.html": "encounters.exertion:StaminaTracker",
-                "anime_d20/damage_ui.html": "anime_d20.damage:WoundsTracker", "besm_d20/damage_saves_ui.html": "besm_d20.damage_saves:DamageSaveTracker"}
+                "anime_d20/damage_ui.html": "anime_d20.damage:WoundsTracker", "besm_d20/damage_saves_ui.html": "besm_d20.damage_saves:DamageSaveTracker",
+                "anime_d20/fight_ui.html": "anime_d20.fight:Tracker"}
     for p, name in trackers.items():  # each made in the browser as its dashboard makes it, its note saying the game is saved here
         assert [c["tracker"] for c in spec[p]["cells"] if "tracker" in c] == [f"besm_nb.ui.{name}"], p
         assert pages[p].count('data-kind="tracker"') == 1 and "saved on this device" in pages[p], p

@@ -30,6 +30,7 @@ TRACKERS = {
     "tristat/round_ui.html": [("besm-add", ("Name", "Aiko")), ("besm-add", ("Name", "Ben"))],
     "besm_d20/chase_ui.html": [("besm-start", None), ("besm-resolve", None)],
     "anime_d20/damage_ui.html": [("besm-damage", None), ("besm-damage", None)],
+    "anime_d20/fight_ui.html": [("besm-add", ("Name", "Aiko")), ("besm-add", ("Name", "Ben"))],
     "besm_d20/damage_saves_ui.html": [("besm-roll-save", None), ("besm-roll-save", None)],
     "besm_d20/fate_points_ui.html": [("besm-fp-spend", None), ("besm-fp-gain", None)],
     "besm_d20/classless_ui.html": [("besm-cl-buy", None), ("besm-cl-session", None)],

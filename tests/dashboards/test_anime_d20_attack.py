@@ -8,6 +8,12 @@ from besm_nb.ui.anime_d20.combat import attack_calculator
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/anime_d20_attack.ipynb"
+TAB = "Attack resolver"  # the dashboard's second tab (the first is the fight tracker)
+
+
+def open_resolver(page, dashboards_url):
+    page.goto(dashboards_url + URL, timeout=180_000)
+    page.get_by_role("tab", name=TAB).click(timeout=120_000)  # the fight tracker, the first tab, renders first
 
 
 def shown(r) -> str:
@@ -36,7 +42,7 @@ def set_int(page, name, value):
 
 
 def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
-    page.goto(dashboards_url + URL, timeout=180_000)
+    open_resolver(page, dashboards_url)
     page.locator(".besm-output").first.wait_for(timeout=120_000)
     wait_for_output(page, shown(resolve_attack(6, 14, "2d6+3", defence_bonus=4, armour=2, current_hp=20)))
 
@@ -69,9 +75,9 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     # a seeded roll is logged with its seed, and the same seed replays it in the library's calculator
     tick(page, "rows", ["touch: +6"])
     wait_for_output(page, shown(resolve_attack(9, 18, "2d6+3", ["touch"], "still", aim="action", defence_bonus=4, armour=2, current_hp=20)))
-    page.locator(".besm-seed input").first.fill("4321")
-    page.locator(".besm-seed input").first.press("Tab")
-    page.locator("button.besm-roll").first.click()
+    page.locator(".besm-calculator .besm-seed input").first.fill("4321")  # the calculator's seed, not the tracker's
+    page.locator(".besm-calculator .besm-seed input").first.press("Tab")
+    page.locator(".besm-calculator button.besm-roll").first.click()
     calc = attack_calculator(seed=4321)
     w = {f.name: f.widget for f in calc.fields}
     w["attack_bonus"].value, w["ac"].value, w["rows"].value, w["aim"].value, w["pace"].value = 9, 18, ("touch",), "action", "still"
@@ -84,7 +90,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
 
 
 def test_attack_resolver_takes_combined_attackers_and_the_damage_rows(page, dashboards_url):
-    page.goto(dashboards_url + URL, timeout=180_000)
+    open_resolver(page, dashboards_url)
     page.locator(".besm-output").first.wait_for(timeout=120_000)
     set_int(page, "combined", 3)  # three strike together: each at -4, her one defence at -2
     wait_for_output(page, shown(resolve_attack(6, 14, "2d6+3", defence_bonus=4, armour=2, current_hp=20, combined=3)))

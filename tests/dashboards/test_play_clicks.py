@@ -11,6 +11,7 @@ from tests.dashboards.test_chase import chase_round, fresh as fresh_chase
 from tests.dashboards.test_chase_table import chase_with_a_cab
 from tests.dashboards.test_home_dice_tristat import add_fighters, fill, fresh_fight, tick_target
 from tests.dashboards.test_narrative_battle import fresh as fresh_battle, typed as battle_dice
+from tests.dashboards import test_play_screen_fight as d20
 from tests.dashboards.test_unit_combat import fresh as fresh_units
 from tests.dashboards.test_wounds_tracker import URL as WOUNDS, WOUNDS as WOUNDS_TRACKER, open_wounds
 
@@ -76,6 +77,16 @@ def character_in_play(page, url):
             "Classless": lambda: character.classless_into_a_second_buy(page)}
 
 
+def d20_fight_in_play(page, url):
+    "Aiko's turn in round 1: a target ticked and answered, so every part of her card is shown."
+    t = d20.fresh_fight(page, url)
+    d20.add_fighters(t)
+    d20.fill(t, "besm-typed-dice", "15 12 10 5"); t.locator("button.besm-roll-initiative").click()
+    d20.now(page, "Aiko")
+    d20.target(t, "Oni"); d20.answer(t, "Oni", "dodge/parry")
+    expect(t.locator(".besm-odds-line")).to_contain_text("lands")
+
+
 def stamina_in_play(page, url):
     t = encounters.stamina_tab(page, url)
     encounters.into_round_two(page, t)
@@ -84,7 +95,7 @@ def stamina_in_play(page, url):
 DASHBOARDS = {  # how each dashboard's tracker is opened and brought into play (a dashboard with several: how to bring each tab's)
     "tristat": tristat_in_play, "chase": chase_in_play, "car chase": car_chase_in_play, "narrative battle": battle_in_play,
     "unit combat": units_in_play, "wounds": wounds_in_play, "damage saves, Fate Points, Classless": character_in_play,
-    "Stamina": stamina_in_play,
+    "Stamina": stamina_in_play, "anime d20 fight": d20_fight_in_play,
 }
 
 

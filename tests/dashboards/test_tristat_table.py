@@ -173,7 +173,7 @@ def test_a_screen_behind_is_refused_and_nothing_is_lost(browser, slow_follow_ser
         for c in (ctx_a, ctx_b): c.close()
 
 
-CALCULATORS = [("tristat_combat", "Chance to hit"), ("tristat_combat", "Defences"), ("anime_d20_attack", None), ("dice_and_checks", None),
+CALCULATORS = [("tristat_combat", "Chance to hit"), ("tristat_combat", "Defences"), ("anime_d20_attack", "Attack resolver"), ("dice_and_checks", None),
                ("dice_and_checks", "Checks")]
 
 
