@@ -707,7 +707,7 @@ class Grower(Builder):
         o = _origin(h) or h
         if h is not typing.Any and admits(h, random.Random(0)) and not admits(h, "x"): return [random.Random(0)]  # seeded dice only
         if h is str: return list(dict.fromkeys(self.names() + super().candidates(name, h, depth)))
-        grown = (from_play().get(o, [])[:3] + self.pool.get(o, [])[:3] + grown_elsewhere(o)) if inspect.isclass(o) else []
+        grown = (from_play().get(o, [])[:3] + in_play().get(o, [])[:3] + self.pool.get(o, [])[:3] + grown_elsewhere(o)) if inspect.isclass(o) else []
         return grown + super().candidates(name, h, depth)
 
 
