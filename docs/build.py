@@ -544,12 +544,16 @@ def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> tuple
     if module:
         pre += f"import besm_nb.{module.removesuffix('.__init__')} as _m\nglobals().update({{k: v for k, v in vars(_m).items() if not k.startswith('__')}})\n"
     nb.cells.insert(0, nbformat.v4.new_code_cell(pre, metadata={"tags": ["remove-cell"]}))
+    # the answer goes to a file: printed, it could land in a widget's Output that a tracker's thread holds open
+    fd, answer = tempfile.mkstemp(prefix="besm-live-ids-", suffix=".json"); os.close(fd)
     nb.cells.append(nbformat.v4.new_code_cell("import json as _json\nfrom besm_nb.ui.live import live_ids as _live_ids, tracker_ids as _trackers\n"
-                                              "print(_json.dumps([_live_ids(), _trackers()]))"))
-    NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
-                   resources={"metadata": {"path": str(where)}}).execute()
-    asked = nb.cells.pop()
-    calculators, trackers = json.loads("".join(o.get("text", "") for o in asked.outputs if o.get("name") == "stdout"))
+                                              f"open({answer!r}, 'w').write(_json.dumps([_live_ids(), _trackers()]))"))
+    try:
+        NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
+                       resources={"metadata": {"path": str(where)}}).execute()
+        nb.cells.pop()
+        calculators, trackers = json.loads(Path(answer).read_text())
+    finally: os.unlink(answer)
     return set(calculators), trackers
 
 
