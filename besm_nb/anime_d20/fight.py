@@ -55,8 +55,8 @@ __all__ = ['RULE', 'FIGHT_KIND', 'FIGHT_VERSION', 'NAME_LEN', 'NOTE_LEN', 'MAX_F
            'MAX_ROWS', 'MAX_ACTIONS', 'BONUS_RANGE', 'AC_RANGE', 'SCORE_RANGE', 'MODIFIER_RANGE', 'ARMOUR_RANGE',
            'WEAPON_KINDS', 'DEFENCES', 'SPREADING', 'INITIATIVE_READINGS', 'TOTAL_ATTACK_READINGS', 'BIG', 'CONDITIONS',
            'GM_CONDITIONS', 'OUT_CONDITIONS', 'STOPPED_CONDITIONS', 'ENGINE_ROWS', 'ATTACK_ROWS', 'ANSWER_ROWS',
-           'OTHERS_ROWS', 'MANOEUVRES', 'FATE_USES', 'ACTIONS', 'Action', 'Moment', 'LOCATION_EFFECTS', 'GRAB',
-           'ESCAPE_DC', 'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer', 'Attack', 'Grapple',
+           'OTHERS_ROWS', 'MANOEUVRES', 'FATE_USES', 'ACTIONS', 'Action', 'Moment', 'OUT_RANK', 'LOCATION_EFFECTS',
+           'GRAB', 'ESCAPE_DC', 'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer', 'Attack', 'Grapple',
            'Escape', 'Aim', 'TotalDefence', 'NonCombat', 'Delay', 'Stand', 'EndTurn', 'EndRound', 'Initiative',
            'MindContact', 'MindAttack', 'BreakContact', 'Withdraw', 'SecondWind', 'Harm', 'Heal', 'SetCondition',
            'ClearCondition', 'FatePoint', 'FirstAid', 'FighterState', 'FightState', 'Plan', 'Blow', 'Played', 'Fight',
@@ -682,7 +682,8 @@ class FightState:
     held: tuple[str, ...] = ()  # who holds her action into the next round
     needs_initiative: bool = True  # Initiative must be rolled before anyone acts
     last_save: tuple = ()  # the last Damage Save: (target, her record before it, the save's event)
-    last_dead: str = ""  # who the last action killed (a Fate Point may leave her for dead)
+    last_dead: str = ""  # who the last action killed (the last of them, when several died at once)
+    killed: tuple[str, ...] = ()  # everyone the last action killed who may still spend a Fate Point to be left for dead
     history: History = History()
 
     @property
@@ -748,17 +749,20 @@ def _out_reason(setup: Setup,  # the fight's set-up
                fs: FighterState,  # the fighter now
                now: Moment,  # the moment of play
               ) -> str:
-    "Why she is out of the fight ('dead', 'dying', 'unconscious', 'knocked out', 'mind broken', 'left for dead'), or ''."
-    if fs.conditions:
+    "Why she is out of the fight ('dead', 'dying', 'unconscious', 'knocked out', 'mind broken', 'left for dead'), or ''; death first."
+    if fs.conditions and _cond(fs, "left for dead", now): return "left for dead"
+    if fs.record is not None:
+        state = "dead" if fs.record.dead else "dying" if fs.record.dying else "unconscious" if fs.record.unconscious else ""
+    else:
+        state = hp_state(fs.hp, setup.fighters[setup.index(fs.name)].hp, setup.rules.gritty)
+        if state == "ok": state = ""
+    if state != "dead" and fs.conditions:  # knocked out or mind broken says more than unconscious; death says more than either
         for name in OUT_CONDITIONS:
             if _cond(fs, name, now): return name
-    if fs.record is not None:
-        if fs.record.dead: return "dead"
-        if fs.record.dying: return "dying"
-        if fs.record.unconscious: return "unconscious"
-        return ""
-    state = hp_state(fs.hp, setup.fighters[setup.index(fs.name)].hp, setup.rules.gritty)
-    return "" if state == "ok" else state
+    return state
+
+
+OUT_RANK = {"": 0, "unconscious": 1, "knocked out": 1, "mind broken": 1, "dying": 2, "left for dead": 3, "dead": 3}  # how far out
 
 
 def _stopped_reason(setup: Setup, fs: FighterState, now: Moment) -> str:
@@ -892,13 +896,14 @@ def _end_contact(setup: Setup, st: FightState, a: str, b: str) -> FightState:
 
 
 def _went_out(setup: Setup, st: FightState, who: str, was: str, lines: list[str]) -> FightState:
-    "After harm: if she has just gone out of the fight, note the moment, let go of her holds, and say so."
+    "After harm: if she has just gone out of the fight, or further out (unconscious to dead), say so; note the moment she fell and "
+    "let go of her holds; a death is offered to Left For Dead."
     fs = _get(setup, st, who)
     why = _out_reason(setup, fs, st.now)
-    if why and not was:
-        st = _let_go(setup, _put(setup, st, _with(fs, fell=st.now)), who)
-        lines.append(f"{who} is {why}: " + (HP_STATES.get(why) or CONDITIONS.get(why) or "out of the fight") + ".")
-        if why == "dead": st = _with(st, last_dead=who)
+    if not why or OUT_RANK[why] <= OUT_RANK[was]: return st
+    if not was: st = _let_go(setup, _put(setup, st, _with(fs, fell=st.now)), who)
+    lines.append(f"{who} is {why}: " + (HP_STATES.get(why) or CONDITIONS.get(why) or "out of the fight") + ".")
+    if why == "dead": st = _with(st, last_dead=who, killed=st.killed + (who,))
     return st
 
 
@@ -1587,7 +1592,7 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
         fighters.append(_with(fs, acted=False, used=0, iterative=0, attacks_only=True, two_weapons=False, delayed=-1, defences=0,
                                 physical=False, record=record,
                                 conditions=tuple(c for c in fs.conditions if _active(c, (st.round + 1, -BIG, -BIG)))))
-    st = _with(st, fighters=tuple(fighters), round=st.round + 1, at=0, turn="", count=0, held=held, last_save=(), last_dead="")
+    st = _with(st, fighters=tuple(fighters), round=st.round + 1, at=0, turn="", count=0, held=held)
     if setup.rules.initiative == "round":
         lines.append(f"Round {st.round}: roll Initiative.")
         return _with(st, order=(), keys=(), needs_initiative=True)
@@ -1694,8 +1699,12 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         lines.append(f"{a.who} takes {a.amount}" + (f" ({a.note})." if a.note else "."))
         return _hurt(setup, st, a.who, a.amount, a.breaks_skin, feed, lines)
     if isinstance(a, Heal):
-        f = setup.fighter(a.who)
-        if _out_reason(setup, fs, now) in ("dead", "left for dead"): raise InputError("who", f"{a.who} is dead: healing does not raise the dead")
+        f, why = setup.fighter(a.who), _out_reason(setup, fs, now)
+        if why == "dead": raise InputError("who", f"{a.who} is dead: healing does not raise the dead")
+        if why == "left for dead":  # healed within the hour: stable at −1, whatever the amount
+            lines.append(f"{a.who} is healed within the hour of being left for dead: she is stable at {fp.LEFT_FOR_DEAD_HP} Hit Points "
+                         "(000 · Left For Dead).")
+            return _put(setup, st, _drop(_with(fs, hp=fp.LEFT_FOR_DEAD_HP), now, "left for dead"))
         hp = max(fs.hp, min(f.hp, fs.hp + a.amount))
         lines.append(f"{a.who} is healed {hp - fs.hp}" + (f" ({a.note})" if a.note else "") + f": {hp} of {f.hp} Hit Points.")
         fs = _with(fs, hp=hp)
@@ -1717,10 +1726,12 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         if a.use == "left for dead":
             if setup.rules.damage_saves:
                 raise InputError("use", "with Damage Saves a Fate Point makes a Damage Save result milder instead (000 · Fate Points and Damage Saves)")
-            if st.last_dead != a.who:
+            if a.who not in st.killed:
                 raise InputError("use", f"only the blow that has just killed {a.who} can be turned aside: she is left for dead instead "
                                         "(000 · Left For Dead)")
             lines.append(f"{a.who} spends a Fate Point: left for dead, not killed ({fs.fate_points - 1} left).")
+            killed = tuple(n for n in st.killed if n != a.who)
+            st = _with(st, killed=killed, last_dead=killed[-1] if killed else "")
             return _put(setup, st, _add(_with(fs, fate_points=fs.fate_points - 1), Condition("left for dead"), now))
         if not setup.rules.damage_saves: raise InputError("use", "a Damage Save result is lowered only with Damage Saves (rules.damage_saves)")
         if not st.last_save or st.last_save[0] != a.who:
@@ -1734,7 +1745,7 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         if level - 1 == 2: fs = _add(fs, Condition("stunned (Damage Save)", until=_later(at, 1)), now)
         if not _out_reason(setup, fs, now): fs = _with(fs, fell=None)
         lines.append(f"{a.who} spends a Fate Point ({fs.fate_points} left): {line}")
-        return _with(_put(setup, st, fs), last_save=(), last_dead="")
+        return _with(_put(setup, st, fs), last_save=(), last_dead="", killed=())
     raise InputError("action", f"unknown action {shown(a)}")
 
 
@@ -1753,7 +1764,7 @@ def _apply(setup: Setup, st: FightState, a, feed: DiceFeed) -> FightState:
     if type(a) not in ACTIONS.values(): raise InputError("action", f"must be one of the fight's actions ({', '.join(ACTIONS)}), got {shown(a)}")
     lines: list[str] = []
     keep = isinstance(a, FatePoint)
-    if not keep: st = _with(st, last_save=(), last_dead="")  # a Fate Point answers only the blow just struck
+    if not keep: st = _with(st, last_save=(), last_dead="", killed=())  # a Fate Point answers only the blow just struck
     if isinstance(a, Initiative): st = _do_initiative(setup, st, a, feed, lines)
     elif isinstance(a, EndRound): st = _do_end_round(setup, st, lines)
     elif isinstance(a, Attack): st = _do_attack(setup, st, a, feed, lines)

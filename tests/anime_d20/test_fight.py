@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from besm_nb.dice import DiceFeed, dist
 from besm_nb.anime_d20.fight import (MAX_ACTIONS, Aim, Answer, Attack, Delay, EndRound, EndTurn, Escape, FatePoint, Fighter, FightRules,
-                                     FirstAid, Grapple, Harm, Initiative, MindAttack, MindContact, NonCombat, SecondWind, SetCondition,
+                                     FirstAid, Grapple, Harm, Heal, Initiative, MindAttack, MindContact, NonCombat, SecondWind, SetCondition,
                                      Setup, TotalDefence, Weapon, attack_preview, fight_act, fight_from_dict, fight_to_dict, grapple_preview,
                                      legal_actions, legal_answers, legal_targets, load_fight, next_die, refusal, save_fight, standings,
                                      start_fight, who_may_act)
@@ -469,3 +469,46 @@ def test_aiming_takes_a_round_or_an_action():
     assert who_may_act(g) == ("Oni",)  # the text's reading: a whole round of aiming
     refused(play(fight_at(FightRules(aim="round"), (quick, ONI, REI)), NonCombat("Aiko")), Aim("Aiko", "pistol"),
             "aiming takes her whole turn, standing still")
+
+
+# ---- death after unconsciousness, Left For Dead whatever the cause, healing someone left for dead (review of issue 34) ----
+
+def out(fight, name):
+    return next(s.out for s in standings(fight) if s.name == name)
+
+
+def test_going_from_unconscious_to_dead_is_noticed_and_may_be_left_for_dead():
+    f = fight_at(FightRules(fate_points=True), (AIKO, ONI, replace(REI, fate_points=1)))
+    f = play(f, Harm("Rei", 13))  # 12 Hit Points → −1: unconscious
+    assert out(f, "Rei") == "unconscious"
+    f = play(f, Harm("Rei", 11))  # −12: minus her full Hit Points
+    assert (out(f, "Rei"), f.log[-1]) == ("dead", "Rei is dead: a mortal wound: dies (or falls into a coma) unless medical help arrives at once.")
+    g = play(f, FatePoint("Rei", "left for dead"))
+    assert (out(g, "Rei"), next(s.fate_points for s in standings(g) if s.name == "Rei")) == ("left for dead", 0)
+    knocked = play(play(fight_at(FightRules(fate_points=True), (AIKO, ONI, replace(REI, fate_points=1))), SetCondition("Rei", "knocked out")),
+                   Harm("Rei", 24))  # knocked out, then beaten to −12
+    assert out(knocked, "Rei") == "dead"
+    assert out(play(knocked, FatePoint("Rei", "left for dead")), "Rei") == "left for dead"
+
+
+def test_bleeding_to_death_at_the_rounds_end_may_be_left_for_dead_by_each_who_dies():
+    rules = FightRules(shock=True, fate_points=True)
+    f = fight_at(rules, (replace(AIKO, fate_points=2), ONI, replace(REI, fate_points=2)))
+    f = play(play(play(f, NonCombat("Aiko")), Harm("Aiko", 39, breaks_skin=True)), Harm("Rei", 23, breaks_skin=True))  # −19, −11: out, injured
+    assert (hp(f, "Aiko"), hp(f, "Rei"), out(f, "Aiko"), out(f, "Rei")) == (-19, -11, "unconscious", "unconscious")
+    f = play(play(f, NonCombat("Oni")), EndRound())  # each bleeds a point: −20 and −12, dead
+    assert (out(f, "Aiko"), out(f, "Rei")) == ("dead", "dead")
+    assert f.log[-3:-1] == ("Rei loses 1 Hit Point: -12 of 12 left.", "Rei is dead: a mortal wound: dies (or falls into a coma) unless medical help arrives at once.")
+    g = play(play(f, FatePoint("Aiko", "left for dead")), FatePoint("Rei", "left for dead"))
+    assert (out(g, "Aiko"), out(g, "Rei")) == ("left for dead", "left for dead")
+    refused(g, FatePoint("Rei", "left for dead"), "only the blow that has just killed Rei")  # one Fate Point saves her once
+    refused(play(f, Harm("Oni", 1)), FatePoint("Rei", "left for dead"), "only the blow that has just killed Rei")  # the moment has passed
+
+
+def test_healing_someone_left_for_dead_makes_her_stable_at_minus_1():
+    f = fight_at(FightRules(fate_points=True), (AIKO, ONI, replace(REI, fate_points=1)))
+    f = play(play(f, Harm("Rei", 30)), FatePoint("Rei", "left for dead"))
+    g = play(f, Heal("Rei", 5, "a healing potion"))
+    assert (hp(g, "Rei"), out(g, "Rei"), next(s.conditions for s in standings(g) if s.name == "Rei")) == (-1, "unconscious", ())
+    assert g.log[-1] == "Rei is healed within the hour of being left for dead: she is stable at -1 Hit Points (000 · Left For Dead)."
+    refused(play(fight_at(), Harm("Rei", 30)), Heal("Rei", 5), "Rei is dead: healing does not raise the dead")
