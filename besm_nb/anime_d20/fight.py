@@ -664,7 +664,8 @@ class FighterState:
     treated: int = 0  # critical injuries with first aid
     second_wind: int | None = None  # her Hit Points when she got her second wind
     fate_points: int = 0
-    fell: Moment | None = None  # the moment she went out (she still acts with those who act at that same moment)
+    fell: Moment | None = None  # the moment she went out
+    fell_by: str = ""  # whose action put her out ("": the GM's, or the round's end); struck down by another of her own moment, she still acts
     record: ds.HitRecord | None = None  # BESM d20 Damage Saves: her hits and conditions
 
 
@@ -785,14 +786,28 @@ def _slots(setup: Setup, fs: FighterState) -> int:
 
 
 def _iteratives(setup: Setup, fs: FighterState) -> int:
-    "The extra attacks her Base Attack Bonus gives."
+    "The extra attacks her Base Attack Bonus gives (none while Disabled: one standard or move action a round)."
+    if fs.record is not None and fs.record.disabled: return 0
     return len(bab_attacks(setup.fighter(fs.name).bab)) - 1
 
 
 def _may_go(setup: Setup, st: FightState, fs: FighterState) -> bool:
-    "Whether she can still act: able, or out only since this very moment while it is her group's moment."
+    "Whether she can still act: able, or struck down at this very moment by another fighter acting at it (they act together)."
     why = _stopped_reason(setup, fs, st.now)
-    return not why or (fs.fell == st.now and st.at < len(st.order) and fs.name in st.order[st.at])
+    if not why: return True
+    if fs.fell != st.now or st.at >= len(st.order): return False
+    group = st.order[st.at]
+    return fs.name in group and fs.fell_by in group and fs.fell_by != fs.name
+
+
+def _group_of(st: FightState, who: str) -> int:
+    "The index of her acting group this round (past the last one if she rolled no Initiative)."
+    return next((i for i, g in enumerate(st.order) if who in g), len(st.order))
+
+
+def _steps_in(st: FightState, fs: FighterState) -> bool:
+    "Whether she, waiting, may act now: the moment has moved past her own, or someone else has acted since she chose to wait."
+    return fs.delayed >= 0 and (st.count > fs.delayed or st.at > _group_of(st, fs.name))
 
 
 def _due(setup: Setup, st: FightState) -> list[str]:
@@ -832,13 +847,29 @@ def _turn(setup: Setup, st: FightState, who: str, what: str, attack: bool = Fals
         raise InputError("who", f"{who} has had her turn this round: one action a round, more only with Extra Attacks "
                                 "(002 · Combat; 002 · Character Action)")
     if fs.delayed >= 0:
-        if st.count > fs.delayed: return fs
-        raise InputError("who", f"{who} has just chosen to wait: she acts once someone else has acted (002 · Initiative)")
+        if _steps_in(st, fs): return fs
+        raise InputError("who", f"{who} has just chosen to wait: she acts at a later moment, or once someone else has acted "
+                                "(002 · Initiative)")
     due = _due(setup, st)
     if who in due: return fs
+    if st.turn:  # the next in order may act: the open turn then ends
+        due = _due(setup, _ended(setup, st, who))
+        if who in due: return fs
     first = due or ([st.turn] if st.turn else [])
     raise InputError("who", f"{who} acts later in the round: {', '.join(first) or 'nobody'} first (her Initiative comes later) "
                             "(002 · Initiative)" if first else f"{who} cannot act now (002 · Initiative)")
+
+
+def _ended(setup: Setup, st: FightState, who: str) -> FightState:
+    "The fight as it stands once someone else's open turn is over and the moment has moved on to the next who may act."
+    return _advance(setup, _close(setup, st, who))
+
+
+def _next_acts(setup: Setup, st: FightState, who: str) -> FightState:
+    "Before her action: if another's turn is open and she is next in order once it ends, it ends (the extra attacks go unused)."
+    if not st.turn or st.turn == who or who in _due(setup, st) or _steps_in(st, _get(setup, st, who)): return st
+    ended = _ended(setup, st, who)
+    return ended if who in _due(setup, ended) else st
 
 
 def _close(setup: Setup, st: FightState, who: str) -> FightState:
@@ -867,7 +898,7 @@ def _spend(setup: Setup, st: FightState, who: str, attack: bool, physical: bool 
 def _free_now(setup: Setup, st: FightState, who: str, what: str) -> FighterState:
     "Her state, if it is her moment to act (a free action such as standing up); refused otherwise."
     fs = _get(setup, st, who)
-    if st.turn == who or (fs.delayed >= 0 and st.count > fs.delayed): return fs
+    if st.turn == who or _steps_in(st, fs): return fs
     if not st.needs_initiative and who in _due(setup, st): return fs
     raise InputError("who", f"{who} can {what} only at her own moment of the round (002 · Other Actions)")
 
@@ -1536,18 +1567,19 @@ def _do_initiative(setup: Setup, st: FightState, a: Initiative, feed: DiceFeed, 
         raise InputError("initiative", "Initiative is already rolled" + (" for this round" if setup.rules.initiative == "round" else
                                        ": it is rolled once for the whole fight (rules.initiative = 'fight')") + " (002 · Initiative)")
     now = st.now
-    rollers = [f for f, fs in zip(setup.fighters, st.fighters) if not _out_reason(setup, fs, now)]
+    once = setup.rules.initiative == "fight"  # kept for the whole fight: those out now roll too, to act once they are back
+    out = {f.name for f, fs in zip(setup.fighters, st.fighters) if _out_reason(setup, fs, now)}
     adjust = dict(a.adjust)
     for n in adjust:
         setup.index(n, "adjust")
-        if n not in {f.name for f in rollers}: raise InputError("adjust", f"{n} is out of the fight and rolls no Initiative")
+        if n in out and not once: raise InputError("adjust", f"{n} is out of the fight and rolls no Initiative this round")
     totals: list[int | None] = []
     for f in setup.fighters:
-        if f not in rollers: totals.append(None); continue
+        if f.name in out and not once: totals.append(None); continue
         d = feed("1d20", f"{f.name}'s Initiative")
         totals.append(d + f.initiative + adjust.get(f.name, 0))
         lines.append(f"{f.name}: Initiative d20 {d} {f.initiative:+d}" + (f" {adjust[f.name]:+d} (GM)" if f.name in adjust else "")
-                     + f" = {totals[-1]}.")
+                     + f" = {totals[-1]}" + (" (out of the fight for now: she acts at it once she is back)." if f.name in out else "."))
     held = st.held if st.round >= 1 else ()
     order, keys = _groups(setup, totals, held)
     st = _with(st, round=max(1, st.round), totals=tuple(totals), order=order, keys=keys, at=0, turn="", count=0, held=(),
@@ -1759,12 +1791,19 @@ def _strain(setup: Setup, st: FightState, who: str, lines: list[str]) -> FightSt
     return _went_out(setup, _put(setup, st, _with(fs, record=record)), who, was, lines)
 
 
+_TURN_TAKERS = (Attack, Grapple, Escape, Aim, TotalDefence, NonCombat, Delay, Stand, MindContact, MindAttack, BreakContact, FirstAid)
+_FIGHTERS_DEEDS = (Attack, Grapple, Escape, MindContact, MindAttack, BreakContact, Withdraw)  # what a fighter does to another
+
+
 def _apply(setup: Setup, st: FightState, a, feed: DiceFeed) -> FightState:
     "The fight after one more action, with its lines added to the log; refused (nothing changed) when the rules forbid it."
     if type(a) not in ACTIONS.values(): raise InputError("action", f"must be one of the fight's actions ({', '.join(ACTIONS)}), got {shown(a)}")
     lines: list[str] = []
     keep = isinstance(a, FatePoint)
     if not keep: st = _with(st, last_save=(), last_dead="", killed=())  # a Fate Point answers only the blow just struck
+    if isinstance(a, _TURN_TAKERS) and not (isinstance(a, Grapple) and a.manoeuvre == "release") and not st.needs_initiative:
+        setup.index(a.who); st = _next_acts(setup, st, a.who)
+    before = st.fighters
     if isinstance(a, Initiative): st = _do_initiative(setup, st, a, feed, lines)
     elif isinstance(a, EndRound): st = _do_end_round(setup, st, lines)
     elif isinstance(a, Attack): st = _do_attack(setup, st, a, feed, lines)
@@ -1776,6 +1815,9 @@ def _apply(setup: Setup, st: FightState, a, feed: DiceFeed) -> FightState:
     else:
         setup.index(a.who); st = _do_simple(setup, st, a, feed, lines)
     if isinstance(a, (Attack, Grapple, Escape)): st = _strain(setup, st, a.who, lines)
+    actor = a.who if isinstance(a, _FIGHTERS_DEEDS) else ""
+    fell = [_with(n, fell_by=actor) for b, n in zip(before, st.fighters) if n.fell is not None and n.fell != b.fell]
+    if fell: st = _put(setup, st, *fell)
     st = _advance(setup, st)
     history = st.history
     for line in lines: history = history.added(line)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from besm_nb.dice import DiceFeed, dist
-from besm_nb.anime_d20.fight import (MAX_ACTIONS, Aim, Answer, Attack, Delay, EndRound, EndTurn, Escape, FatePoint, Fighter, FightRules,
+from besm_nb.anime_d20.fight import (MAX_ACTIONS, Aim, Answer, Attack, ClearCondition, Delay, EndRound, EndTurn, Escape, FatePoint, Fighter, FightRules,
                                      FirstAid, Grapple, Harm, Heal, Initiative, MindAttack, MindContact, NonCombat, SecondWind, SetCondition,
                                      Setup, TotalDefence, Weapon, attack_preview, fight_act, fight_from_dict, fight_to_dict, grapple_preview,
                                      legal_actions, legal_answers, legal_targets, load_fight, next_die, refusal, save_fight, standings,
@@ -190,7 +190,6 @@ def test_refusals():
     once = play(f, NonCombat("Aiko"))
     refused(once, Attack("Aiko", "katana", ("Oni",)), "Aiko has had her turn this round: one action a round")
     refused(once, Delay("Aiko"), "Aiko has had her turn")
-    refused(play(f, Delay("Aiko")), NonCombat("Aiko"), "Aiko has just chosen to wait")
     refused(f, Attack("Aiko", "katana", ("Oni",), (Answer("Oni", by="Rei", others=(("target within reach", None),)),)), "Rei is not on Oni's side")
     refused(once, Attack("Oni", "club", ("Aiko",), (Answer("Aiko", by="Rei"),)), "say how far Aiko is from Rei")
     undead = fight_at(fighters=(AIKO, replace(ONI, living=False), REI))
@@ -463,7 +462,7 @@ def test_aiming_takes_a_round_or_an_action():
     quick = replace(AIKO, extra_attacks=1)
     f = fight_at(FightRules(aim="action"), (quick, ONI, REI))
     f = play(f, Aim("Aiko", "pistol"))
-    assert who_may_act(f) == ("Aiko",)  # Table 12-5's reading: an action of aiming, then the shot in the same turn
+    assert (f.state.turn, who_may_act(f)) == ("Aiko", ("Aiko", "Oni"))  # Table 12-5's reading: an action of aiming, then the shot in the same turn
     assert attack_preview(f, Attack("Aiko", "pistol", ("Oni",), pace="still"))[0].resolution.attack_bonus == 5 + 2
     g = play(fight_at(FightRules(aim="round"), (quick, ONI, REI)), Aim("Aiko", "pistol"))
     assert who_may_act(g) == ("Oni",)  # the text's reading: a whole round of aiming
@@ -512,3 +511,59 @@ def test_healing_someone_left_for_dead_makes_her_stable_at_minus_1():
     assert (hp(g, "Rei"), out(g, "Rei"), next(s.conditions for s in standings(g) if s.name == "Rei")) == (-1, "unconscious", ())
     assert g.log[-1] == "Rei is healed within the hour of being left for dead: she is stable at -1 Hit Points (000 · Left For Dead)."
     refused(play(fight_at(), Harm("Rei", 30)), Heal("Rei", 5), "Rei is dead: healing does not raise the dead")
+
+
+# ---- turns: Disabled, falling at one's own moment, Initiative for those out at the roll, waiting, the open turn ----
+
+def test_a_disabled_fighter_has_one_action_and_no_extra_attacks():
+    brute = replace(ONI, weapons=(Weapon("club", 4, "1d8+3", damage_bonus=10),))
+    f = play(play(fight_at(FightRules(damage_saves=True), (replace(AIKO, bab=6), brute, REI)), NonCombat("Aiko")),
+             Attack("Oni", "club", ("Aiko",)), 15, 2)
+    f = play(play(f, NonCombat("Rei")), EndRound())
+    assert next(s.record for s in standings(f) if s.name == "Aiko") == "Disabled, Injured (1)"
+    f = play(f, Attack("Aiko", "katana", ("Oni",)), 1)  # her one action; fighting makes her Dying
+    assert (f.state.turn, who_may_act(f)) == ("", ("Oni",))
+    refused(f, Attack("Aiko", "katana", ("Oni",)), "Aiko is dying: she cannot attack")
+    g = play(play(play(fight_at(FightRules(damage_saves=True), (replace(AIKO, bab=6), brute, REI)), NonCombat("Aiko")),
+                  Attack("Oni", "club", ("Aiko",)), 15, 2), NonCombat("Rei"))
+    g = play(play(g, EndRound()), NonCombat("Aiko", "bandages herself"))  # not strenuous: she stays Disabled, and her turn is over
+    assert (next(s.record for s in standings(g) if s.name == "Aiko"), g.state.turn) == ("Disabled, Injured (1)", "")
+
+
+def test_only_someone_dropped_by_another_at_her_own_moment_still_acts():
+    f = play(fight_at(), Harm("Aiko", 25))  # the GM's harm at Aiko's own moment: she is out, and does not act
+    assert who_may_act(f) == ("Oni",)
+    twin = Fighter("Twin", "foes", initiative=3, dexterity=16, ac=10, hp=3, weapons=(Weapon("blade", 10, "1d6"),))
+    s = play(play(start_fight(Setup((AIKO, twin))), Initiative(), 10, 10), Attack("Aiko", "katana", ("Twin",)), 15, 8)
+    assert (out(s, "Twin"), who_may_act(s)) == ("dead", ("Twin",))  # struck down by the other fighter of her moment: she still strikes
+
+
+def test_a_fighter_out_when_initiative_is_rolled_acts_once_she_is_back():
+    f = play(start_fight(Setup((AIKO, ONI, REI))), SetCondition("Rei", "knocked out"))
+    f = play(f, Initiative(), 15, 12, 10)
+    assert f.state.totals == (18, 13, 12)
+    f = play(play(f, NonCombat("Aiko")), ClearCondition("Rei", "knocked out"))  # she comes to
+    f = play(f, NonCombat("Oni"))
+    assert who_may_act(f) == ("Rei",)
+    round_by_round = play(start_fight(Setup((AIKO, ONI, REI), FightRules(initiative="round"))), SetCondition("Rei", "knocked out"))
+    assert play(round_by_round, Initiative(), 15, 12).state.totals == (18, 13, None)  # she rolls with the next round's Initiative
+
+
+def test_waiting_she_may_step_in_at_any_later_moment():
+    f = play(fight_at(), Delay("Aiko"))  # the moment moves on to Oni's Initiative
+    assert who_may_act(f) == ("Aiko", "Oni")
+    g = play(f, NonCombat("Aiko"))  # she steps in before Oni acts
+    assert who_may_act(g) == ("Oni",)
+    twin = Fighter("Twin", "foes", initiative=3, dexterity=16, ac=10, hp=3, weapons=(Weapon("blade", 10, "1d6"),))
+    s = play(play(start_fight(Setup((AIKO, twin))), Initiative(), 10, 10), Delay("Aiko"))  # Twin still to act at this very moment
+    refused(s, NonCombat("Aiko"), "Aiko has just chosen to wait")
+
+
+def test_the_next_in_order_may_act_and_so_ends_an_open_turn():
+    v = fight_at(fighters=(replace(AIKO, bab=11), ONI, REI))
+    v = play(v, Attack("Aiko", "katana", ("Oni",)), 1)
+    assert (v.state.turn, who_may_act(v)) == ("Aiko", ("Aiko", "Oni"))  # her extra attack, or Oni's Initiative
+    refused(v, NonCombat("Rei"), "Rei acts later in the round: Oni first")
+    w = play(v, NonCombat("Oni"))
+    assert (w.state.turn, who_may_act(w)) == ("", ("Rei",))
+    refused(w, Attack("Aiko", "katana", ("Oni",)), "Aiko has had her turn")
