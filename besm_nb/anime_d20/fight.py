@@ -17,7 +17,8 @@ from ..checks import Step, d20_check, d20_contest
 from ..dice import (checked, DiceFeed, InputError, bounds, parse_param, require_bool, require_choice, require_int, require_items,
                           require_text, shown)
 from ..store import History, check_kind, confirm_replay, fields, from_fields, items, load_json, save_json
-from .combat import CRIT_READINGS, MAX_CRIT_MULTIPLIER, bab_attacks, critical_damage, initiative_order, next_round_order, stand_off
+from .combat import (CRIT_READINGS, MAX_CRIT_MULTIPLIER, AttackOdds, bab_attacks, critical_damage, defence_penalty,
+                                      initiative_order, next_round_order, stand_off)
 from .situations import (KEEP_HOLD_DC, PIN_ESCAPE_PENALTY, THROW_BONUS, THROW_DAMAGE, add_to_damage, aim_bonus, breaks_free,
                                           can_pin, extra_target_penalty, free_hands_penalty, held_penalty, incapacitate, is_much_stronger,
                                           lock_damage, strike_to_wound, two_weapon_penalties)
@@ -1026,6 +1027,7 @@ class Blow:
     weapon: Weapon
     extra: int  # 0, or which extra attack from Base Attack Bonus (1 for the first)
     plans: tuple[Plan, ...]
+    undrawn: tuple[Plan | None, ...] = ()  # the off hand: each target's plan should the main hand draw no defence from her (None: no matter)
 
 
 def _several_rows(setup: Setup, f: Fighter, targets: Sequence[str]) -> list:
@@ -1037,8 +1039,8 @@ def _several_rows(setup: Setup, f: Fighter, targets: Sequence[str]) -> list:
     return [(names[v], costs.count(v)) for v in (-4, -2, 0) if costs.count(v)]
 
 
-def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, ans: Answer, used: set) -> str:
-    "Who rolls the defence for `target`, checked against the rules ('' : no defence)."
+def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, ans: Answer, used: set, drawn: int = 0) -> str:
+    "Who rolls the defence for `target`, checked against the rules ('' : no defence); `drawn`: defences the same attack draws first."
     if ans.defence == "none": return ""
     now = st.now
     df = ans.by or target
@@ -1061,7 +1063,7 @@ def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, an
             raise InputError("answers", f"say how far {target} is from {df}: within reach, at medium range or at long range "
                                         "(002 · Table 12-7: Defending Others)")
         free = 1 + setup.fighter(df).extra_defences
-        if dfs.defences >= free and not setup.rules.desperate_defence:
+        if dfs.defences + drawn >= free and not setup.rules.desperate_defence:
             raise InputError("answers", f"{df} has made her {free} defence{'s' * (free > 1)} this round: none is left to give {target} "
                                         "(002 · Defending Others; the GM may allow it: rules.desperate_defence)")
         if df in used: raise InputError("answers", f"{df} defends one target of a blow at most")
@@ -1091,7 +1093,7 @@ def _plan(setup: Setup, st: FightState, a: Attack | Grapple, w: Weapon, target: 
         bonus += ds.STUNNED_ATTACK_BONUS
     ac = max(AC_RANGE[0], min(AC_RANGE[1], ac + sum(s.value for s in ac_steps)))
     steps += ac_steps
-    df = _defender(setup, st, a, target, ans, used)
+    df = _defender(setup, st, a, target, ans, used, extra_defence)
     inputs = dict(attack_bonus=max(BONUS_RANGE[0], min(BONUS_RANGE[1], bonus)), ac=ac, damage=damage, rows=rows, pace=pace, aim=rules.aim,
                   vehicle=rules.vehicle, total_defence=rules.total_defence, ranged=w.ranged, armour=0 if rules.damage_saves else tf.armour,
                   crit=rules.crit, others_penalty=rules.others_penalty, crit_multiplier=w.crit_multiplier)
@@ -1114,7 +1116,34 @@ def _plan(setup: Setup, st: FightState, a: Attack | Grapple, w: Weapon, target: 
     except InputError as e:
         if e.param in ("ranged", "defence", "others"): raise InputError("answers", str(e).split(": ", 1)[1]) from None
         raise
+    m, inputs = _in_range(m, inputs, bonus, base + pen if df else None, steps)
     return Plan(target, df if m.defence_bonus is not None else "", ac, m, inputs, tuple(steps))
+
+
+def _in_range(m: Modified, inputs: dict, bonus: int, defence: int | None, steps: list[Step]) -> tuple[Modified, dict]:
+    "The totals the dice are rolled against, within the range the resolver takes: a total below −50 counts as −50 (a d20 of 2 to 19 "
+    "then never reaches an Armour Class, nor beats an attack that does, so the odds are the same); one past +100 is refused."
+    lo, hi = BONUS_RANGE
+    a_mod = m.attack_bonus - inputs["attack_bonus"]  # what the rows add
+    total = bonus + a_mod
+    if total > hi: raise InputError("rows", f"the attack's total bonus, {total:+d}, is past {hi:+d}, the most the resolver takes: leave out a row or "
+                                            "lower the bonus")
+    want = dict(attack_bonus=max(total, lo) - a_mod)
+    if total < lo: steps.append(Step(f"her attack total, {total:+d}, counts as {lo:+d}: past it only a natural 20 lands (a critical)", lo,
+                                     f"{RULE} · Character Action; {RULE} · Critical Hits"))
+    if m.defence_bonus is not None:
+        d_mod = m.defence_bonus - inputs["defence_bonus"]  # the defence rows (and a combined attack)
+        rolled = defence + d_mod + m.nth_penalty - defence_penalty(inputs["nth_defence"], inputs["extra_defences"])  # the resolver's figure
+        if rolled > hi: raise InputError("answers", f"the defence's total bonus, {rolled:+d}, is past {hi:+d}, the most the resolver takes")
+        want["defence_bonus"] = max(rolled, lo) - (rolled - defence)
+        if rolled < lo: steps.append(Step(f"her defence total, {rolled:+d}, counts as {lo:+d}: past it only a natural 20 can save her", lo,
+                                          f"{RULE} · Defence"))
+    if all(inputs[k] == v for k, v in want.items()): return m, inputs
+    if any(not lo <= v <= hi for v in want.values()):
+        raise InputError("rows", "the bonuses and the situation rows take the totals where the resolver's range (−50 to +100) cannot "
+                                 "follow them: leave some rows out")
+    inputs = {**inputs, **want}
+    return _modified(tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in inputs.items())), inputs
 
 
 def _attack_steps(setup: Setup, st: FightState, a: Attack, w: Weapon, hand: str, extra: int) -> tuple[int, list[Step], list]:
@@ -1206,12 +1235,17 @@ def _blows(setup: Setup, st: FightState, a: Attack) -> tuple[Blow, ...]:
         damage = str(incapacitate(hw.damage, f.strength_modifier)[0]) if a.incapacitate else hw.damage
         used: set = set()
         main_defenders = {p.defender for p in blows[0].plans} if blows else set()
-        plans = []
+        plans, undrawn = [], []
         for t in targets:
             ans = a.answer(t, hand)
-            plans.append(_plan(setup, st, a, hw, t, ans, bonus, steps, rows, damage, a.pace, used,
-                               extra_defence=int((ans.by or t) in main_defenders and ans.defence != "none")))
-        blows.append(Blow(hand, hw, extra, tuple(plans)))
+            alone = _plan(setup, st, a, hw, t, ans, bonus, steps, rows, damage, a.pace, set(used))
+            if (ans.by or t) not in main_defenders or ans.defence == "none":
+                plans.append(_plan(setup, st, a, hw, t, ans, bonus, steps, rows, damage, a.pace, used)); undrawn.append(None); continue
+            try: drawn = _plan(setup, st, a, hw, t, ans, bonus, steps, rows, damage, a.pace, used, extra_defence=1)
+            except InputError:  # her defence against the main hand was her last: this blow then goes undefended
+                drawn = _plan(setup, st, a, hw, t, Answer(t, "none"), bonus, steps, rows, damage, a.pace, used)
+            plans.append(drawn); undrawn.append(alone)
+        blows.append(Blow(hand, hw, extra, tuple(plans), tuple(undrawn) if hand == "off" else ()))
     return tuple(blows)
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #5fa706e2
@@ -1329,10 +1363,19 @@ def _do_attack(setup: Setup, st: FightState, a: Attack, feed: DiceFeed, lines: l
     for i, blow in enumerate(blows):
         if i:  # the off hand: planned again, with the defences the first blow has just drawn
             bonus, steps, rows = _attack_steps(setup, st, a, blow.weapon, "off", blow.extra)
-            used: set = set()
-            plans = tuple(_plan(setup, st, a, blow.weapon, p.target, a.answer(p.target, "off"), bonus, steps, rows, p.inputs["damage"],
-                                a.pace, used) for p in blow.plans)
-            blow = replace(blow, plans=plans)
+            plans = []
+            for p in blow.plans:
+                ans = a.answer(p.target, "off")
+                try: plans.append(_plan(setup, st, a, blow.weapon, p.target, ans, bonus, steps, rows, p.inputs["damage"], a.pace, set()))
+                except InputError as e:  # the first blow has left her no defence for this one
+                    if e.param != "answers": raise
+                    df = ans.by or p.target
+                    why = _stopped_reason(setup, _get(setup, st, df), st.now)
+                    lines.append(f"{df} is {why} now: she cannot defend {p.target} against the {blow.weapon.name}, which goes undefended." if why
+                                 else f"{df} has no defence left for {p.target} against the {blow.weapon.name}: it goes undefended.")
+                    plans.append(_plan(setup, st, a, blow.weapon, p.target, Answer(p.target, "none"), bonus, steps, rows, p.inputs["damage"],
+                                       a.pace, set()))
+            blow = replace(blow, plans=tuple(plans))
         st, hit = _roll_blow(setup, st, a, blow, feed, lines)
         landed = landed or hit
     fs = _get(setup, st, a.who)
@@ -1923,6 +1966,8 @@ class BlowOdds:
     working: tuple[Step, ...]  # the fight's part (wounds, holds, conditions, feats, Base Attack Bonus), then the resolver's
     damage: dict[int, Fraction]  # Hit Points she loses, as dealt (a Mighty Blow or holding back applied); empty with Damage Saves
     saves: dict[str, Fraction] | None = None  # Damage Saves: the chance of each result (a miss or a defence is "No Effect")
+    branches: tuple[tuple[Fraction, Resolution], ...] = ()  # the off hand, when it matters whether the main hand draws her defence
+    # first: (its chance, the resolver's answer then) for drawn and not drawn; `resolution` then holds their mixture
 
 
 def _capped(damage: dict[int, Fraction], cap: int) -> dict[int, Fraction]:
@@ -1941,13 +1986,50 @@ def _mighty(p: Plan, r: Resolution) -> dict[int, Fraction]:
     return {k: v for k, v in sorted(out.items()) if v}
 
 
-def _blow_odds(setup: Setup, st: FightState, a: Attack, blow: Blow, p: Plan) -> BlowOdds:
+def _located(damage: dict[int, Fraction], called: str) -> dict[int, Fraction]:
+    "Damage after the hit location's change: the called location, or Table A-5's d12 (a limb takes 1 less, at least 1)."
+    places = {called: Fraction(1)} if called else hl.location_odds()
+    out: dict[int, Fraction] = {}
+    for k, p in damage.items():
+        for where, q in places.items():
+            v = hl.location_hit(where, k).damage if k else 0  # no damage: no location rolled
+            out[v] = out.get(v, Fraction(0)) + p * q
+    return {k: v for k, v in sorted(out.items()) if v}
+
+
+def _mixed(q: Fraction, x: dict, y: dict) -> dict:
+    "Two distributions mixed: x with chance q, y otherwise."
+    out = {k: q * v for k, v in x.items()}
+    for k, v in y.items(): out[k] = out.get(k, Fraction(0)) + (1 - q) * v
+    return {k: v for k, v in sorted(out.items()) if v} if all(isinstance(k, int) for k in out) else out
+
+
+def _blow_odds(setup: Setup, st: FightState, a: Attack, blow: Blow, p: Plan, undrawn: tuple[Fraction, Plan] | None = None) -> BlowOdds:
+    "One blow's odds at one target; for the off hand, mixed over whether the main hand drew her defence first."
+    r, damage, saves = _plan_odds(setup, st, a, blow, p)
+    if undrawn is None: return BlowOdds(p.target, blow.weapon.name, blow.hand, r, p.working + tuple(r.working), damage, saves)
+    q, p0 = undrawn
+    r0, damage0, saves0 = _plan_odds(setup, st, a, blow, p0)
+    o = _mixed(q, r.odds.outcomes, r0.odds.outcomes)
+    mixed_damage = _mixed(q, r.odds.damage, r0.odds.damage)
+    step = Step(f"the main hand draws her defence first {q} of the time (her defence here then {r.nth_penalty:+d}; otherwise "
+                f"{r0.nth_penalty:+d}): the odds are the two cases mixed", str(q), f"{RULE} · Defending Against Multiple Attacks")
+    both = replace(r, odds=AttackOdds(o, mixed_damage, q * r.odds.expected + (1 - q) * r0.odds.expected),
+                   drop=None if r.drop is None else q * r.drop + (1 - q) * r0.drop, working=list(r.working) + [step])
+    return BlowOdds(p.target, blow.weapon.name, blow.hand, both, p.working + tuple(both.working), _mixed(q, damage, damage0),
+                    None if saves is None else _mixed(q, saves, saves0), ((q, r), (1 - q, r0)))
+
+
+def _plan_odds(setup: Setup, st: FightState, a: Attack, blow: Blow, p: Plan) -> tuple[Resolution, dict[int, Fraction], dict | None]:
+    "The resolver's answer for one plan, the Hit Points she loses as the engine deals them, and the Damage Save results."
     f = setup.fighter(a.who)
     tfs = _get(setup, st, p.target)
-    r = resolve_attack(**p.inputs, defence_natural_20=setup.rules.defence_natural_20, crit_range=blow.weapon.crit_range,
-                       current_hp=max(0, tfs.hp) if not setup.rules.damage_saves else None)
+    hp_now = max(0, tfs.hp) if not setup.rules.damage_saves else None
+    r = resolve_attack(**p.inputs, defence_natural_20=setup.rules.defence_natural_20, crit_range=blow.weapon.crit_range, current_hp=hp_now)
     damage = _mighty(p, r) if a.mighty_blow else dict(r.odds.damage)
     if a.hold_back is not None: damage = _capped(damage, a.hold_back)
+    if setup.rules.hit_locations: damage = _located(damage, a.location)
+    if hp_now is not None and damage != r.odds.damage: r = replace(r, drop=sum((v for k, v in damage.items() if k > hp_now), Fraction(0)))
     saves = None
     if setup.rules.damage_saves:
         damage = {}
@@ -1962,7 +2044,7 @@ def _blow_odds(setup: Setup, st: FightState, a: Attack, blow: Blow, p: Plan) -> 
             for k, q in ds.damage_save_odds(t.save_bonus, dc, kind, record.stun_hits, record.lethal_hits, mook, a.max_effect, False,
                                              setup.rules.save_natural_1).items():
                 saves[k] = saves.get(k, Fraction(0)) + weight * q
-    return BlowOdds(p.target, blow.weapon.name, blow.hand, r, p.working + tuple(r.working), damage, saves)
+    return r, damage, saves
 
 
 @checked
@@ -1972,8 +2054,14 @@ def attack_preview(fight: Fight,  # the fight now
     "The exact odds of an attack before its dice, for each blow and target, from the resolver (refused as the attack itself would be)."
     _fight(fight)
     if not isinstance(attack, Attack): raise InputError("attack", f"must be an Attack, got {shown(attack)}")
-    st = fight.state
-    return tuple(_blow_odds(fight.setup, st, attack, b, p) for b in _blows(fight.setup, st, attack) for p in b.plans)
+    st, out = fight.state, []
+    for b in _blows(fight.setup, st, attack):
+        for i, p in enumerate(b.plans):
+            alone = b.undrawn[i] if b.undrawn else None
+            if alone is None: out.append(_blow_odds(fight.setup, st, attack, b, p)); continue
+            o = out[0].resolution.odds.outcomes  # the main hand's blow, at one target
+            out.append(_blow_odds(fight.setup, st, attack, b, p, (o["defended"] + o["hit"], alone)))
+    return tuple(out)
 
 
 @checked
@@ -1985,7 +2073,15 @@ def grapple_preview(fight: Fight,  # the fight now
     if not isinstance(grapple, Grapple): raise InputError("grapple", f"must be a Grapple, got {shown(grapple)}")
     if grapple.manoeuvre in ("lock", "release"): raise InputError("grapple", f"a {grapple.manoeuvre} needs no roll")
     p, w = _grapple_plan(fight.setup, fight.state, grapple)
-    return resolve_attack(**p.inputs, defence_natural_20=fight.setup.rules.defence_natural_20)
+    r = resolve_attack(**p.inputs, defence_natural_20=fight.setup.rules.defence_natural_20)
+    if grapple.manoeuvre != "throw" or fight.setup.rules.defence_stops_throw or r.defence_bonus is None: return r
+    # a defended throw still lands: her defence decides only whether the GM may add a window or a ledge
+    undefended = resolve_attack(**{k: v for k, v in p.inputs.items() if k not in _DEFENCE_INPUTS}, defence_natural_20=fight.setup.rules.defence_natural_20)
+    return replace(r, odds=undefended.odds, working=list(r.working) + [
+        Step("a throw she defends against still lands (defence_stops_throw=False): counted with the hits", "", f"{RULE} · Throw")])
+
+
+_DEFENCE_INPUTS = ("defence_bonus", "defence", "others", "block_ranged_feat", "object_armour", "nth_defence", "extra_defences")
 
 
 class _NoDice(Exception):

@@ -3,6 +3,7 @@ every dice sequence played through the engine, the rules it enforces, bad input,
 and the time a long save takes to load."""
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -83,18 +84,22 @@ def test_three_rounds_against_a_hand_count():
 
 # ---- the odds before the roll against every dice sequence played through the engine ----
 
-def played_out(fight, action, target):
-    "Exact distribution of the Hit Points the target loses, from every dice sequence the action can ask for, each played by the engine."
+def played_out(fight, action, target, typed=(), fixed=(), measure=None):
+    """Exact distribution of the Hit Points the target loses (or of `measure(fight after)`), from every dice sequence the action
+    can ask for after the `typed` ones, each played by the engine. A die whose purpose names one of `fixed` (a save made after the
+    damage, which changes no Hit Points) is given one value only, to keep the walk short."""
     before = hp(fight, target)
-    out: dict[int, Fraction] = defaultdict(Fraction)
+    out: dict = defaultdict(Fraction)
 
     def walk(typed, p):
         need = next_die(fight, action, typed)
         if need is None:
-            out[before - hp(fight_act(fight, action, DiceFeed(totals=typed)), target)] += p
+            after = fight_act(fight, action, DiceFeed(totals=typed))
+            out[measure(after) if measure else before - hp(after, target)] += p
             return
+        if any(x in need[1] for x in fixed): walk(typed + [min(dist(need[0]))], p); return
         for v, q in dist(need[0]).items(): walk(typed + [v], p * q)
-    walk([], Fraction(1))
+    walk(list(typed), Fraction(1))
     return dict(sorted((k, v) for k, v in out.items() if v))
 
 
@@ -176,7 +181,7 @@ def fight_at(rules=FightRules(), fighters=(AIKO, ONI, REI)):
 def refused(fight, action, message):
     assert message in refusal(fight, action)
     before = fight_to_dict(fight)
-    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ValueError, match=re.escape(message)):
         fight_act(fight, action, DiceFeed(random.Random(1)))
     assert fight_to_dict(fight) == before
 
@@ -567,3 +572,80 @@ def test_the_next_in_order_may_act_and_so_ends_an_open_turn():
     w = play(v, NonCombat("Oni"))
     assert (w.state.turn, who_may_act(w)) == ("", ("Rei",))
     refused(w, Attack("Aiko", "katana", ("Oni",)), "Aiko has had her turn")
+
+
+# ---- the odds shown are the odds played: hit locations, the off hand, a throw, a total past the resolver's range ----
+
+@pytest.mark.parametrize("called", ["", "Left Arm", "Head"])
+def test_hit_locations_are_in_the_odds_shown(called):
+    f = fight_at(FightRules(hit_locations=True), (replace(AIKO, weapons=(Weapon("axe", 5, "1d2+2"),)), ONI, REI))
+    a = Attack("Aiko", "axe", ("Oni",), location=called)  # armour 2: 1 to 2 gets through (2 to 4 on a critical)
+    (blow,) = attack_preview(f, a)
+    assert blow.damage == played_out(f, a, "Oni", fixed=("Fortitude save",))
+    o = blow.resolution.odds.outcomes
+    if not called:  # 8 faces in 12 are limbs, 1 less (at least 1)
+        h, c, limb, other = o["hit"], o["critical"], Fraction(8, 12), Fraction(4, 12)  # a hit gets 1 or 2 through; a critical 2, 3 or 4
+        assert blow.damage == {0: o["miss"], 1: h / 2 + h / 2 * limb + c / 4 * limb, 2: h / 2 * other + c / 4 * other + c / 2 * limb,
+                               3: c / 2 * other + c / 4 * limb, 4: c / 4 * other}
+
+
+def test_the_off_hands_odds_weigh_whether_the_main_hand_drew_her_defence():
+    twin = replace(AIKO, extra_defences=0, weapons=(Weapon("feint", 6, "0"), Weapon("knife", 6, "1d2")))
+    f = fight_at(fighters=(twin, replace(ONI, armour=0), REI))
+    a = Attack("Aiko", "feint", ("Oni",), (Answer("Oni"),), off_hand="knife", off_answer=Answer("Oni"))
+    main, off = attack_preview(f, a)
+    o = main.resolution.odds.outcomes
+    drawn = o["defended"] + o["hit"]  # the main hand reaches her AC without a critical: she rolls her defence against it
+    (q1, r1), (q0, r0) = off.branches
+    assert (q1, q0, r1.nth_penalty, r0.nth_penalty) == (drawn, 1 - drawn, -2, 0)
+    for r, nth in ((r1, 2), (r0, 1)):
+        assert r == resolve_attack(6 - 10, 12, "1d2", defence_bonus=2, nth_defence=nth, current_hp=24)
+    assert off.damage == {k: drawn * r1.odds.damage.get(k, 0) + (1 - drawn) * r0.odds.damage.get(k, 0) for k in range(5)}
+    # played: the main hand's 0 damage leaves her as she was, whether it drew her defence (15, then her 2) or not (a natural 1)
+    assert played_out(f, a, "Oni", typed=(15, 2)) == r1.odds.damage
+    assert played_out(f, a, "Oni", typed=(1,)) == r0.odds.damage
+
+
+def test_a_friend_with_no_defence_left_leaves_the_off_hand_undefended():
+    two = replace(ONI, weapons=(Weapon("claw", 10, "0"), Weapon("fang", 10, "1d2")))
+    f = play(fight_at(fighters=(AIKO, two, REI)), NonCombat("Aiko"))
+    friend = Answer("Aiko", by="Rei", others=(("target within reach", None),))
+    a = Attack("Oni", "claw", ("Aiko",), (friend,), off_hand="fang", off_answer=friend)
+    main, off = attack_preview(f, a)
+    (q1, r1), (q0, r0) = off.branches
+    assert (r1.defence_bonus, r0.defence_bonus is not None) == (None, True)  # her one defence went on the main hand
+    g = play(f, a, 15, 2, 15, 1)  # the claw, 15 + 4, reaches AC 14 and Rei's defence fails; the fang, 15 + 0, lands undefended
+    assert "Rei has no defence left for Aiko against the fang: it goes undefended." in g.log
+    assert hp(g, "Aiko") == 20 - 1
+
+
+@pytest.mark.parametrize("stops", [False, True])
+def test_a_throws_odds_are_what_is_played(stops):
+    f = play(play(play(play(fight_at(FightRules(defence_stops_throw=stops)), NonCombat("Aiko")), Grapple("Oni", "grab", "Rei"), 15),
+                  NonCombat("Rei")), EndRound())
+    f = play(f, NonCombat("Aiko"))
+    g = Grapple("Oni", "throw", "Rei", Answer("Rei"), keep_hold=False)
+    r = grapple_preview(f, g)
+    prone = played_out(f, g, "Rei", fixed=("damage of",), measure=lambda x: "prone" in next(s.conditions for s in standings(x) if s.name == "Rei"))
+    assert r.odds.lands == prone[True]
+    assert played_out(f, g, "Rei") == r.odds.damage
+
+
+def test_a_total_past_minus_50_is_shown_and_played_as_only_a_natural_20():
+    horde = tuple(Fighter(f"Imp {i}", "foes", ac=10, hp=10) for i in range(15))
+    hero = Fighter("Hero", weapons=(Weapon("sweep", 4, "1d2"),), initiative=20)
+    f = play(start_fight(Setup((hero,) + horde)), Initiative(), *([10] * 16))
+    a = Attack("Hero", "sweep", tuple(h.name for h in horde))  # 14 extra targets, −4 each: 4 − 56 = −52
+    assert refusal(f, a) == ""
+    blows = attack_preview(f, a)
+    assert len(blows) == 15 and {b.resolution.attack_bonus for b in blows} == {-50}
+    assert blows[0].resolution.odds.outcomes == {"miss": Fraction(19, 20), "defended": 0, "hit": 0, "critical": Fraction(1, 20)}
+    assert played_out(f, a, "Imp 0") == blows[0].damage
+    assert any("-52" in s.what and "only a natural 20" in s.what for s in blows[0].working)
+    sniper = Fighter("Sniper", initiative=20, weapons=(Weapon("rifle", 100, "2d6", kind="ranged", scope=True),))
+    s = play(play(play(start_fight(Setup((sniper, REI))), Initiative(), 10, 1), Aim("Sniper", "rifle")), NonCombat("Rei"))
+    s = play(s, EndRound())
+    shot = Attack("Sniper", "rifle", ("Rei",), pace="still")  # +100 and a scoped aim's +6: past the +100 the resolver takes
+    refused(s, shot, "rows: the attack's total bonus, +106, is past +100")
+    with pytest.raises(ValueError, match=r"rows: the attack's total bonus, \+106, is past \+100"):
+        attack_preview(s, shot)
