@@ -649,3 +649,105 @@ def test_a_total_past_minus_50_is_shown_and_played_as_only_a_natural_20():
     refused(s, shot, "rows: the attack's total bonus, +106, is past +100")
     with pytest.raises(ValueError, match=r"rows: the attack's total bonus, \+106, is past \+100"):
         attack_preview(s, shot)
+
+
+# ---- first aid, defending others, holding back, Total Attack, Mighty Blow, and the minor rules (review of issue 34) ----
+
+def test_one_first_aid_success_treats_one_critical_injury():
+    f = play(play(fight_at(FightRules(shock=True)), Harm("Oni", 5, breaks_skin=True), 20), Harm("Oni", 5, breaks_skin=True), 20)
+    assert next(s.injuries for s in standings(f) if s.name == "Oni") == 2  # 5 > Shock Value 4, twice: two critical injuries
+    g = play(f, FirstAid("Aiko", "Oni", 10), 10)  # DC 15 + 2 injuries = 17; 10 + 10 = 20: one is treated
+    assert (next(s.injuries for s in standings(g) if s.name == "Oni"), g.state.fighters[1].treated) == (1, 1)
+    assert g.log[-1].endswith("one critical injury is treated (1 still bleeds).")
+
+
+def test_no_one_defends_another_against_an_undetectable_assailant():
+    with pytest.raises(ValueError, match="^by: no one can defend someone else against an assailant"):
+        Answer("Aiko", by="Rei", rows=("undetectable assailant",), others=(("target within reach", None),))
+
+
+def test_total_attack_gives_its_plus_2_to_one_attack_check():
+    twin = replace(AIKO, weapons=(Weapon("katana", 6, "1d10+2"), Weapon("wakizashi", 6, "1d6+2")))
+    f = fight_at(fighters=(twin, ONI, REI))
+    main, off = attack_preview(f, Attack("Aiko", "katana", ("Oni",), off_hand="wakizashi", total_attack=True))
+    assert (main.resolution.attack_bonus, off.resolution.attack_bonus) == (6 - 6 + 2, 6 - 10)
+
+
+def test_a_mighty_blow_is_one_fate_point_a_blow_and_breaks_what_it_must():
+    twin = replace(AIKO, fate_points=3, weapons=(Weapon("katana", 6, "1d10+2", origin="item of power"),
+                                                 Weapon("wakizashi", 6, "1d6+2", origin="item of power")))
+    f = fight_at(FightRules(fate_points=True), (twin, ONI, REI))
+    main_only = Attack("Aiko", "katana", ("Oni",), off_hand="wakizashi", mighty_blow=True)
+    main, off = attack_preview(f, main_only)
+    assert (set(main.damage), off.damage) == ({0, 12 - 2, 22 - 2}, off.resolution.odds.damage)  # the katana at its most; the wakizashi rolls
+    g = play(f, main_only, 15, 18, 5)  # the katana at its most (12 − 2); the wakizashi, 18 − 4 against AC 12, rolls 5 (− 2)
+    assert (hp(g, "Oni"), next(s.fate_points for s in standings(g) if s.name == "Aiko")) == (24 - 10 - 3, 2)
+    both = replace(main_only, off_mighty_blow=True)
+    g = play(f, both, 15, 18)
+    assert (hp(g, "Oni"), next(s.fate_points for s in standings(g) if s.name == "Aiko")) == (24 - 10 - 6, 1)
+    g = play(f, main_only, 1, 18, 5)  # the Mighty Blow misses: no Fate Point spent, whatever the off hand does
+    assert (hp(g, "Oni"), next(s.fate_points for s in standings(g) if s.name == "Aiko")) == (24 - 3, 3)
+    refused(fight_at(FightRules(fate_points=True), (replace(twin, fate_points=1), ONI, REI)), both, "mighty_blow: Aiko has 1 Fate Point")
+    with pytest.raises(ValueError, match="^off_mighty_blow: "):
+        Attack("Aiko", "katana", ("Oni",), off_mighty_blow=True)
+    bought = fight_at(FightRules(fate_points=True), (replace(AIKO, fate_points=3), ONI, REI))  # a weapon bought or found: it shatters
+    g = play(bought, Attack("Aiko", "katana", ("Oni",), mighty_blow=True), 15)
+    assert "The katana shatters on the Mighty Blow: it is gone (000 · Mighty Blow)." in g.log
+    g = play(play(play(g, NonCombat("Oni")), NonCombat("Rei")), EndRound())
+    refused(g, Attack("Aiko", "katana", ("Oni",)), "weapon: Aiko's katana broke on a Mighty Blow")
+    assert "attack" in legal_actions(g, "Aiko")  # her pistol is still hers
+    gear = fight_at(FightRules(fate_points=True), (replace(AIKO, fate_points=3, weapons=(Weapon("katana", 6, "1d10+2", origin="personal gear"),)), ONI, REI))
+    assert next_die(gear, Attack("Aiko", "katana", ("Oni",), mighty_blow=True), [15]) == ("1d2", "whether Aiko's katana snaps (1: it does)")
+    snapped, held = (play(gear, Attack("Aiko", "katana", ("Oni",), mighty_blow=True), 15, n) for n in (1, 2))
+    assert "The katana snaps in two: the broken blade can serve as an improvised weapon (the GM gives it its numbers)." in snapped.log
+    assert "The katana holds." in held.log
+
+
+def test_holding_back_after_the_roll():
+    from besm_nb.anime_d20.fight import HoldBack
+    caster = Fighter("Caster", initiative=5, weapons=(Weapon("bolt", 8, "5d8", kind="ranged", ability="Area Effect"),
+                                                      Weapon("blast", 8, "6d8", kind="ranged")))
+    guard = Fighter("Guard", "foes", ac=10, hp=20, fortitude=0)
+    k = play(start_fight(Setup((caster, guard), FightRules(shock=True))), Initiative(), 10, 5)
+    k2 = play(k, Attack("Caster", "bolt", ("Guard",)), 15, 32)  # 32 damage: Guard at −12, unconscious (no shock save once out)
+    assert (hp(k2, "Guard"), out(k2, "Guard")) == (-12, "unconscious")
+    g = play(k2, HoldBack("Caster", "Guard", 3))  # the chapter's 5d8 that rolls 32, held back; 3 is within her Shock Value: no save
+    assert (hp(g, "Guard"), out(g, "Guard")) == (17, "")
+    assert "Caster holds back: Guard takes 3 of the 32 (002 · Amount of Damage Inflicted)." in g.log
+    assert next_die(k2, HoldBack("Caster", "Guard", 15)) == ("1d20", "Guard's Fortitude save against shock (DC 17)")  # 15 − 4: DC 15 + 2
+    g = play(k2, HoldBack("Caster", "Guard", 15), 3)  # a new save, for the damage she now takes
+    assert (hp(g, "Guard"), next(s.conditions for s in standings(g) if s.name == "Guard")) == (5, ("stunned until round 15", "prone"))
+    assert fight_from_dict(json.loads(json.dumps(fight_to_dict(g)))).state == g.state
+    refused(k2, HoldBack("Caster", "Guard", 32), "amount: Caster's blow gives Guard 32: she may inflict less, from 0 to 31")
+    refused(k2, HoldBack("Caster", "Caster", 3), "target: Caster's blow did Caster no damage")
+    refused(play(k2, Harm("Guard", 1)), HoldBack("Caster", "Guard", 3), "who: Caster has struck no blow just now")
+    dead = play(k, Attack("Caster", "blast", ("Guard",)), 15, 45)
+    assert (out(dead, "Guard"), dead.state.killed) == ("dead", ("Guard",))
+    alive = play(dead, HoldBack("Caster", "Guard", 10), 20)
+    assert (out(alive, "Guard"), alive.state.killed, hp(alive, "Guard")) == ("", (), 10)
+    refused(fight_at(FightRules(damage_saves=True)), HoldBack("Aiko", "Oni", 1), "who: with Damage Saves no damage is dealt")
+
+
+def test_the_minor_rules_of_the_review():
+    # a lock: 1d4 plus Strength plus Massive Damage
+    crusher = replace(ONI, massive_damage=2)
+    f = play(play(play(fight_at(fighters=(AIKO, crusher, REI)), NonCombat("Aiko")), Grapple("Oni", "grab", "Rei"), 15), NonCombat("Rei"))
+    f = play(play(play(f, EndRound()), NonCombat("Aiko")), Grapple("Oni", "lock", "Rei"), 9)
+    assert f.log[-2:] == ("Damage 1d4+6: 9.", "Rei loses 9 Hit Points: 3 of 12 left.")
+    # stunned by a Damage Save: no Dexterity, no Defence Combat Mastery in her Armour Class
+    hero = replace(AIKO, dex_modifier=2, defence_combat_mastery=3, con_bonus=2, armour=1)
+    ogre = replace(ONI, weapons=(Weapon("club", 4, "1d8+3", damage_bonus=4),))
+    d = play(play(fight_at(FightRules(damage_saves=True), (hero, ogre, REI)), NonCombat("Aiko")), Attack("Oni", "club", ("Aiko",)), 15, 10)
+    assert next(s.record for s in standings(d) if s.name == "Aiko").startswith("Stunned")  # DC 19; 10 + 3 fails by 6
+    (b,) = attack_preview(d, Attack("Rei", "staff", ("Aiko",)))
+    assert b.resolution.odds == resolve_attack(4 + 2, 14 - 2 - 3, "1d6+1").odds
+    # a failed shock save: stunned, and she collapses
+    s = play(fight_at(FightRules(shock=True)), Attack("Aiko", "katana", ("Oni",)), 15, 12, 1)
+    assert next(x.conditions for x in standings(s) if x.name == "Oni") == ("stunned until round 16", "prone")
+    # a blocking object destroyed by five times its Armour Rating blocks no more
+    shield = replace(ONI, block_armour=1)
+    b = play(fight_at(fighters=(AIKO, shield, REI)), Attack("Aiko", "katana", ("Oni",), (Answer("Oni", "block"),)), 15, 19, 7)
+    assert "Oni's block takes 1 off it: the object is destroyed." in b.log
+    b = play(b, NonCombat("Oni"))
+    refused(b, Attack("Rei", "staff", ("Oni",), (Answer("Oni", "block"),)), "answers: what Oni blocked with was destroyed")
+    assert attack_preview(b, Attack("Rei", "staff", ("Oni",), (Answer("Oni"),)))[0].resolution.defence_bonus == 2  # she still dodges
