@@ -751,3 +751,86 @@ def test_the_minor_rules_of_the_review():
     b = play(b, NonCombat("Oni"))
     refused(b, Attack("Rei", "staff", ("Oni",), (Answer("Oni", "block"),)), "answers: what Oni blocked with was destroyed")
     assert attack_preview(b, Attack("Rei", "staff", ("Oni",), (Answer("Oni"),)))[0].resolution.defence_bonus == 2  # she still dodges
+
+
+# ---- every FightRules switch that the tests above do not yet prove both ways (review of issue 34, item 19) ----
+
+def test_the_moving_vehicle_reading_reaches_the_attack():
+    shot = Attack("Aiko", "pistol", ("Oni",), rows=("moving vehicle, moderate speed",))
+    bonus = {reading: attack_preview(fight_at(FightRules(vehicle=reading)), shot)[0].resolution.attack_bonus for reading in ("text", "table")}
+    assert bonus == {"text": 5 - 4, "table": 5 - 2}  # Table 12-5: the text's −4 at moderate speed, the table's −2
+
+
+def test_the_total_defence_reading_counts_the_attacks_given_up():
+    quick = replace(AIKO, extra_attacks=1)
+    club = Attack("Oni", "club", ("Aiko",), (Answer("Aiko"),))
+    text = fight_at(FightRules(total_defence="text"), (quick, ONI, REI))
+    refused(text, TotalDefence("Aiko", sacrificed=2), "sacrificed: the text reading gives a flat +4")
+    assert attack_preview(play(text, TotalDefence("Aiko")), club)[0].resolution.defence_bonus == 4 + 4
+    table = play(fight_at(FightRules(total_defence="table"), (quick, ONI, REI)), TotalDefence("Aiko", sacrificed=2))
+    assert attack_preview(table, club)[0].resolution.defence_bonus == 4 + 4 * 2
+
+
+def test_the_free_gap_decides_when_a_weaker_target_costs_nothing():
+    hero = replace(AIKO, level=12)
+    mooks = tuple(Fighter(f"Mook {i}", "foes", level=6, ac=10) for i in range(2))
+    sweep = Attack("Aiko", "pistol", ("Mook 0", "Mook 1"))
+    bonus = {}
+    for gap in (10, 5):
+        f = play(start_fight(Setup((hero,) + mooks, FightRules(free_gap=gap))), Initiative(), 15, 10, 10)
+        bonus[gap] = attack_preview(f, sweep)[0].resolution.attack_bonus
+    assert bonus == {10: 5 - 2, 5: 5}  # six Levels below: −2 for the second target, nothing once five Levels suffice
+
+
+def test_the_table_options_are_off_unless_chosen():
+    for on in (False, True):  # Table 12-9: 12 of 20 Hit Points is 60%, −2
+        f = play(fight_at(FightRules(wound_penalties=on)), Harm("Aiko", 8))
+        assert attack_preview(f, Attack("Aiko", "katana", ("Oni",)))[0].resolution.attack_bonus == 6 - 2 * on
+    plain = play(fight_at(), Harm("Oni", 10))  # 10 is past Oni's Shock Value of 4
+    assert not any(line.startswith("Shock:") for line in plain.log)
+    shocked = play(fight_at(FightRules(shock=True)), Harm("Oni", 10), 20)
+    assert any(line.startswith("Shock:") for line in shocked.log)
+    refused(fight_at(FightRules(), (replace(AIKO, fate_points=1), ONI, REI)), Attack("Aiko", "katana", ("Oni",), mighty_blow=True),
+            "mighty_blow: the table does not use Fate Points")
+    refused(fight_at(), Attack("Aiko", "katana", ("Oni",), location="Head"), "location: the table does not use hit locations")
+    kept = play(play(play(fight_at(), NonCombat("Aiko")), NonCombat("Oni")), NonCombat("Rei"))
+    assert who_may_act(play(kept, EndRound())) == ("Aiko",)  # Initiative kept for the fight: round 2 goes on in the same order
+
+
+def test_the_cinematic_rule_spares_weaker_extra_targets():
+    hero = replace(AIKO, level=12)
+    mooks = tuple(Fighter(f"Mook {i}", "foes", level=6, ac=10) for i in range(2))
+    bonus = {}
+    for cinematic in (True, False):
+        f = play(start_fight(Setup((hero,) + mooks, FightRules(cinematic=cinematic))), Initiative(), 15, 10, 10)
+        bonus[cinematic] = attack_preview(f, Attack("Aiko", "pistol", ("Mook 0", "Mook 1")))[0].resolution.attack_bonus
+    assert bonus == {True: 5 - 2, False: 5 - 4}  # six Levels weaker: −2 in a cinematic game, the full −4 otherwise
+
+
+@pytest.mark.parametrize("reading, lasting", [("round", ()), ("next action", ("total attack",))])
+def test_a_total_attacks_lower_armour_class_lasts_by_the_reading(reading, lasting):
+    f = play(fight_at(FightRules(total_attack=reading)), Attack("Aiko", "katana", ("Oni",), total_attack=True), 1)
+    assert attack_preview(f, Attack("Oni", "club", ("Aiko",)))[0].resolution.odds == resolve_attack(4, 14 - 2, "1d8+3").odds
+    f = play(play(play(f, NonCombat("Oni")), NonCombat("Rei")), EndRound())
+    assert next(s.conditions for s in standings(f) if s.name == "Aiko") == lasting
+
+
+def _in_contact(rules):
+    psychic = replace(REI, telepathy=2, wisdom_modifier=3, intelligence_modifier=4)
+    mind = replace(ONI, wisdom_modifier=1, willpower=2, hp=6)
+    f = play(play(start_fight(Setup((AIKO, mind, psychic), rules)), Initiative(), 15, 12, 10), NonCombat("Aiko"))
+    return play(play(play(f, NonCombat("Oni")), MindContact("Rei", "Oni")), EndRound())
+
+
+def test_a_mind_attack_after_a_physical_defence_only_under_the_switch():
+    for after in (False, True):
+        f = _in_contact(FightRules(mind_after_defence=after))
+        f = play(play(f, Attack("Aiko", "katana", ("Rei",), (Answer("Rei"),)), 15, 19), Attack("Oni", "club", ("Aiko",)), 1)
+        if after: assert hp(play(f, MindAttack("Rei", "Oni"), 15), "Oni") == 6 - 4
+        else: refused(f, MindAttack("Rei", "Oni"), "who: Rei has already defended with her body this round")
+
+
+def test_a_blow_to_the_telepath_breaks_her_contact_unless_the_switch_says_not():
+    for breaks, kept in ((True, ()), (False, ("mind contact with Oni",))):
+        f = play(_in_contact(FightRules(damage_breaks_contact=breaks)), Attack("Aiko", "katana", ("Rei",)), 15, 3)
+        assert next(s.conditions for s in standings(f) if s.name == "Rei") == kept
