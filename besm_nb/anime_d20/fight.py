@@ -1092,7 +1092,7 @@ def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, an
     if _cond(dfs, "mind only", now):
         raise InputError("answers", f"{df} gave up her physical actions this round for mind combat: no defence (002 · Mind Combat)")
     if not ans.by and _cond(dfs, "unaware", now): raise InputError("answers", f"{df} does not know the attack is coming: no defence {rule}")
-    if ans.defence == "block" and setup.fighter(df).block_armour is not None and _cond(dfs, "blocking object destroyed", now):
+    if ans.defence == "block" and _cond(dfs, "blocking object destroyed", now):
         raise InputError("answers", f"what {df} blocked with was destroyed: she can Dodge/Parry, or Block once the GM gives her something "
                                     "else to block with (002 · Block Defence)")
     if ans.by:

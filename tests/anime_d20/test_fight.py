@@ -834,3 +834,12 @@ def test_a_blow_to_the_telepath_breaks_her_contact_unless_the_switch_says_not():
     for breaks, kept in ((True, ()), (False, ("mind contact with Oni",))):
         f = play(_in_contact(FightRules(damage_breaks_contact=breaks)), Attack("Aiko", "katana", ("Rei",)), 15, 3)
         assert next(s.conditions for s in standings(f) if s.name == "Rei") == kept
+
+
+def test_no_block_once_the_gm_says_what_she_blocks_with_is_gone():
+    # the condition stops a Block whether or not her blocking object was given an Armour Rating
+    for fighter in (ONI, replace(ONI, block_armour=1)):
+        f = fight_at(fighters=(AIKO, fighter, REI))
+        f = play(play(play(f, SetCondition("Oni", "blocking object destroyed")), NonCombat("Aiko")), NonCombat("Oni"))
+        refused(f, Attack("Rei", "staff", ("Oni",), (Answer("Oni", "block"),)), "answers: what Oni blocked with was destroyed")
+        assert [a.defence for a in legal_answers(f, "Rei", "staff", "Oni")] == ["none", "dodge/parry"]
