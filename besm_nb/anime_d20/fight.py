@@ -1388,11 +1388,12 @@ def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFe
         if dealt and a.hold_back is not None and dealt > a.hold_back:
             dealt = strike_to_wound(dealt, a.hold_back, w.ability)
             lines.append(f"{a.who} strikes to wound: {dealt} damage.")
-        seen[t] = dealt
+        seen[t] = seen.get(t, 0) + dealt  # both hands' blows on her count together
         if t in caps and caps[t] < dealt:
             lines.append(f"{a.who} holds back: {t} takes {caps[t]} of the {dealt} ({RULE} · Amount of Damage Inflicted).")
             dealt = caps[t]
             if not dealt: continue
+        if t in caps: caps[t] -= dealt  # what she chose is the most the whole attack does to her
         if not dealt:
             lines.append(f"Nothing gets through {t}'s armour."); continue
         where = ()

@@ -843,3 +843,14 @@ def test_no_block_once_the_gm_says_what_she_blocks_with_is_gone():
         f = play(play(play(f, SetCondition("Oni", "blocking object destroyed")), NonCombat("Aiko")), NonCombat("Oni"))
         refused(f, Attack("Rei", "staff", ("Oni",), (Answer("Oni", "block"),)), "answers: what Oni blocked with was destroyed")
         assert [a.defence for a in legal_answers(f, "Rei", "staff", "Oni")] == ["none", "dodge/parry"]
+
+
+def test_holding_back_counts_both_hands_blows_on_one_target_together():
+    from besm_nb.anime_d20.fight import HoldBack
+    twin = replace(AIKO, weapons=(Weapon("katana", 6, "1d10+2"), Weapon("wakizashi", 6, "1d6+2")))
+    g = play(fight_at(fighters=(twin, ONI, REI)), Attack("Aiko", "katana", ("Oni",), off_hand="wakizashi"), 19, 12, 19, 6)
+    assert hp(g, "Oni") == 24 - 10 - 4  # 12 and 6, each less Oni's Armour 2
+    refused(g, HoldBack("Aiko", "Oni", 14), "amount: Aiko's blow gives Oni 14: she may inflict less, from 0 to 13")
+    h = play(g, HoldBack("Aiko", "Oni", 12))  # the katana's 10 in full, then 2 of the wakizashi's 4
+    assert (hp(h, "Oni"), h.log[-2]) == (24 - 12, "Aiko holds back: Oni takes 2 of the 4 (002 · Amount of Damage Inflicted).")
+    assert hp(play(g, HoldBack("Aiko", "Oni", 3)), "Oni") == 24 - 3  # 3 of the katana's 10, none of the wakizashi's
