@@ -17,7 +17,8 @@ from ..checks import Step, d20_check, d20_contest
 from ..dice import (checked, DiceFeed, InputError, bounds, parse_param, require_bool, require_choice, require_int, require_items,
                           require_text, shown)
 from ..store import History, check_kind, confirm_replay, fields, from_fields, items, load_json, save_json
-from .combat import CRIT_READINGS, MAX_CRIT_MULTIPLIER, bab_attacks, critical_damage, initiative_order, next_round_order, stand_off
+from .combat import (CRIT_READINGS, MAX_CRIT_MULTIPLIER, AttackOdds, bab_attacks, critical_damage, defence_penalty,
+                                      initiative_order, next_round_order, stand_off)
 from .situations import (KEEP_HOLD_DC, PIN_ESCAPE_PENALTY, THROW_BONUS, THROW_DAMAGE, add_to_damage, aim_bonus, breaks_free,
                                           can_pin, extra_target_penalty, free_hands_penalty, held_penalty, incapacitate, is_much_stronger,
                                           lock_damage, strike_to_wound, two_weapon_penalties)
@@ -47,22 +48,24 @@ WEAPON_KINDS = ("unarmed", "melee", "ranged")
 DEFENCES = ("none", "dodge/parry", "block")
 SPREADING = ("", "Area Effect", "Auto-Fire", "Spreading")  # the abilities that forbid striking to wound
 INITIATIVE_READINGS = ("fight", "round")  # Initiative rolled once for the fight, or every round
+ORIGINS = ("bought", "personal gear", "item of power")  # where a melee weapon came from (000 · Mighty Blow)
 TOTAL_ATTACK_READINGS = ("round", "next action")  # a Total Attack's −2 AC lasts to the round's end, or until she acts again
 BIG = 10 ** 6  # past every initiative total: the first and last moments of a round
 
 # %% auto #0
 __all__ = ['RULE', 'FIGHT_KIND', 'FIGHT_VERSION', 'NAME_LEN', 'NOTE_LEN', 'MAX_FIGHTERS', 'MAX_WEAPONS', 'MAX_TARGETS',
            'MAX_ROWS', 'MAX_ACTIONS', 'BONUS_RANGE', 'AC_RANGE', 'SCORE_RANGE', 'MODIFIER_RANGE', 'ARMOUR_RANGE',
-           'WEAPON_KINDS', 'DEFENCES', 'SPREADING', 'INITIATIVE_READINGS', 'TOTAL_ATTACK_READINGS', 'BIG', 'CONDITIONS',
-           'GM_CONDITIONS', 'OUT_CONDITIONS', 'STOPPED_CONDITIONS', 'ENGINE_ROWS', 'ATTACK_ROWS', 'ANSWER_ROWS',
-           'OTHERS_ROWS', 'MANOEUVRES', 'FATE_USES', 'ACTIONS', 'Action', 'Moment', 'LOCATION_EFFECTS', 'GRAB',
-           'ESCAPE_DC', 'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer', 'Attack', 'Grapple',
-           'Escape', 'Aim', 'TotalDefence', 'NonCombat', 'Delay', 'Stand', 'EndTurn', 'EndRound', 'Initiative',
-           'MindContact', 'MindAttack', 'BreakContact', 'Withdraw', 'SecondWind', 'Harm', 'Heal', 'SetCondition',
-           'ClearCondition', 'FatePoint', 'FirstAid', 'FighterState', 'FightState', 'Plan', 'Blow', 'Played', 'Fight',
-           'start_fight', 'fight_act', 'fight_undo', 'fight_redo', 'BlowOdds', 'attack_preview', 'grapple_preview',
-           'next_die', 'refusal', 'who_may_act', 'legal_actions', 'legal_targets', 'legal_answers', 'defences_left',
-           'fight_to_dict', 'fight_from_dict', 'save_fight', 'load_fight', 'Standing', 'standings']
+           'WEAPON_KINDS', 'DEFENCES', 'SPREADING', 'INITIATIVE_READINGS', 'ORIGINS', 'TOTAL_ATTACK_READINGS', 'BIG',
+           'CONDITIONS', 'GM_CONDITIONS', 'OUT_CONDITIONS', 'STOPPED_CONDITIONS', 'ENGINE_ROWS', 'ATTACK_ROWS',
+           'ANSWER_ROWS', 'OTHERS_ROWS', 'MANOEUVRES', 'FATE_USES', 'ACTIONS', 'Action', 'Moment', 'OUT_RANK',
+           'LOCATION_EFFECTS', 'GRAB', 'ESCAPE_DC', 'Weapon', 'Fighter', 'FightRules', 'Setup', 'Condition', 'Answer',
+           'Attack', 'Grapple', 'Escape', 'Aim', 'TotalDefence', 'NonCombat', 'Delay', 'Stand', 'EndTurn', 'EndRound',
+           'Initiative', 'MindContact', 'MindAttack', 'BreakContact', 'Withdraw', 'SecondWind', 'Harm', 'Heal',
+           'SetCondition', 'ClearCondition', 'HoldBack', 'FatePoint', 'FirstAid', 'FighterState', 'FightState', 'Plan',
+           'Blow', 'Played', 'Fight', 'start_fight', 'fight_act', 'fight_undo', 'fight_redo', 'BlowOdds',
+           'attack_preview', 'grapple_preview', 'next_die', 'refusal', 'who_may_act', 'legal_actions', 'legal_targets',
+           'legal_answers', 'defences_left', 'fight_to_dict', 'fight_from_dict', 'save_fight', 'load_fight', 'Standing',
+           'standings']
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #a5251d75
 def _name(value: object, param: str) -> str:
@@ -92,6 +95,7 @@ class Weapon:
     ability: str = ""  # "Area Effect", "Auto-Fire" or "Spreading": it cannot strike to wound
     damage_bonus: int = 0  # its Damage Bonus, for BESM d20's Damage Saves
     stun: bool = False  # a stun attack, for BESM d20's Damage Saves
+    origin: str = "bought"  # a melee weapon: "bought" (or found in play), "personal gear" or "item of power": whether a Mighty Blow breaks it
 
     def __post_init__(self):
         _name(self.name, "name")
@@ -108,9 +112,15 @@ class Weapon:
         require_int(self.hands, "hands", 1, 2)
         require_choice(self.ability, "ability", SPREADING)
         require_int(self.damage_bonus, "damage_bonus", -15, 60)
+        require_choice(self.origin, "origin", ORIGINS)
 
     @property
     def ranged(self) -> bool: return self.kind == "ranged"
+
+    @property
+    def breaks_as(self) -> str:
+        "How a Mighty Blow may break it, as the Fate Points page names it: only a melee weapon can break."
+        return self.origin if self.kind == "melee" else "none"
 
 
 @checked
@@ -156,6 +166,8 @@ class Fighter:
     con_bonus: int = 0  # Constitution bonus (BESM d20 Damage Saves)
     damn_healthy: int = 0  # Damn Healthy! Ranks (BESM d20 Damage Saves)
     fate_points: int = 0  # Fate Points (BESM d20)
+    massive_damage: int = 0  # Massive Damage on her bare-handed grappling (a lock); her weapons' damage has it already
+    defence_combat_mastery: int = 0  # her Armour Class bonus from Defence Combat Mastery: lost while stunned by a Damage Save
 
     def __post_init__(self):
         _name(self.name, "name"); _name(self.side, "side"); require_bool(self.foe, "foe")
@@ -179,6 +191,7 @@ class Fighter:
         for n in ("block_ranged", "ambidexterity", "cleave", "living"): require_bool(getattr(self, n), n)
         for n in ("telepathy", "mind_shield", "mind_armour"): require_int(getattr(self, n), n, 0, 50)
         require_int(self.damn_healthy, "damn_healthy", 0, 30); require_int(self.fate_points, "fate_points", 0, 100)
+        require_int(self.massive_damage, "massive_damage", 0, 1000); require_int(self.defence_combat_mastery, "defence_combat_mastery", 0, 50)
 
     def weapon(self, name: str) -> Weapon:
         "Her weapon called `name`."
@@ -285,8 +298,11 @@ CONDITIONS: dict[str, str] = {  # what each condition the fight keeps does
     "mind only": "gave up her physical actions this round for mind combat",
     "mind broken": "lost a mind combat: at the victor's mercy",
     "left for dead": "a Fate Point kept her from death: out of the fight, looking dead",
+    "weapon broken": "a weapon broken on a Mighty Blow: she cannot fight with it",
+    "blocking object destroyed": "what she blocks with was destroyed: no Block until the GM says she has another",
 }
-GM_CONDITIONS = ("stunned", "incapacitated", "knocked out", "prone", "flat-footed", "unaware", "off balance")  # the GM may set these
+GM_CONDITIONS = ("stunned", "incapacitated", "knocked out", "prone", "flat-footed", "unaware", "off balance",
+                 "blocking object destroyed")  # the GM may set these
 OUT_CONDITIONS = ("knocked out", "mind broken", "left for dead")  # out of the fight until healed or the GM says
 STOPPED_CONDITIONS = ("stunned", "stunned (Damage Save)", "incapacitated")  # out of action for a while
 
@@ -343,6 +359,8 @@ class Answer:
         if self.others and not self.by: raise InputError("others", "Table 12-7 is for a friend defending her: name the friend as `by`")
         if self.by and self.by == self.target: raise InputError("by", "a friend defends her: leave `by` empty when she defends herself")
         if self.by and self.defence == "none": raise InputError("by", "a friend who does not defend is not named")
+        if self.by and any(n == "undetectable assailant" for n, _ in self.rows):
+            raise InputError("by", "no one can defend someone else against an assailant she cannot detect (002 · Table 12-7: Defending Others)")
 
 
 def _answer(value: object, param: str) -> Answer:
@@ -364,11 +382,12 @@ class Attack:
     off_target: str = ""  # its target ("": the same one)
     off_answer: Answer | None = None  # how the off hand's target answers it, if she is another target
     incapacitate: bool = False  # strike to incapacitate an unaware target
-    hold_back: int | None = None  # strike to wound: at most this much damage
+    hold_back: int | None = None  # striking to wound, declared with the attack: at most this much damage (at least 1)
     max_effect: str = "none"  # Damage Saves: pull the punch ("none", "hit", "stunned", "knockout")
-    mighty_blow: bool = False  # a Fate Point: the damage at its maximum (+5 Damage Bonus under Damage Saves)
+    mighty_blow: bool = False  # a Fate Point: the (main hand's) blow's damage at its maximum (+5 Damage Bonus under Damage Saves)
     location: str = ""  # hit locations: a called shot at this location ("": the d12 decides)
     gm: int = 0  # the GM's own modifier to the attack check
+    off_mighty_blow: bool = False  # another Fate Point: the off hand's blow at its maximum too
     KIND = "attack"
 
     def __post_init__(self):
@@ -385,10 +404,12 @@ class Attack:
         _tuple(self, "rows", _row_pairs(self.rows, "rows", ATTACK_ROWS))
         require_choice(self.pace, "pace", tuple(PACE_ROWS))
         require_bool(self.total_attack, "total_attack"); require_bool(self.incapacitate, "incapacitate"); require_bool(self.mighty_blow, "mighty_blow")
+        require_bool(self.off_mighty_blow, "off_mighty_blow")
         require_text(self.off_hand, "off_hand", NAME_LEN); require_text(self.off_target, "off_target", NAME_LEN)
         if self.off_answer is not None: _answer(self.off_answer, "off_answer")
         if self.off_target and not self.off_hand: raise InputError("off_target", "an off-hand target needs an off-hand weapon")
         if self.off_answer is not None and not self.off_hand: raise InputError("off_answer", "an off-hand answer needs an off-hand weapon")
+        if self.off_mighty_blow and not self.off_hand: raise InputError("off_mighty_blow", "an off-hand Mighty Blow needs an off-hand weapon")
         if self.off_hand and len(self.targets) > 1: raise InputError("off_hand", "with two weapons each hand strikes one target")
         if self.off_answer is not None and self.off_answer.target != (self.off_target or self.targets[0]):
             raise InputError("off_answer", "must be the off hand's target's answer")
@@ -396,6 +417,10 @@ class Attack:
         require_choice(self.max_effect, "max_effect", tuple(ds.MAX_EFFECTS))
         if require_text(self.location, "location", NAME_LEN): require_choice(self.location, "location", hl.LOCATIONS)
         require_int(self.gm, "gm", -50, 50)
+
+    def mighty(self, hand: str) -> bool:
+        "Whether this hand's blow is a Mighty Blow."
+        return self.mighty_blow if require_choice(hand, "hand", ("main", "off")) == "main" else self.off_mighty_blow
 
     def answer(self, target: str, hand: str = "main") -> Answer:
         "How `target` answers this hand's blow (not answered: no defence)."
@@ -609,6 +634,17 @@ class ClearCondition:
     def __post_init__(self): _name(self.who, "who"); require_choice(self.name, "name", GM_CONDITIONS)
 
 
+@dataclass(frozen=True)
+class HoldBack:
+    "Right after her blow, the attacker chooses to inflict less than its dice say on one target: the blow is dealt again with that."
+    who: str  # the attacker
+    target: str
+    amount: int  # the damage she takes instead (what gets through her armour), from 0 to one less than the dice gave
+    KIND = "hold back"
+
+    def __post_init__(self): _name(self.who, "who"); _name(self.target, "target"); require_int(self.amount, "amount", 0, 1_000_000)
+
+
 FATE_USES = ("left for dead", "lower damage save")
 
 
@@ -638,9 +674,9 @@ class FirstAid:
 
 ACTIONS: dict[str, type] = {c.KIND: c for c in (
     Initiative, Attack, Grapple, Escape, Aim, TotalDefence, NonCombat, Delay, Stand, EndTurn, EndRound, MindContact, MindAttack,
-    BreakContact, Withdraw, SecondWind, Harm, Heal, SetCondition, ClearCondition, FatePoint, FirstAid)}
+    BreakContact, Withdraw, SecondWind, Harm, Heal, SetCondition, ClearCondition, FatePoint, FirstAid, HoldBack)}
 Action = (Initiative | Attack | Grapple | Escape | Aim | TotalDefence | NonCombat | Delay | Stand | EndTurn | EndRound | MindContact | MindAttack
-          | BreakContact | Withdraw | SecondWind | Harm | Heal | SetCondition | ClearCondition | FatePoint | FirstAid)
+          | BreakContact | Withdraw | SecondWind | Harm | Heal | SetCondition | ClearCondition | FatePoint | FirstAid | HoldBack)
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #0d91b139
 Moment = tuple[int, int, int]  # (round, −initiative, −Dexterity): later moments compare greater
@@ -664,7 +700,8 @@ class FighterState:
     treated: int = 0  # critical injuries with first aid
     second_wind: int | None = None  # her Hit Points when she got her second wind
     fate_points: int = 0
-    fell: Moment | None = None  # the moment she went out (she still acts with those who act at that same moment)
+    fell: Moment | None = None  # the moment she went out
+    fell_by: str = ""  # whose action put her out ("": the GM's, or the round's end); struck down by another of her own moment, she still acts
     record: ds.HitRecord | None = None  # BESM d20 Damage Saves: her hits and conditions
 
 
@@ -682,7 +719,10 @@ class FightState:
     held: tuple[str, ...] = ()  # who holds her action into the next round
     needs_initiative: bool = True  # Initiative must be rolled before anyone acts
     last_save: tuple = ()  # the last Damage Save: (target, her record before it, the save's event)
-    last_dead: str = ""  # who the last action killed (a Fate Point may leave her for dead)
+    last_dead: str = ""  # who the last action killed (the last of them, when several died at once)
+    killed: tuple[str, ...] = ()  # everyone the last action killed who may still spend a Fate Point to be left for dead
+    last_attack: tuple = ()  # the last action, if an attack, to deal it again held back: (the fight before it, the attack, its dice as
+    # (what for, total) pairs, the damage held back as (target, amount) pairs, the damage its dice gave each target as (target, damage))
     history: History = History()
 
     @property
@@ -748,17 +788,20 @@ def _out_reason(setup: Setup,  # the fight's set-up
                fs: FighterState,  # the fighter now
                now: Moment,  # the moment of play
               ) -> str:
-    "Why she is out of the fight ('dead', 'dying', 'unconscious', 'knocked out', 'mind broken', 'left for dead'), or ''."
-    if fs.conditions:
+    "Why she is out of the fight ('dead', 'dying', 'unconscious', 'knocked out', 'mind broken', 'left for dead'), or ''; death first."
+    if fs.conditions and _cond(fs, "left for dead", now): return "left for dead"
+    if fs.record is not None:
+        state = "dead" if fs.record.dead else "dying" if fs.record.dying else "unconscious" if fs.record.unconscious else ""
+    else:
+        state = hp_state(fs.hp, setup.fighters[setup.index(fs.name)].hp, setup.rules.gritty)
+        if state == "ok": state = ""
+    if state != "dead" and fs.conditions:  # knocked out or mind broken says more than unconscious; death says more than either
         for name in OUT_CONDITIONS:
             if _cond(fs, name, now): return name
-    if fs.record is not None:
-        if fs.record.dead: return "dead"
-        if fs.record.dying: return "dying"
-        if fs.record.unconscious: return "unconscious"
-        return ""
-    state = hp_state(fs.hp, setup.fighters[setup.index(fs.name)].hp, setup.rules.gritty)
-    return "" if state == "ok" else state
+    return state
+
+
+OUT_RANK = {"": 0, "unconscious": 1, "knocked out": 1, "mind broken": 1, "dying": 2, "left for dead": 3, "dead": 3}  # how far out
 
 
 def _stopped_reason(setup: Setup, fs: FighterState, now: Moment) -> str:
@@ -781,14 +824,28 @@ def _slots(setup: Setup, fs: FighterState) -> int:
 
 
 def _iteratives(setup: Setup, fs: FighterState) -> int:
-    "The extra attacks her Base Attack Bonus gives."
+    "The extra attacks her Base Attack Bonus gives (none while Disabled: one standard or move action a round)."
+    if fs.record is not None and fs.record.disabled: return 0
     return len(bab_attacks(setup.fighter(fs.name).bab)) - 1
 
 
 def _may_go(setup: Setup, st: FightState, fs: FighterState) -> bool:
-    "Whether she can still act: able, or out only since this very moment while it is her group's moment."
+    "Whether she can still act: able, or struck down at this very moment by another fighter acting at it (they act together)."
     why = _stopped_reason(setup, fs, st.now)
-    return not why or (fs.fell == st.now and st.at < len(st.order) and fs.name in st.order[st.at])
+    if not why: return True
+    if fs.fell != st.now or st.at >= len(st.order): return False
+    group = st.order[st.at]
+    return fs.name in group and fs.fell_by in group and fs.fell_by != fs.name
+
+
+def _group_of(st: FightState, who: str) -> int:
+    "The index of her acting group this round (past the last one if she rolled no Initiative)."
+    return next((i for i, g in enumerate(st.order) if who in g), len(st.order))
+
+
+def _steps_in(st: FightState, fs: FighterState) -> bool:
+    "Whether she, waiting, may act now: the moment has moved past her own, or someone else has acted since she chose to wait."
+    return fs.delayed >= 0 and (st.count > fs.delayed or st.at > _group_of(st, fs.name))
 
 
 def _due(setup: Setup, st: FightState) -> list[str]:
@@ -828,13 +885,29 @@ def _turn(setup: Setup, st: FightState, who: str, what: str, attack: bool = Fals
         raise InputError("who", f"{who} has had her turn this round: one action a round, more only with Extra Attacks "
                                 "(002 · Combat; 002 · Character Action)")
     if fs.delayed >= 0:
-        if st.count > fs.delayed: return fs
-        raise InputError("who", f"{who} has just chosen to wait: she acts once someone else has acted (002 · Initiative)")
+        if _steps_in(st, fs): return fs
+        raise InputError("who", f"{who} has just chosen to wait: she acts at a later moment, or once someone else has acted "
+                                "(002 · Initiative)")
     due = _due(setup, st)
     if who in due: return fs
+    if st.turn:  # the next in order may act: the open turn then ends
+        due = _due(setup, _ended(setup, st, who))
+        if who in due: return fs
     first = due or ([st.turn] if st.turn else [])
     raise InputError("who", f"{who} acts later in the round: {', '.join(first) or 'nobody'} first (her Initiative comes later) "
                             "(002 · Initiative)" if first else f"{who} cannot act now (002 · Initiative)")
+
+
+def _ended(setup: Setup, st: FightState, who: str) -> FightState:
+    "The fight as it stands once someone else's open turn is over and the moment has moved on to the next who may act."
+    return _advance(setup, _close(setup, st, who))
+
+
+def _next_acts(setup: Setup, st: FightState, who: str) -> FightState:
+    "Before her action: if another's turn is open and she is next in order once it ends, it ends (the extra attacks go unused)."
+    if not st.turn or st.turn == who or who in _due(setup, st) or _steps_in(st, _get(setup, st, who)): return st
+    ended = _ended(setup, st, who)
+    return ended if who in _due(setup, ended) else st
 
 
 def _close(setup: Setup, st: FightState, who: str) -> FightState:
@@ -863,7 +936,7 @@ def _spend(setup: Setup, st: FightState, who: str, attack: bool, physical: bool 
 def _free_now(setup: Setup, st: FightState, who: str, what: str) -> FighterState:
     "Her state, if it is her moment to act (a free action such as standing up); refused otherwise."
     fs = _get(setup, st, who)
-    if st.turn == who or (fs.delayed >= 0 and st.count > fs.delayed): return fs
+    if st.turn == who or _steps_in(st, fs): return fs
     if not st.needs_initiative and who in _due(setup, st): return fs
     raise InputError("who", f"{who} can {what} only at her own moment of the round (002 · Other Actions)")
 
@@ -892,13 +965,14 @@ def _end_contact(setup: Setup, st: FightState, a: str, b: str) -> FightState:
 
 
 def _went_out(setup: Setup, st: FightState, who: str, was: str, lines: list[str]) -> FightState:
-    "After harm: if she has just gone out of the fight, note the moment, let go of her holds, and say so."
+    "After harm: if she has just gone out of the fight, or further out (unconscious to dead), say so; note the moment she fell and "
+    "let go of her holds; a death is offered to Left For Dead."
     fs = _get(setup, st, who)
     why = _out_reason(setup, fs, st.now)
-    if why and not was:
-        st = _let_go(setup, _put(setup, st, _with(fs, fell=st.now)), who)
-        lines.append(f"{who} is {why}: " + (HP_STATES.get(why) or CONDITIONS.get(why) or "out of the fight") + ".")
-        if why == "dead": st = _with(st, last_dead=who)
+    if not why or OUT_RANK[why] <= OUT_RANK[was]: return st
+    if not was: st = _let_go(setup, _put(setup, st, _with(fs, fell=st.now)), who)
+    lines.append(f"{who} is {why}: " + (HP_STATES.get(why) or CONDITIONS.get(why) or "out of the fight") + ".")
+    if why == "dead": st = _with(st, last_dead=who, killed=st.killed + (who,))
     return st
 
 
@@ -932,10 +1006,11 @@ def _hurt(setup: Setup, st: FightState, who: str, dealt: int, breaks_skin: bool,
             else:
                 fs = _get(setup, st, who)
                 until = _shock_until(fs, now, failed_by)
-                st = _put(setup, st, _add(_drop(fs, now, "stunned"), Condition("stunned", until=until), now))
+                fs = _add(_drop(fs, now, "stunned"), Condition("stunned", until=until), now)
+                st = _put(setup, st, _add(_drop(fs, now, "prone"), Condition("prone"), now))  # stunned, she collapses
                 st = _let_go(setup, st, who)
                 lines.append(line + f": failed by {failed_by}, stunned for {failed_by} round{'s' * (failed_by != 1)}; "
-                                    "she lets go of what she holds.")
+                                    "she collapses and lets go of what she holds.")
     if rules.shock and critical_injury(dealt, f.hp, breaks_skin, rules.shock_trigger):
         fs = _get(setup, st, who)
         st = _put(setup, st, _with(fs, injuries=fs.injuries + 1))
@@ -990,6 +1065,7 @@ class Blow:
     weapon: Weapon
     extra: int  # 0, or which extra attack from Base Attack Bonus (1 for the first)
     plans: tuple[Plan, ...]
+    undrawn: tuple[Plan | None, ...] = ()  # the off hand: each target's plan should the main hand draw no defence from her (None: no matter)
 
 
 def _several_rows(setup: Setup, f: Fighter, targets: Sequence[str]) -> list:
@@ -1001,8 +1077,8 @@ def _several_rows(setup: Setup, f: Fighter, targets: Sequence[str]) -> list:
     return [(names[v], costs.count(v)) for v in (-4, -2, 0) if costs.count(v)]
 
 
-def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, ans: Answer, used: set) -> str:
-    "Who rolls the defence for `target`, checked against the rules ('' : no defence)."
+def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, ans: Answer, used: set, drawn: int = 0) -> str:
+    "Who rolls the defence for `target`, checked against the rules ('' : no defence); `drawn`: defences the same attack draws first."
     if ans.defence == "none": return ""
     now = st.now
     df = ans.by or target
@@ -1016,6 +1092,9 @@ def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, an
     if _cond(dfs, "mind only", now):
         raise InputError("answers", f"{df} gave up her physical actions this round for mind combat: no defence (002 · Mind Combat)")
     if not ans.by and _cond(dfs, "unaware", now): raise InputError("answers", f"{df} does not know the attack is coming: no defence {rule}")
+    if ans.defence == "block" and _cond(dfs, "blocking object destroyed", now):
+        raise InputError("answers", f"what {df} blocked with was destroyed: she can Dodge/Parry, or Block once the GM gives her something "
+                                    "else to block with (002 · Block Defence)")
     if ans.by:
         if setup.fighter(df).side != setup.fighter(target, "targets").side:
             raise InputError("answers", f"{df} is not on {target}'s side: a friend defends her (002 · Defending Others)")
@@ -1025,7 +1104,7 @@ def _defender(setup: Setup, st: FightState, a: Attack | Grapple, target: str, an
             raise InputError("answers", f"say how far {target} is from {df}: within reach, at medium range or at long range "
                                         "(002 · Table 12-7: Defending Others)")
         free = 1 + setup.fighter(df).extra_defences
-        if dfs.defences >= free and not setup.rules.desperate_defence:
+        if dfs.defences + drawn >= free and not setup.rules.desperate_defence:
             raise InputError("answers", f"{df} has made her {free} defence{'s' * (free > 1)} this round: none is left to give {target} "
                                         "(002 · Defending Others; the GM may allow it: rules.desperate_defence)")
         if df in used: raise InputError("answers", f"{df} defends one target of a blow at most")
@@ -1051,11 +1130,13 @@ def _plan(setup: Setup, st: FightState, a: Attack | Grapple, w: Weapon, target: 
     stunned_ds = _cond(tfs, "stunned (Damage Save)", now)
     if stunned_ds:
         if tf.dex_modifier > 0: ac_steps.append(Step(f"{target} is stunned: no Dexterity bonus to her AC", -tf.dex_modifier, "000 · Damage Conditions"))
+        if tf.defence_combat_mastery:
+            ac_steps.append(Step(f"{target} is stunned: no Defence Combat Mastery in her AC", -tf.defence_combat_mastery, "000 · Damage Conditions"))
         steps.append(Step(f"{target} is stunned", ds.STUNNED_ATTACK_BONUS, "000 · Damage Conditions"))
         bonus += ds.STUNNED_ATTACK_BONUS
     ac = max(AC_RANGE[0], min(AC_RANGE[1], ac + sum(s.value for s in ac_steps)))
     steps += ac_steps
-    df = _defender(setup, st, a, target, ans, used)
+    df = _defender(setup, st, a, target, ans, used, extra_defence)
     inputs = dict(attack_bonus=max(BONUS_RANGE[0], min(BONUS_RANGE[1], bonus)), ac=ac, damage=damage, rows=rows, pace=pace, aim=rules.aim,
                   vehicle=rules.vehicle, total_defence=rules.total_defence, ranged=w.ranged, armour=0 if rules.damage_saves else tf.armour,
                   crit=rules.crit, others_penalty=rules.others_penalty, crit_multiplier=w.crit_multiplier)
@@ -1078,7 +1159,34 @@ def _plan(setup: Setup, st: FightState, a: Attack | Grapple, w: Weapon, target: 
     except InputError as e:
         if e.param in ("ranged", "defence", "others"): raise InputError("answers", str(e).split(": ", 1)[1]) from None
         raise
+    m, inputs = _in_range(m, inputs, bonus, base + pen if df else None, steps)
     return Plan(target, df if m.defence_bonus is not None else "", ac, m, inputs, tuple(steps))
+
+
+def _in_range(m: Modified, inputs: dict, bonus: int, defence: int | None, steps: list[Step]) -> tuple[Modified, dict]:
+    "The totals the dice are rolled against, within the range the resolver takes: a total below −50 counts as −50 (a d20 of 2 to 19 "
+    "then never reaches an Armour Class, nor beats an attack that does, so the odds are the same); one past +100 is refused."
+    lo, hi = BONUS_RANGE
+    a_mod = m.attack_bonus - inputs["attack_bonus"]  # what the rows add
+    total = bonus + a_mod
+    if total > hi: raise InputError("rows", f"the attack's total bonus, {total:+d}, is past {hi:+d}, the most the resolver takes: leave out a row or "
+                                            "lower the bonus")
+    want = dict(attack_bonus=max(total, lo) - a_mod)
+    if total < lo: steps.append(Step(f"her attack total, {total:+d}, counts as {lo:+d}: past it only a natural 20 lands (a critical)", lo,
+                                     f"{RULE} · Character Action; {RULE} · Critical Hits"))
+    if m.defence_bonus is not None:
+        d_mod = m.defence_bonus - inputs["defence_bonus"]  # the defence rows (and a combined attack)
+        rolled = defence + d_mod + m.nth_penalty - defence_penalty(inputs["nth_defence"], inputs["extra_defences"])  # the resolver's figure
+        if rolled > hi: raise InputError("answers", f"the defence's total bonus, {rolled:+d}, is past {hi:+d}, the most the resolver takes")
+        want["defence_bonus"] = max(rolled, lo) - (rolled - defence)
+        if rolled < lo: steps.append(Step(f"her defence total, {rolled:+d}, counts as {lo:+d}: past it only a natural 20 can save her", lo,
+                                          f"{RULE} · Defence"))
+    if all(inputs[k] == v for k, v in want.items()): return m, inputs
+    if any(not lo <= v <= hi for v in want.values()):
+        raise InputError("rows", "the bonuses and the situation rows take the totals where the resolver's range (−50 to +100) cannot "
+                                 "follow them: leave some rows out")
+    inputs = {**inputs, **want}
+    return _modified(tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in inputs.items())), inputs
 
 
 def _attack_steps(setup: Setup, st: FightState, a: Attack, w: Weapon, hand: str, extra: int) -> tuple[int, list[Step], list]:
@@ -1110,7 +1218,7 @@ def _attack_steps(setup: Setup, st: FightState, a: Attack, w: Weapon, hand: str,
     rows = _chosen(a.rows)
     aiming = _cond(fs, "aiming", now, w.name)
     if aiming and a.pace == "still" and w.ranged: rows.append(AIM_ROWS[1] if w.scope else AIM_ROWS[0])
-    if a.total_attack: rows.append("total attack")
+    if a.total_attack and hand == "main": rows.append("total attack")  # +2 to a single attack check
     if _cond(fs, "prone", now):
         if "awkward position" in rows: raise InputError("rows", f"{a.who} is prone: the fight already counts her awkward position")
         rows.append("awkward position")
@@ -1141,18 +1249,23 @@ def _blows(setup: Setup, st: FightState, a: Attack) -> tuple[Blow, ...]:
         if aware: raise InputError("incapacitate", f"{', '.join(aware)} must be unaware of the blow (002 · Striking to Incapacitate)")
     if a.hold_back is not None and w.ability:
         raise InputError("hold_back", f"an attack with {w.ability} cannot strike to wound (002 · Striking to Wound)")
-    if a.mighty_blow:
+    if a.mighty_blow or a.off_mighty_blow:
         if not rules.fate_points: raise InputError("mighty_blow", "the table does not use Fate Points (rules.fate_points)")
-        if fs.fate_points < 1: raise InputError("mighty_blow", f"{a.who} has no Fate Point left (000 · Mighty Blow)")
+        need = a.mighty_blow + a.off_mighty_blow
+        if fs.fate_points < need:
+            raise InputError("mighty_blow", f"{a.who} has {fs.fate_points} Fate Point{'s' * (fs.fate_points != 1)} left: each Mighty Blow costs one, "
+                                            f"and {need} are declared (000 · Mighty Blow)")
     if a.location and not rules.hit_locations: raise InputError("location", "the table does not use hit locations (rules.hit_locations)")
     if a.max_effect != "none" and not rules.damage_saves:
         raise InputError("max_effect", "pulling a punch to a chosen result is for Damage Saves (rules.damage_saves); strike to wound with hold_back")
     if any(n == "vital spot" for n, _ in a.rows):
         dead_things = [t for t in a.targets if not setup.fighter(t).living]
         if dead_things: raise InputError("rows", f"a vital spot is for living beings: {', '.join(dead_things)} is not one (002 · Called Shot to Vital Spot)")
+    if _cond(fs, "weapon broken", now, w.name): raise InputError("weapon", f"{a.who}'s {w.name} broke on a Mighty Blow (000 · Mighty Blow)")
     hands = [("main", w, a.targets)]
     if a.off_hand:
         ow = f.weapon(a.off_hand)
+        if _cond(fs, "weapon broken", now, ow.name): raise InputError("off_hand", f"{a.who}'s {ow.name} broke on a Mighty Blow (000 · Mighty Blow)")
         if ow.name == w.name: raise InputError("off_hand", "two weapons means a second weapon")
         if w.hands != 1 or ow.hands != 1:
             raise InputError("off_hand", "each of the two weapons must need only one hand (002 · Attacks With Two Weapons)")
@@ -1165,17 +1278,25 @@ def _blows(setup: Setup, st: FightState, a: Attack) -> tuple[Blow, ...]:
         hands.append(("off", ow, (off_target,)))
     blows = []
     for hand, hw, targets in hands:
+        if a.mighty(hand):  # its damage must have a maximum of 1 or more (the Fate Points page's check)
+            try: fp.mighty_blow(hw.damage, hw.breaks_as, rules.damage_saves)
+            except InputError as e: raise InputError("mighty_blow" if hand == "main" else "off_mighty_blow", str(e).split(": ", 1)[1]) from None
         bonus, steps, rows = _attack_steps(setup, st, a, hw, hand, extra)
         rows = rows + _several_rows(setup, f, targets)
         damage = str(incapacitate(hw.damage, f.strength_modifier)[0]) if a.incapacitate else hw.damage
         used: set = set()
         main_defenders = {p.defender for p in blows[0].plans} if blows else set()
-        plans = []
+        plans, undrawn = [], []
         for t in targets:
             ans = a.answer(t, hand)
-            plans.append(_plan(setup, st, a, hw, t, ans, bonus, steps, rows, damage, a.pace, used,
-                               extra_defence=int((ans.by or t) in main_defenders and ans.defence != "none")))
-        blows.append(Blow(hand, hw, extra, tuple(plans)))
+            alone = _plan(setup, st, a, hw, t, ans, bonus, steps, rows, damage, a.pace, set(used))
+            if (ans.by or t) not in main_defenders or ans.defence == "none":
+                plans.append(_plan(setup, st, a, hw, t, ans, bonus, steps, rows, damage, a.pace, used)); undrawn.append(None); continue
+            try: drawn = _plan(setup, st, a, hw, t, ans, bonus, steps, rows, damage, a.pace, used, extra_defence=1)
+            except InputError:  # her defence against the main hand was her last: this blow then goes undefended
+                drawn = _plan(setup, st, a, hw, t, Answer(t, "none"), bonus, steps, rows, damage, a.pace, used)
+            plans.append(drawn); undrawn.append(alone)
+        blows.append(Blow(hand, hw, extra, tuple(plans), tuple(undrawn) if hand == "off" else ()))
     return tuple(blows)
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #5fa706e2
@@ -1229,9 +1350,12 @@ def _location_save(setup: Setup, st: FightState, target: str, hit: tuple, feed: 
     return st  # an arm: she drops what that hand holds (the GM notes what)
 
 
-def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFeed, lines: list[str]) -> tuple[FightState, bool]:
-    "Roll one blow: the attack d20, each target's defence, the damage (one roll for the blow) or the Damage Save, and what follows; and whether it landed on anyone."
+def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFeed, lines: list[str], caps: dict[str, int],
+               seen: dict[str, int]) -> tuple[FightState, bool]:
+    "Roll one blow: the attack d20, each target's defence, the damage (one roll for the blow) or the Damage Save, and what follows; and "
+    "whether it landed on anyone. `caps`: the damage the attacker chose, after the roll, to inflict instead; `seen` gets what the dice gave."
     rules, w, f = setup.rules, blow.weapon, setup.fighter(a.who)
+    mighty = a.mighty(blow.hand)
     nat = feed("1d20", f"{a.who}'s attack with the {w.name}" + (f" at {blow.plans[0].target}" if len(blow.plans) == 1 else ""))
     rolled: dict[str, int] = {}
     called = {n for n, _ in a.rows}
@@ -1243,10 +1367,10 @@ def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFe
         if outcome == "miss" or (outcome == "defended" and not through_block): continue
         critical, landed = outcome == "critical", True
         if rules.damage_saves:
-            st = _damage_save(setup, st, t, a.who, w, critical, a.mighty_blow, a.max_effect, feed, lines)
+            st = _damage_save(setup, st, t, a.who, w, critical, mighty, a.max_effect, feed, lines)
             continue
         expr = m.critical if critical else m.damage
-        if a.mighty_blow:
+        if mighty:
             r = bounds(expr)[1]
             lines.append(f"A Mighty Blow: {expr} at its most, {r}.")
         elif expr in rolled: r = rolled[expr]
@@ -1256,11 +1380,20 @@ def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFe
             lines.append(f"Damage {expr}: {r}" + (", halved for each target" if m.halved else "") + ".")
         dealt = m.dealt(r, blocked=through_block)
         if through_block:
-            lines.append(f"{p.defender}'s block takes {m.object_armour} off it" +
-                         (": the object is destroyed." if max(0, r) >= 5 * m.object_armour else "."))
+            destroyed = max(0, r) >= 5 * m.object_armour  # five times its Armour Rating
+            lines.append(f"{p.defender}'s block takes {m.object_armour} off it" + (": the object is destroyed." if destroyed else "."))
+            if destroyed:
+                dfs = _get(setup, st, p.defender)
+                st = _put(setup, st, _add(_drop(dfs, st.now, "blocking object destroyed"), Condition("blocking object destroyed"), st.now))
         if dealt and a.hold_back is not None and dealt > a.hold_back:
             dealt = strike_to_wound(dealt, a.hold_back, w.ability)
-            lines.append(f"{a.who} holds back: {dealt} damage.")
+            lines.append(f"{a.who} strikes to wound: {dealt} damage.")
+        seen[t] = seen.get(t, 0) + dealt  # both hands' blows on her count together
+        if t in caps and caps[t] < dealt:
+            lines.append(f"{a.who} holds back: {t} takes {caps[t]} of the {dealt} ({RULE} · Amount of Damage Inflicted).")
+            dealt = caps[t]
+            if not dealt: continue
+        if t in caps: caps[t] -= dealt  # what she chose is the most the whole attack does to her
         if not dealt:
             lines.append(f"Nothing gets through {t}'s armour."); continue
         where = ()
@@ -1283,30 +1416,53 @@ def _roll_blow(setup: Setup, st: FightState, a: Attack, blow: Blow, feed: DiceFe
     return st, landed
 
 
-def _do_attack(setup: Setup, st: FightState, a: Attack, feed: DiceFeed, lines: list[str]) -> FightState:
-    "An attack: checked and planned, the action spent, each blow rolled, then what the attack leaves behind."
+def _mighty_spent(setup: Setup, st: FightState, who: str, w: Weapon, feed: DiceFeed, lines: list[str]) -> FightState:
+    "A Mighty Blow has landed: its Fate Point is spent, and the weapon may break (the Fate Points page's chance for where it came from)."
+    fs = _get(setup, st, who)
+    fs = _with(fs, fate_points=fs.fate_points - 1)
+    lines.append(f"{who} spent a Fate Point on the Mighty Blow with the {w.name} ({fs.fate_points} left).")
+    chance = fp.mighty_blow(w.damage, w.breaks_as, setup.rules.damage_saves).breaks
+    if not chance: return _put(setup, st, fs)
+    if chance == 1: lines.append(f"The {w.name} shatters on the Mighty Blow: it is gone (000 · Mighty Blow).")
+    elif feed(fp.SNAP_DIE, f"whether {who}'s {w.name} snaps (1: it does)") == 1:
+        lines.append(f"The {w.name} snaps in two: the broken blade can serve as an improvised weapon (the GM gives it its numbers).")
+    else:
+        lines.append(f"The {w.name} holds."); return _put(setup, st, fs)
+    return _put(setup, st, _add(fs, Condition("weapon broken", w.name), st.now))
+
+
+def _do_attack(setup: Setup, st: FightState, a: Attack, feed: DiceFeed, lines: list[str], caps: dict[str, int] | None = None,
+               seen: dict[str, int] | None = None) -> FightState:
+    "An attack: checked and planned, the action spent, each blow rolled, then what the attack leaves behind. `caps`: damage held back "
+    "after the roll, by target; `seen` gets the damage the dice gave each target."
+    caps, seen = caps or {}, {} if seen is None else seen
     blows = _blows(setup, st, a)
     now = st.now
     st = _spend(setup, st, a.who, attack=True)
     aimed = [b.weapon.name for b in blows if _cond(_get(setup, st, a.who), "aiming", now, b.weapon.name)]
-    landed = False
     for i, blow in enumerate(blows):
         if i:  # the off hand: planned again, with the defences the first blow has just drawn
             bonus, steps, rows = _attack_steps(setup, st, a, blow.weapon, "off", blow.extra)
-            used: set = set()
-            plans = tuple(_plan(setup, st, a, blow.weapon, p.target, a.answer(p.target, "off"), bonus, steps, rows, p.inputs["damage"],
-                                a.pace, used) for p in blow.plans)
-            blow = replace(blow, plans=plans)
-        st, hit = _roll_blow(setup, st, a, blow, feed, lines)
-        landed = landed or hit
+            plans = []
+            for p in blow.plans:
+                ans = a.answer(p.target, "off")
+                try: plans.append(_plan(setup, st, a, blow.weapon, p.target, ans, bonus, steps, rows, p.inputs["damage"], a.pace, set()))
+                except InputError as e:  # the first blow has left her no defence for this one
+                    if e.param != "answers": raise
+                    df = ans.by or p.target
+                    why = _stopped_reason(setup, _get(setup, st, df), st.now)
+                    lines.append(f"{df} is {why} now: she cannot defend {p.target} against the {blow.weapon.name}, which goes undefended." if why
+                                 else f"{df} has no defence left for {p.target} against the {blow.weapon.name}: it goes undefended.")
+                    plans.append(_plan(setup, st, a, blow.weapon, p.target, Answer(p.target, "none"), bonus, steps, rows, p.inputs["damage"],
+                                       a.pace, set()))
+            blow = replace(blow, plans=tuple(plans))
+        st, hit = _roll_blow(setup, st, a, blow, feed, lines, caps, seen)
+        if hit and a.mighty(blow.hand): st = _mighty_spent(setup, st, a.who, blow.weapon, feed, lines)  # a miss costs nothing
     fs = _get(setup, st, a.who)
     for n in aimed: fs = _drop(fs, now, "aiming", n)  # fired, or spoilt by moving
     if aimed and a.pace != "still": lines.append(f"{a.who} moved: her aim is lost.")
     fs = _drop(fs, now, "off balance")
     if a.off_hand: fs = _with(fs, two_weapons=True)
-    if a.mighty_blow and landed:  # chosen for a blow that lands: a miss costs nothing
-        fs = _with(fs, fate_points=fs.fate_points - 1)
-        lines.append(f"{a.who} spent a Fate Point on the Mighty Blow ({fs.fate_points} left).")
     if a.total_attack:
         c = _cond(fs, "total attack", now)
         until = _end_of_round(now) if setup.rules.total_attack == "round" else None
@@ -1369,11 +1525,11 @@ def _do_grapple(setup: Setup, st: FightState, g: Grapple, feed: DiceFeed, lines:
             raise InputError("manoeuvre", f"a lock needs a hold on {g.target} first: grab her (002 · Grappling Manoeuvres)")
         if _out_reason(setup, _get(setup, st, g.target), now) in ("dead", "left for dead"): raise InputError("target", f"{g.target} is dead")
         st = _spend(setup, st, g.who, attack=True)
-        expr = lock_damage(f.strength_modifier)[0]
+        expr = lock_damage(f.strength_modifier, f.massive_damage)[0]
         lines.append(f"{g.who} locks {g.target} in a choke or crush: it hits without a roll.")
         if setup.rules.damage_saves:
             return _damage_save(setup, st, g.target, g.who, replace(GRAB, name="lock", damage=expr), False, False, "none", feed, lines,
-                                bonus=f.strength_modifier)
+                                bonus=f.strength_modifier + f.massive_damage)
         r = feed(expr, f"the damage of {g.who}'s lock")
         dealt = max(0, max(0, r) - setup.fighter(g.target).armour)
         lines.append(f"Damage {expr}: {r}" + (f", {dealt} through her armour." if dealt != r else "."))
@@ -1531,18 +1687,19 @@ def _do_initiative(setup: Setup, st: FightState, a: Initiative, feed: DiceFeed, 
         raise InputError("initiative", "Initiative is already rolled" + (" for this round" if setup.rules.initiative == "round" else
                                        ": it is rolled once for the whole fight (rules.initiative = 'fight')") + " (002 · Initiative)")
     now = st.now
-    rollers = [f for f, fs in zip(setup.fighters, st.fighters) if not _out_reason(setup, fs, now)]
+    once = setup.rules.initiative == "fight"  # kept for the whole fight: those out now roll too, to act once they are back
+    out = {f.name for f, fs in zip(setup.fighters, st.fighters) if _out_reason(setup, fs, now)}
     adjust = dict(a.adjust)
     for n in adjust:
         setup.index(n, "adjust")
-        if n not in {f.name for f in rollers}: raise InputError("adjust", f"{n} is out of the fight and rolls no Initiative")
+        if n in out and not once: raise InputError("adjust", f"{n} is out of the fight and rolls no Initiative this round")
     totals: list[int | None] = []
     for f in setup.fighters:
-        if f not in rollers: totals.append(None); continue
+        if f.name in out and not once: totals.append(None); continue
         d = feed("1d20", f"{f.name}'s Initiative")
         totals.append(d + f.initiative + adjust.get(f.name, 0))
         lines.append(f"{f.name}: Initiative d20 {d} {f.initiative:+d}" + (f" {adjust[f.name]:+d} (GM)" if f.name in adjust else "")
-                     + f" = {totals[-1]}.")
+                     + f" = {totals[-1]}" + (" (out of the fight for now: she acts at it once she is back)." if f.name in out else "."))
     held = st.held if st.round >= 1 else ()
     order, keys = _groups(setup, totals, held)
     st = _with(st, round=max(1, st.round), totals=tuple(totals), order=order, keys=keys, at=0, turn="", count=0, held=(),
@@ -1587,7 +1744,7 @@ def _do_end_round(setup: Setup, st: FightState, lines: list[str]) -> FightState:
         fighters.append(_with(fs, acted=False, used=0, iterative=0, attacks_only=True, two_weapons=False, delayed=-1, defences=0,
                                 physical=False, record=record,
                                 conditions=tuple(c for c in fs.conditions if _active(c, (st.round + 1, -BIG, -BIG)))))
-    st = _with(st, fighters=tuple(fighters), round=st.round + 1, at=0, turn="", count=0, held=held, last_save=(), last_dead="")
+    st = _with(st, fighters=tuple(fighters), round=st.round + 1, at=0, turn="", count=0, held=held)
     if setup.rules.initiative == "round":
         lines.append(f"Round {st.round}: roll Initiative.")
         return _with(st, order=(), keys=(), needs_initiative=True)
@@ -1662,11 +1819,12 @@ def _do_simple(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]
                           a.who == a.patient, a.improvised)
         n = feed("1d20", f"{a.who}'s Medical (Emergency Response) check (DC {check.dc})")
         ok = d20_check(check.bonus, check.dc, n).success
+        left = pfs.injuries - ok  # each critical injury is treated on its own
         lines.append(f"{a.who} gives {a.patient} first aid (the GM lets its ten rounds pass): d20 {n} {check.bonus:+d} vs DC {check.dc}, "
-                     + ("the bleeding is stopped." if ok else "no good yet."))
+                     + (f"one critical injury is treated ({left} still bleed{'s' * (left == 1)})." if ok else "no good yet."))
         if ok:
             pfs = _get(setup, st, a.patient)
-            st = _put(setup, st, _with(pfs, injuries=0, treated=pfs.treated + pfs.injuries))
+            st = _put(setup, st, _with(pfs, injuries=pfs.injuries - 1, treated=pfs.treated + 1))
         return st
     if isinstance(a, SecondWind):
         fs = _get(setup, st, a.who)
@@ -1694,8 +1852,12 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         lines.append(f"{a.who} takes {a.amount}" + (f" ({a.note})." if a.note else "."))
         return _hurt(setup, st, a.who, a.amount, a.breaks_skin, feed, lines)
     if isinstance(a, Heal):
-        f = setup.fighter(a.who)
-        if _out_reason(setup, fs, now) in ("dead", "left for dead"): raise InputError("who", f"{a.who} is dead: healing does not raise the dead")
+        f, why = setup.fighter(a.who), _out_reason(setup, fs, now)
+        if why == "dead": raise InputError("who", f"{a.who} is dead: healing does not raise the dead")
+        if why == "left for dead":  # healed within the hour: stable at −1, whatever the amount
+            lines.append(f"{a.who} is healed within the hour of being left for dead: she is stable at {fp.LEFT_FOR_DEAD_HP} Hit Points "
+                         "(000 · Left For Dead).")
+            return _put(setup, st, _drop(_with(fs, hp=fp.LEFT_FOR_DEAD_HP), now, "left for dead"))
         hp = max(fs.hp, min(f.hp, fs.hp + a.amount))
         lines.append(f"{a.who} is healed {hp - fs.hp}" + (f" ({a.note})" if a.note else "") + f": {hp} of {f.hp} Hit Points.")
         fs = _with(fs, hp=hp)
@@ -1717,10 +1879,12 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         if a.use == "left for dead":
             if setup.rules.damage_saves:
                 raise InputError("use", "with Damage Saves a Fate Point makes a Damage Save result milder instead (000 · Fate Points and Damage Saves)")
-            if st.last_dead != a.who:
+            if a.who not in st.killed:
                 raise InputError("use", f"only the blow that has just killed {a.who} can be turned aside: she is left for dead instead "
                                         "(000 · Left For Dead)")
             lines.append(f"{a.who} spends a Fate Point: left for dead, not killed ({fs.fate_points - 1} left).")
+            killed = tuple(n for n in st.killed if n != a.who)
+            st = _with(st, killed=killed, last_dead=killed[-1] if killed else "")
             return _put(setup, st, _add(_with(fs, fate_points=fs.fate_points - 1), Condition("left for dead"), now))
         if not setup.rules.damage_saves: raise InputError("use", "a Damage Save result is lowered only with Damage Saves (rules.damage_saves)")
         if not st.last_save or st.last_save[0] != a.who:
@@ -1734,7 +1898,7 @@ def _do_gm(setup: Setup, st: FightState, a, feed: DiceFeed, lines: list[str]) ->
         if level - 1 == 2: fs = _add(fs, Condition("stunned (Damage Save)", until=_later(at, 1)), now)
         if not _out_reason(setup, fs, now): fs = _with(fs, fell=None)
         lines.append(f"{a.who} spends a Fate Point ({fs.fate_points} left): {line}")
-        return _with(_put(setup, st, fs), last_save=(), last_dead="")
+        return _with(_put(setup, st, fs), last_save=(), last_dead="", killed=())
     raise InputError("action", f"unknown action {shown(a)}")
 
 
@@ -1748,15 +1912,67 @@ def _strain(setup: Setup, st: FightState, who: str, lines: list[str]) -> FightSt
     return _went_out(setup, _put(setup, st, _with(fs, record=record)), who, was, lines)
 
 
-def _apply(setup: Setup, st: FightState, a, feed: DiceFeed) -> FightState:
-    "The fight after one more action, with its lines added to the log; refused (nothing changed) when the rules forbid it."
+_TURN_TAKERS = (Attack, Grapple, Escape, Aim, TotalDefence, NonCombat, Delay, Stand, MindContact, MindAttack, BreakContact, FirstAid)
+_FIGHTERS_DEEDS = (Attack, Grapple, Escape, MindContact, MindAttack, BreakContact, Withdraw)  # what a fighter does to another
+
+
+class _Noted:
+    "A feed that notes what each total it gives was for: an attack's dice, kept so that the blow can be dealt again held back."
+    def __init__(self, feed: DiceFeed): self.feed, self.noted = feed, []
+
+    def __call__(self, expr: str, why: str) -> int:
+        value = self.feed(expr, why)
+        self.noted.append((why, value))
+        return value
+
+
+class _Keyed:
+    "The dice of an attack dealt again: each total used again for the same purpose; a die for anything new (a save for the lesser "
+    "damage) comes from `feed`."
+    def __init__(self, noted: Sequence[tuple[str, int]], feed: DiceFeed): self.left, self.feed = list(noted), feed
+
+    def __call__(self, expr: str, why: str) -> int:
+        for i, (what, value) in enumerate(self.left):
+            if what == why: del self.left[i]; return value
+        return self.feed(expr, why)
+
+
+def _hold_back(setup: Setup, st: FightState, a: HoldBack, feed: DiceFeed) -> FightState:
+    "The attack just made, dealt again from the fight before it with the same dice, this target taking only what the attacker chose."
+    setup.index(a.who); setup.index(a.target, "target")
+    if setup.rules.damage_saves:
+        raise InputError("who", "with Damage Saves no damage is dealt: pull the punch with the attack's max_effect (rules.damage_saves)")
+    if not st.last_attack or st.last_attack[1].who != a.who:
+        raise InputError("who", f"{a.who} has struck no blow just now: she may inflict less than her dice say only right after them "
+                                "(002 · Amount of Damage Inflicted)")
+    before, attack, noted, caps, seen = st.last_attack
+    full = dict(seen).get(a.target, 0)
+    if not full: raise InputError("target", f"{a.who}'s blow did {a.target} no damage to hold back")
+    if a.amount >= full:
+        raise InputError("amount", f"{a.who}'s blow gives {a.target} {full}: she may inflict less, from 0 to {full - 1} "
+                                   "(002 · Amount of Damage Inflicted)")
+    caps = tuple((t, v) for t, v in caps if t != a.target) + ((a.target, a.amount),)
+    return _apply(setup, before, attack, _Keyed(noted, feed), caps)
+
+
+def _apply(setup: Setup, st: FightState, a, feed: DiceFeed, caps: tuple[tuple[str, int], ...] = ()) -> FightState:
+    "The fight after one more action, with its lines added to the log; refused (nothing changed) when the rules forbid it. `caps`: an "
+    "attack dealt again held back, the damage each target takes instead."
     if type(a) not in ACTIONS.values(): raise InputError("action", f"must be one of the fight's actions ({', '.join(ACTIONS)}), got {shown(a)}")
+    if isinstance(a, HoldBack): return _hold_back(setup, st, a, feed)
+    origin = _with(st, last_attack=())  # the fight before this action: an attack is kept with it, to be dealt again held back
     lines: list[str] = []
     keep = isinstance(a, FatePoint)
-    if not keep: st = _with(st, last_save=(), last_dead="")  # a Fate Point answers only the blow just struck
+    st = _with(st, last_attack=())
+    if not keep: st = _with(st, last_save=(), last_dead="", killed=())  # a Fate Point answers only the blow just struck
+    if isinstance(a, _TURN_TAKERS) and not (isinstance(a, Grapple) and a.manoeuvre == "release") and not st.needs_initiative:
+        setup.index(a.who); st = _next_acts(setup, st, a.who)
+    before = st.fighters
     if isinstance(a, Initiative): st = _do_initiative(setup, st, a, feed, lines)
     elif isinstance(a, EndRound): st = _do_end_round(setup, st, lines)
-    elif isinstance(a, Attack): st = _do_attack(setup, st, a, feed, lines)
+    elif isinstance(a, Attack):
+        noted, seen = _Noted(feed), {}
+        st = _do_attack(setup, st, a, noted, lines, dict(caps), seen)
     elif isinstance(a, Grapple): st = _do_grapple(setup, st, a, feed, lines)
     elif isinstance(a, Escape): st = _do_escape(setup, st, a, feed, lines)
     elif isinstance(a, (MindContact, MindAttack, BreakContact, Withdraw)): st = _do_mind(setup, st, a, feed, lines)
@@ -1765,9 +1981,13 @@ def _apply(setup: Setup, st: FightState, a, feed: DiceFeed) -> FightState:
     else:
         setup.index(a.who); st = _do_simple(setup, st, a, feed, lines)
     if isinstance(a, (Attack, Grapple, Escape)): st = _strain(setup, st, a.who, lines)
+    actor = a.who if isinstance(a, _FIGHTERS_DEEDS) else ""
+    fell = [_with(n, fell_by=actor) for b, n in zip(before, st.fighters) if n.fell is not None and n.fell != b.fell]
+    if fell: st = _put(setup, st, *fell)
     st = _advance(setup, st)
     history = st.history
     for line in lines: history = history.added(line)
+    if isinstance(a, Attack): st = _with(st, last_attack=(origin, a, tuple(noted.noted), caps, tuple(seen.items())))
     return _with(st, history=history)
 
 # %% ../../nbs/anime_d20/27_fight.ipynb #aacb48b1
@@ -1870,6 +2090,8 @@ class BlowOdds:
     working: tuple[Step, ...]  # the fight's part (wounds, holds, conditions, feats, Base Attack Bonus), then the resolver's
     damage: dict[int, Fraction]  # Hit Points she loses, as dealt (a Mighty Blow or holding back applied); empty with Damage Saves
     saves: dict[str, Fraction] | None = None  # Damage Saves: the chance of each result (a miss or a defence is "No Effect")
+    branches: tuple[tuple[Fraction, Resolution], ...] = ()  # the off hand, when it matters whether the main hand draws her defence
+    # first: (its chance, the resolver's answer then) for drawn and not drawn; `resolution` then holds their mixture
 
 
 def _capped(damage: dict[int, Fraction], cap: int) -> dict[int, Fraction]:
@@ -1888,13 +2110,51 @@ def _mighty(p: Plan, r: Resolution) -> dict[int, Fraction]:
     return {k: v for k, v in sorted(out.items()) if v}
 
 
-def _blow_odds(setup: Setup, st: FightState, a: Attack, blow: Blow, p: Plan) -> BlowOdds:
+def _located(damage: dict[int, Fraction], called: str) -> dict[int, Fraction]:
+    "Damage after the hit location's change: the called location, or Table A-5's d12 (a limb takes 1 less, at least 1)."
+    places = {called: Fraction(1)} if called else hl.location_odds()
+    out: dict[int, Fraction] = {}
+    for k, p in damage.items():
+        for where, q in places.items():
+            v = hl.location_hit(where, k).damage if k else 0  # no damage: no location rolled
+            out[v] = out.get(v, Fraction(0)) + p * q
+    return {k: v for k, v in sorted(out.items()) if v}
+
+
+def _mixed(q: Fraction, x: dict, y: dict) -> dict:
+    "Two distributions mixed: x with chance q, y otherwise."
+    out = {k: q * v for k, v in x.items()}
+    for k, v in y.items(): out[k] = out.get(k, Fraction(0)) + (1 - q) * v
+    return {k: v for k, v in sorted(out.items()) if v} if all(isinstance(k, int) for k in out) else out
+
+
+def _blow_odds(setup: Setup, st: FightState, a: Attack, blow: Blow, p: Plan, undrawn: tuple[Fraction, Plan] | None = None) -> BlowOdds:
+    "One blow's odds at one target; for the off hand, mixed over whether the main hand drew her defence first."
+    r, damage, saves = _plan_odds(setup, st, a, blow, p)
+    if undrawn is None: return BlowOdds(p.target, blow.weapon.name, blow.hand, r, p.working + tuple(r.working), damage, saves)
+    q, p0 = undrawn
+    r0, damage0, saves0 = _plan_odds(setup, st, a, blow, p0)
+    o = _mixed(q, r.odds.outcomes, r0.odds.outcomes)
+    mixed_damage = _mixed(q, r.odds.damage, r0.odds.damage)
+    step = Step(f"the main hand draws her defence first {q} of the time (her defence here then {r.nth_penalty:+d}; otherwise "
+                f"{r0.nth_penalty:+d}): the odds are the two cases mixed", str(q), f"{RULE} · Defending Against Multiple Attacks")
+    both = replace(r, odds=AttackOdds(o, mixed_damage, q * r.odds.expected + (1 - q) * r0.odds.expected),
+                   drop=None if r.drop is None else q * r.drop + (1 - q) * r0.drop, working=list(r.working) + [step])
+    return BlowOdds(p.target, blow.weapon.name, blow.hand, both, p.working + tuple(both.working), _mixed(q, damage, damage0),
+                    None if saves is None else _mixed(q, saves, saves0), ((q, r), (1 - q, r0)))
+
+
+def _plan_odds(setup: Setup, st: FightState, a: Attack, blow: Blow, p: Plan) -> tuple[Resolution, dict[int, Fraction], dict | None]:
+    "The resolver's answer for one plan, the Hit Points she loses as the engine deals them, and the Damage Save results."
     f = setup.fighter(a.who)
     tfs = _get(setup, st, p.target)
-    r = resolve_attack(**p.inputs, defence_natural_20=setup.rules.defence_natural_20, crit_range=blow.weapon.crit_range,
-                       current_hp=max(0, tfs.hp) if not setup.rules.damage_saves else None)
-    damage = _mighty(p, r) if a.mighty_blow else dict(r.odds.damage)
+    hp_now = max(0, tfs.hp) if not setup.rules.damage_saves else None
+    r = resolve_attack(**p.inputs, defence_natural_20=setup.rules.defence_natural_20, crit_range=blow.weapon.crit_range, current_hp=hp_now)
+    mighty = a.mighty(blow.hand)
+    damage = _mighty(p, r) if mighty else dict(r.odds.damage)
     if a.hold_back is not None: damage = _capped(damage, a.hold_back)
+    if setup.rules.hit_locations: damage = _located(damage, a.location)
+    if hp_now is not None and damage != r.odds.damage: r = replace(r, drop=sum((v for k, v in damage.items() if k > hp_now), Fraction(0)))
     saves = None
     if setup.rules.damage_saves:
         damage = {}
@@ -1905,11 +2165,11 @@ def _blow_odds(setup: Setup, st: FightState, a: Attack, blow: Blow, p: Plan) -> 
         t = _ds_target(setup, p.target)
         saves = {"No Effect": o["miss"] + o["defended"]}
         for critical, weight in ((False, o["hit"]), (True, o["critical"])):
-            dc = ds.damage_save_dc(max(-15, min(60, blow.weapon.damage_bonus + ds.CRITICAL_BONUS * critical + ds.MIGHTY_BLOW_BONUS * a.mighty_blow)))
+            dc = ds.damage_save_dc(max(-15, min(60, blow.weapon.damage_bonus + ds.CRITICAL_BONUS * critical + ds.MIGHTY_BLOW_BONUS * mighty)))
             for k, q in ds.damage_save_odds(t.save_bonus, dc, kind, record.stun_hits, record.lethal_hits, mook, a.max_effect, False,
                                              setup.rules.save_natural_1).items():
                 saves[k] = saves.get(k, Fraction(0)) + weight * q
-    return BlowOdds(p.target, blow.weapon.name, blow.hand, r, p.working + tuple(r.working), damage, saves)
+    return r, damage, saves
 
 
 @checked
@@ -1919,8 +2179,14 @@ def attack_preview(fight: Fight,  # the fight now
     "The exact odds of an attack before its dice, for each blow and target, from the resolver (refused as the attack itself would be)."
     _fight(fight)
     if not isinstance(attack, Attack): raise InputError("attack", f"must be an Attack, got {shown(attack)}")
-    st = fight.state
-    return tuple(_blow_odds(fight.setup, st, attack, b, p) for b in _blows(fight.setup, st, attack) for p in b.plans)
+    st, out = fight.state, []
+    for b in _blows(fight.setup, st, attack):
+        for i, p in enumerate(b.plans):
+            alone = b.undrawn[i] if b.undrawn else None
+            if alone is None: out.append(_blow_odds(fight.setup, st, attack, b, p)); continue
+            o = out[0].resolution.odds.outcomes  # the main hand's blow, at one target
+            out.append(_blow_odds(fight.setup, st, attack, b, p, (o["defended"] + o["hit"], alone)))
+    return tuple(out)
 
 
 @checked
@@ -1932,7 +2198,15 @@ def grapple_preview(fight: Fight,  # the fight now
     if not isinstance(grapple, Grapple): raise InputError("grapple", f"must be a Grapple, got {shown(grapple)}")
     if grapple.manoeuvre in ("lock", "release"): raise InputError("grapple", f"a {grapple.manoeuvre} needs no roll")
     p, w = _grapple_plan(fight.setup, fight.state, grapple)
-    return resolve_attack(**p.inputs, defence_natural_20=fight.setup.rules.defence_natural_20)
+    r = resolve_attack(**p.inputs, defence_natural_20=fight.setup.rules.defence_natural_20)
+    if grapple.manoeuvre != "throw" or fight.setup.rules.defence_stops_throw or r.defence_bonus is None: return r
+    # a defended throw still lands: her defence decides only whether the GM may add a window or a ledge
+    undefended = resolve_attack(**{k: v for k, v in p.inputs.items() if k not in _DEFENCE_INPUTS}, defence_natural_20=fight.setup.rules.defence_natural_20)
+    return replace(r, odds=undefended.odds, working=list(r.working) + [
+        Step("a throw she defends against still lands (defence_stops_throw=False): counted with the hits", "", f"{RULE} · Throw")])
+
+
+_DEFENCE_INPUTS = ("defence_bonus", "defence", "others", "block_ranged_feat", "object_armour", "nth_defence", "extra_defences")
 
 
 class _NoDice(Exception):
@@ -2010,6 +2284,7 @@ def _probes(setup: Setup, st: FightState, who: str) -> dict[str, list]:
         "second wind": [SecondWind(who)],
         "fate point": [FatePoint(who, u) for u in FATE_USES],
         "first aid": [FirstAid(who, t, 0) for t in [who] + others],
+        "hold back": [HoldBack(who, t, 0) for t in others],
     }
 
 

@@ -3,6 +3,7 @@ every dice sequence played through the engine, the rules it enforces, bad input,
 and the time a long save takes to load."""
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -14,8 +15,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from besm_nb.dice import DiceFeed, dist
-from besm_nb.anime_d20.fight import (MAX_ACTIONS, Aim, Answer, Attack, Delay, EndRound, EndTurn, Escape, FatePoint, Fighter, FightRules,
-                                     FirstAid, Grapple, Harm, Initiative, MindAttack, MindContact, NonCombat, SecondWind, SetCondition,
+from besm_nb.anime_d20.fight import (MAX_ACTIONS, Aim, Answer, Attack, ClearCondition, Delay, EndRound, EndTurn, Escape, FatePoint, Fighter, FightRules,
+                                     FirstAid, Grapple, Harm, Heal, Initiative, MindAttack, MindContact, NonCombat, SecondWind, SetCondition,
                                      Setup, TotalDefence, Weapon, attack_preview, fight_act, fight_from_dict, fight_to_dict, grapple_preview,
                                      legal_actions, legal_answers, legal_targets, load_fight, next_die, refusal, save_fight, standings,
                                      start_fight, who_may_act)
@@ -83,18 +84,22 @@ def test_three_rounds_against_a_hand_count():
 
 # ---- the odds before the roll against every dice sequence played through the engine ----
 
-def played_out(fight, action, target):
-    "Exact distribution of the Hit Points the target loses, from every dice sequence the action can ask for, each played by the engine."
+def played_out(fight, action, target, typed=(), fixed=(), measure=None):
+    """Exact distribution of the Hit Points the target loses (or of `measure(fight after)`), from every dice sequence the action
+    can ask for after the `typed` ones, each played by the engine. A die whose purpose names one of `fixed` (a save made after the
+    damage, which changes no Hit Points) is given one value only, to keep the walk short."""
     before = hp(fight, target)
-    out: dict[int, Fraction] = defaultdict(Fraction)
+    out: dict = defaultdict(Fraction)
 
     def walk(typed, p):
         need = next_die(fight, action, typed)
         if need is None:
-            out[before - hp(fight_act(fight, action, DiceFeed(totals=typed)), target)] += p
+            after = fight_act(fight, action, DiceFeed(totals=typed))
+            out[measure(after) if measure else before - hp(after, target)] += p
             return
+        if any(x in need[1] for x in fixed): walk(typed + [min(dist(need[0]))], p); return
         for v, q in dist(need[0]).items(): walk(typed + [v], p * q)
-    walk([], Fraction(1))
+    walk(list(typed), Fraction(1))
     return dict(sorted((k, v) for k, v in out.items() if v))
 
 
@@ -176,7 +181,7 @@ def fight_at(rules=FightRules(), fighters=(AIKO, ONI, REI)):
 def refused(fight, action, message):
     assert message in refusal(fight, action)
     before = fight_to_dict(fight)
-    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ValueError, match=re.escape(message)):
         fight_act(fight, action, DiceFeed(random.Random(1)))
     assert fight_to_dict(fight) == before
 
@@ -190,7 +195,6 @@ def test_refusals():
     once = play(f, NonCombat("Aiko"))
     refused(once, Attack("Aiko", "katana", ("Oni",)), "Aiko has had her turn this round: one action a round")
     refused(once, Delay("Aiko"), "Aiko has had her turn")
-    refused(play(f, Delay("Aiko")), NonCombat("Aiko"), "Aiko has just chosen to wait")
     refused(f, Attack("Aiko", "katana", ("Oni",), (Answer("Oni", by="Rei", others=(("target within reach", None),)),)), "Rei is not on Oni's side")
     refused(once, Attack("Oni", "club", ("Aiko",), (Answer("Aiko", by="Rei"),)), "say how far Aiko is from Rei")
     undead = fight_at(fighters=(AIKO, replace(ONI, living=False), REI))
@@ -463,9 +467,390 @@ def test_aiming_takes_a_round_or_an_action():
     quick = replace(AIKO, extra_attacks=1)
     f = fight_at(FightRules(aim="action"), (quick, ONI, REI))
     f = play(f, Aim("Aiko", "pistol"))
-    assert who_may_act(f) == ("Aiko",)  # Table 12-5's reading: an action of aiming, then the shot in the same turn
+    assert (f.state.turn, who_may_act(f)) == ("Aiko", ("Aiko", "Oni"))  # Table 12-5's reading: an action of aiming, then the shot in the same turn
     assert attack_preview(f, Attack("Aiko", "pistol", ("Oni",), pace="still"))[0].resolution.attack_bonus == 5 + 2
     g = play(fight_at(FightRules(aim="round"), (quick, ONI, REI)), Aim("Aiko", "pistol"))
     assert who_may_act(g) == ("Oni",)  # the text's reading: a whole round of aiming
     refused(play(fight_at(FightRules(aim="round"), (quick, ONI, REI)), NonCombat("Aiko")), Aim("Aiko", "pistol"),
             "aiming takes her whole turn, standing still")
+
+
+# ---- death after unconsciousness, Left For Dead whatever the cause, healing someone left for dead (review of issue 34) ----
+
+def out(fight, name):
+    return next(s.out for s in standings(fight) if s.name == name)
+
+
+def test_going_from_unconscious_to_dead_is_noticed_and_may_be_left_for_dead():
+    f = fight_at(FightRules(fate_points=True), (AIKO, ONI, replace(REI, fate_points=1)))
+    f = play(f, Harm("Rei", 13))  # 12 Hit Points → −1: unconscious
+    assert out(f, "Rei") == "unconscious"
+    f = play(f, Harm("Rei", 11))  # −12: minus her full Hit Points
+    assert (out(f, "Rei"), f.log[-1]) == ("dead", "Rei is dead: a mortal wound: dies (or falls into a coma) unless medical help arrives at once.")
+    g = play(f, FatePoint("Rei", "left for dead"))
+    assert (out(g, "Rei"), next(s.fate_points for s in standings(g) if s.name == "Rei")) == ("left for dead", 0)
+    knocked = play(play(fight_at(FightRules(fate_points=True), (AIKO, ONI, replace(REI, fate_points=1))), SetCondition("Rei", "knocked out")),
+                   Harm("Rei", 24))  # knocked out, then beaten to −12
+    assert out(knocked, "Rei") == "dead"
+    assert out(play(knocked, FatePoint("Rei", "left for dead")), "Rei") == "left for dead"
+
+
+def test_bleeding_to_death_at_the_rounds_end_may_be_left_for_dead_by_each_who_dies():
+    rules = FightRules(shock=True, fate_points=True)
+    f = fight_at(rules, (replace(AIKO, fate_points=2), ONI, replace(REI, fate_points=2)))
+    f = play(play(play(f, NonCombat("Aiko")), Harm("Aiko", 39, breaks_skin=True)), Harm("Rei", 23, breaks_skin=True))  # −19, −11: out, injured
+    assert (hp(f, "Aiko"), hp(f, "Rei"), out(f, "Aiko"), out(f, "Rei")) == (-19, -11, "unconscious", "unconscious")
+    f = play(play(f, NonCombat("Oni")), EndRound())  # each bleeds a point: −20 and −12, dead
+    assert (out(f, "Aiko"), out(f, "Rei")) == ("dead", "dead")
+    assert f.log[-3:-1] == ("Rei loses 1 Hit Point: -12 of 12 left.", "Rei is dead: a mortal wound: dies (or falls into a coma) unless medical help arrives at once.")
+    g = play(play(f, FatePoint("Aiko", "left for dead")), FatePoint("Rei", "left for dead"))
+    assert (out(g, "Aiko"), out(g, "Rei")) == ("left for dead", "left for dead")
+    refused(g, FatePoint("Rei", "left for dead"), "only the blow that has just killed Rei")  # one Fate Point saves her once
+    refused(play(f, Harm("Oni", 1)), FatePoint("Rei", "left for dead"), "only the blow that has just killed Rei")  # the moment has passed
+
+
+def test_healing_someone_left_for_dead_makes_her_stable_at_minus_1():
+    f = fight_at(FightRules(fate_points=True), (AIKO, ONI, replace(REI, fate_points=1)))
+    f = play(play(f, Harm("Rei", 30)), FatePoint("Rei", "left for dead"))
+    g = play(f, Heal("Rei", 5, "a healing potion"))
+    assert (hp(g, "Rei"), out(g, "Rei"), next(s.conditions for s in standings(g) if s.name == "Rei")) == (-1, "unconscious", ())
+    assert g.log[-1] == "Rei is healed within the hour of being left for dead: she is stable at -1 Hit Points (000 · Left For Dead)."
+    refused(play(fight_at(), Harm("Rei", 30)), Heal("Rei", 5), "Rei is dead: healing does not raise the dead")
+
+
+# ---- turns: Disabled, falling at one's own moment, Initiative for those out at the roll, waiting, the open turn ----
+
+def test_a_disabled_fighter_has_one_action_and_no_extra_attacks():
+    brute = replace(ONI, weapons=(Weapon("club", 4, "1d8+3", damage_bonus=10),))
+    f = play(play(fight_at(FightRules(damage_saves=True), (replace(AIKO, bab=6), brute, REI)), NonCombat("Aiko")),
+             Attack("Oni", "club", ("Aiko",)), 15, 2)
+    f = play(play(f, NonCombat("Rei")), EndRound())
+    assert next(s.record for s in standings(f) if s.name == "Aiko") == "Disabled, Injured (1)"
+    f = play(f, Attack("Aiko", "katana", ("Oni",)), 1)  # her one action; fighting makes her Dying
+    assert (f.state.turn, who_may_act(f)) == ("", ("Oni",))
+    refused(f, Attack("Aiko", "katana", ("Oni",)), "Aiko is dying: she cannot attack")
+    g = play(play(play(fight_at(FightRules(damage_saves=True), (replace(AIKO, bab=6), brute, REI)), NonCombat("Aiko")),
+                  Attack("Oni", "club", ("Aiko",)), 15, 2), NonCombat("Rei"))
+    g = play(play(g, EndRound()), NonCombat("Aiko", "bandages herself"))  # not strenuous: she stays Disabled, and her turn is over
+    assert (next(s.record for s in standings(g) if s.name == "Aiko"), g.state.turn) == ("Disabled, Injured (1)", "")
+
+
+def test_only_someone_dropped_by_another_at_her_own_moment_still_acts():
+    f = play(fight_at(), Harm("Aiko", 25))  # the GM's harm at Aiko's own moment: she is out, and does not act
+    assert who_may_act(f) == ("Oni",)
+    twin = Fighter("Twin", "foes", initiative=3, dexterity=16, ac=10, hp=3, weapons=(Weapon("blade", 10, "1d6"),))
+    s = play(play(start_fight(Setup((AIKO, twin))), Initiative(), 10, 10), Attack("Aiko", "katana", ("Twin",)), 15, 8)
+    assert (out(s, "Twin"), who_may_act(s)) == ("dead", ("Twin",))  # struck down by the other fighter of her moment: she still strikes
+
+
+def test_a_fighter_out_when_initiative_is_rolled_acts_once_she_is_back():
+    f = play(start_fight(Setup((AIKO, ONI, REI))), SetCondition("Rei", "knocked out"))
+    f = play(f, Initiative(), 15, 12, 10)
+    assert f.state.totals == (18, 13, 12)
+    f = play(play(f, NonCombat("Aiko")), ClearCondition("Rei", "knocked out"))  # she comes to
+    f = play(f, NonCombat("Oni"))
+    assert who_may_act(f) == ("Rei",)
+    round_by_round = play(start_fight(Setup((AIKO, ONI, REI), FightRules(initiative="round"))), SetCondition("Rei", "knocked out"))
+    assert play(round_by_round, Initiative(), 15, 12).state.totals == (18, 13, None)  # she rolls with the next round's Initiative
+
+
+def test_waiting_she_may_step_in_at_any_later_moment():
+    f = play(fight_at(), Delay("Aiko"))  # the moment moves on to Oni's Initiative
+    assert who_may_act(f) == ("Aiko", "Oni")
+    g = play(f, NonCombat("Aiko"))  # she steps in before Oni acts
+    assert who_may_act(g) == ("Oni",)
+    twin = Fighter("Twin", "foes", initiative=3, dexterity=16, ac=10, hp=3, weapons=(Weapon("blade", 10, "1d6"),))
+    s = play(play(start_fight(Setup((AIKO, twin))), Initiative(), 10, 10), Delay("Aiko"))  # Twin still to act at this very moment
+    refused(s, NonCombat("Aiko"), "Aiko has just chosen to wait")
+
+
+def test_the_next_in_order_may_act_and_so_ends_an_open_turn():
+    v = fight_at(fighters=(replace(AIKO, bab=11), ONI, REI))
+    v = play(v, Attack("Aiko", "katana", ("Oni",)), 1)
+    assert (v.state.turn, who_may_act(v)) == ("Aiko", ("Aiko", "Oni"))  # her extra attack, or Oni's Initiative
+    refused(v, NonCombat("Rei"), "Rei acts later in the round: Oni first")
+    w = play(v, NonCombat("Oni"))
+    assert (w.state.turn, who_may_act(w)) == ("", ("Rei",))
+    refused(w, Attack("Aiko", "katana", ("Oni",)), "Aiko has had her turn")
+
+
+# ---- the odds shown are the odds played: hit locations, the off hand, a throw, a total past the resolver's range ----
+
+@pytest.mark.parametrize("called", ["", "Left Arm", "Head"])
+def test_hit_locations_are_in_the_odds_shown(called):
+    f = fight_at(FightRules(hit_locations=True), (replace(AIKO, weapons=(Weapon("axe", 5, "1d2+2"),)), ONI, REI))
+    a = Attack("Aiko", "axe", ("Oni",), location=called)  # armour 2: 1 to 2 gets through (2 to 4 on a critical)
+    (blow,) = attack_preview(f, a)
+    assert blow.damage == played_out(f, a, "Oni", fixed=("Fortitude save",))
+    o = blow.resolution.odds.outcomes
+    if not called:  # 8 faces in 12 are limbs, 1 less (at least 1)
+        h, c, limb, other = o["hit"], o["critical"], Fraction(8, 12), Fraction(4, 12)  # a hit gets 1 or 2 through; a critical 2, 3 or 4
+        assert blow.damage == {0: o["miss"], 1: h / 2 + h / 2 * limb + c / 4 * limb, 2: h / 2 * other + c / 4 * other + c / 2 * limb,
+                               3: c / 2 * other + c / 4 * limb, 4: c / 4 * other}
+
+
+def test_the_off_hands_odds_weigh_whether_the_main_hand_drew_her_defence():
+    twin = replace(AIKO, extra_defences=0, weapons=(Weapon("feint", 6, "0"), Weapon("knife", 6, "1d2")))
+    f = fight_at(fighters=(twin, replace(ONI, armour=0), REI))
+    a = Attack("Aiko", "feint", ("Oni",), (Answer("Oni"),), off_hand="knife", off_answer=Answer("Oni"))
+    main, off = attack_preview(f, a)
+    o = main.resolution.odds.outcomes
+    drawn = o["defended"] + o["hit"]  # the main hand reaches her AC without a critical: she rolls her defence against it
+    (q1, r1), (q0, r0) = off.branches
+    assert (q1, q0, r1.nth_penalty, r0.nth_penalty) == (drawn, 1 - drawn, -2, 0)
+    for r, nth in ((r1, 2), (r0, 1)):
+        assert r == resolve_attack(6 - 10, 12, "1d2", defence_bonus=2, nth_defence=nth, current_hp=24)
+    assert off.damage == {k: drawn * r1.odds.damage.get(k, 0) + (1 - drawn) * r0.odds.damage.get(k, 0) for k in range(5)}
+    # played: the main hand's 0 damage leaves her as she was, whether it drew her defence (15, then her 2) or not (a natural 1)
+    assert played_out(f, a, "Oni", typed=(15, 2)) == r1.odds.damage
+    assert played_out(f, a, "Oni", typed=(1,)) == r0.odds.damage
+
+
+def test_a_friend_with_no_defence_left_leaves_the_off_hand_undefended():
+    two = replace(ONI, weapons=(Weapon("claw", 10, "0"), Weapon("fang", 10, "1d2")))
+    f = play(fight_at(fighters=(AIKO, two, REI)), NonCombat("Aiko"))
+    friend = Answer("Aiko", by="Rei", others=(("target within reach", None),))
+    a = Attack("Oni", "claw", ("Aiko",), (friend,), off_hand="fang", off_answer=friend)
+    main, off = attack_preview(f, a)
+    (q1, r1), (q0, r0) = off.branches
+    assert (r1.defence_bonus, r0.defence_bonus is not None) == (None, True)  # her one defence went on the main hand
+    g = play(f, a, 15, 2, 15, 1)  # the claw, 15 + 4, reaches AC 14 and Rei's defence fails; the fang, 15 + 0, lands undefended
+    assert "Rei has no defence left for Aiko against the fang: it goes undefended." in g.log
+    assert hp(g, "Aiko") == 20 - 1
+
+
+@pytest.mark.parametrize("stops", [False, True])
+def test_a_throws_odds_are_what_is_played(stops):
+    f = play(play(play(play(fight_at(FightRules(defence_stops_throw=stops)), NonCombat("Aiko")), Grapple("Oni", "grab", "Rei"), 15),
+                  NonCombat("Rei")), EndRound())
+    f = play(f, NonCombat("Aiko"))
+    g = Grapple("Oni", "throw", "Rei", Answer("Rei"), keep_hold=False)
+    r = grapple_preview(f, g)
+    prone = played_out(f, g, "Rei", fixed=("damage of",), measure=lambda x: "prone" in next(s.conditions for s in standings(x) if s.name == "Rei"))
+    assert r.odds.lands == prone[True]
+    assert played_out(f, g, "Rei") == r.odds.damage
+
+
+def test_a_total_past_minus_50_is_shown_and_played_as_only_a_natural_20():
+    horde = tuple(Fighter(f"Imp {i}", "foes", ac=10, hp=10) for i in range(15))
+    hero = Fighter("Hero", weapons=(Weapon("sweep", 4, "1d2"),), initiative=20)
+    f = play(start_fight(Setup((hero,) + horde)), Initiative(), *([10] * 16))
+    a = Attack("Hero", "sweep", tuple(h.name for h in horde))  # 14 extra targets, −4 each: 4 − 56 = −52
+    assert refusal(f, a) == ""
+    blows = attack_preview(f, a)
+    assert len(blows) == 15 and {b.resolution.attack_bonus for b in blows} == {-50}
+    assert blows[0].resolution.odds.outcomes == {"miss": Fraction(19, 20), "defended": 0, "hit": 0, "critical": Fraction(1, 20)}
+    assert played_out(f, a, "Imp 0") == blows[0].damage
+    assert any("-52" in s.what and "only a natural 20" in s.what for s in blows[0].working)
+    sniper = Fighter("Sniper", initiative=20, weapons=(Weapon("rifle", 100, "2d6", kind="ranged", scope=True),))
+    s = play(play(play(start_fight(Setup((sniper, REI))), Initiative(), 10, 1), Aim("Sniper", "rifle")), NonCombat("Rei"))
+    s = play(s, EndRound())
+    shot = Attack("Sniper", "rifle", ("Rei",), pace="still")  # +100 and a scoped aim's +6: past the +100 the resolver takes
+    refused(s, shot, "rows: the attack's total bonus, +106, is past +100")
+    with pytest.raises(ValueError, match=r"rows: the attack's total bonus, \+106, is past \+100"):
+        attack_preview(s, shot)
+
+
+# ---- first aid, defending others, holding back, Total Attack, Mighty Blow, and the minor rules (review of issue 34) ----
+
+def test_one_first_aid_success_treats_one_critical_injury():
+    f = play(play(fight_at(FightRules(shock=True)), Harm("Oni", 5, breaks_skin=True), 20), Harm("Oni", 5, breaks_skin=True), 20)
+    assert next(s.injuries for s in standings(f) if s.name == "Oni") == 2  # 5 > Shock Value 4, twice: two critical injuries
+    g = play(f, FirstAid("Aiko", "Oni", 10), 10)  # DC 15 + 2 injuries = 17; 10 + 10 = 20: one is treated
+    assert (next(s.injuries for s in standings(g) if s.name == "Oni"), g.state.fighters[1].treated) == (1, 1)
+    assert g.log[-1].endswith("one critical injury is treated (1 still bleeds).")
+
+
+def test_no_one_defends_another_against_an_undetectable_assailant():
+    with pytest.raises(ValueError, match="^by: no one can defend someone else against an assailant"):
+        Answer("Aiko", by="Rei", rows=("undetectable assailant",), others=(("target within reach", None),))
+
+
+def test_total_attack_gives_its_plus_2_to_one_attack_check():
+    twin = replace(AIKO, weapons=(Weapon("katana", 6, "1d10+2"), Weapon("wakizashi", 6, "1d6+2")))
+    f = fight_at(fighters=(twin, ONI, REI))
+    main, off = attack_preview(f, Attack("Aiko", "katana", ("Oni",), off_hand="wakizashi", total_attack=True))
+    assert (main.resolution.attack_bonus, off.resolution.attack_bonus) == (6 - 6 + 2, 6 - 10)
+
+
+def test_a_mighty_blow_is_one_fate_point_a_blow_and_breaks_what_it_must():
+    twin = replace(AIKO, fate_points=3, weapons=(Weapon("katana", 6, "1d10+2", origin="item of power"),
+                                                 Weapon("wakizashi", 6, "1d6+2", origin="item of power")))
+    f = fight_at(FightRules(fate_points=True), (twin, ONI, REI))
+    main_only = Attack("Aiko", "katana", ("Oni",), off_hand="wakizashi", mighty_blow=True)
+    main, off = attack_preview(f, main_only)
+    assert (set(main.damage), off.damage) == ({0, 12 - 2, 22 - 2}, off.resolution.odds.damage)  # the katana at its most; the wakizashi rolls
+    g = play(f, main_only, 15, 18, 5)  # the katana at its most (12 − 2); the wakizashi, 18 − 4 against AC 12, rolls 5 (− 2)
+    assert (hp(g, "Oni"), next(s.fate_points for s in standings(g) if s.name == "Aiko")) == (24 - 10 - 3, 2)
+    both = replace(main_only, off_mighty_blow=True)
+    g = play(f, both, 15, 18)
+    assert (hp(g, "Oni"), next(s.fate_points for s in standings(g) if s.name == "Aiko")) == (24 - 10 - 6, 1)
+    g = play(f, main_only, 1, 18, 5)  # the Mighty Blow misses: no Fate Point spent, whatever the off hand does
+    assert (hp(g, "Oni"), next(s.fate_points for s in standings(g) if s.name == "Aiko")) == (24 - 3, 3)
+    refused(fight_at(FightRules(fate_points=True), (replace(twin, fate_points=1), ONI, REI)), both, "mighty_blow: Aiko has 1 Fate Point")
+    with pytest.raises(ValueError, match="^off_mighty_blow: "):
+        Attack("Aiko", "katana", ("Oni",), off_mighty_blow=True)
+    bought = fight_at(FightRules(fate_points=True), (replace(AIKO, fate_points=3), ONI, REI))  # a weapon bought or found: it shatters
+    g = play(bought, Attack("Aiko", "katana", ("Oni",), mighty_blow=True), 15)
+    assert "The katana shatters on the Mighty Blow: it is gone (000 · Mighty Blow)." in g.log
+    g = play(play(play(g, NonCombat("Oni")), NonCombat("Rei")), EndRound())
+    refused(g, Attack("Aiko", "katana", ("Oni",)), "weapon: Aiko's katana broke on a Mighty Blow")
+    assert "attack" in legal_actions(g, "Aiko")  # her pistol is still hers
+    gear = fight_at(FightRules(fate_points=True), (replace(AIKO, fate_points=3, weapons=(Weapon("katana", 6, "1d10+2", origin="personal gear"),)), ONI, REI))
+    assert next_die(gear, Attack("Aiko", "katana", ("Oni",), mighty_blow=True), [15]) == ("1d2", "whether Aiko's katana snaps (1: it does)")
+    snapped, held = (play(gear, Attack("Aiko", "katana", ("Oni",), mighty_blow=True), 15, n) for n in (1, 2))
+    assert "The katana snaps in two: the broken blade can serve as an improvised weapon (the GM gives it its numbers)." in snapped.log
+    assert "The katana holds." in held.log
+
+
+def test_holding_back_after_the_roll():
+    from besm_nb.anime_d20.fight import HoldBack
+    caster = Fighter("Caster", initiative=5, weapons=(Weapon("bolt", 8, "5d8", kind="ranged", ability="Area Effect"),
+                                                      Weapon("blast", 8, "6d8", kind="ranged")))
+    guard = Fighter("Guard", "foes", ac=10, hp=20, fortitude=0)
+    k = play(start_fight(Setup((caster, guard), FightRules(shock=True))), Initiative(), 10, 5)
+    k2 = play(k, Attack("Caster", "bolt", ("Guard",)), 15, 32)  # 32 damage: Guard at −12, unconscious (no shock save once out)
+    assert (hp(k2, "Guard"), out(k2, "Guard")) == (-12, "unconscious")
+    g = play(k2, HoldBack("Caster", "Guard", 3))  # the chapter's 5d8 that rolls 32, held back; 3 is within her Shock Value: no save
+    assert (hp(g, "Guard"), out(g, "Guard")) == (17, "")
+    assert "Caster holds back: Guard takes 3 of the 32 (002 · Amount of Damage Inflicted)." in g.log
+    assert next_die(k2, HoldBack("Caster", "Guard", 15)) == ("1d20", "Guard's Fortitude save against shock (DC 17)")  # 15 − 4: DC 15 + 2
+    g = play(k2, HoldBack("Caster", "Guard", 15), 3)  # a new save, for the damage she now takes
+    assert (hp(g, "Guard"), next(s.conditions for s in standings(g) if s.name == "Guard")) == (5, ("stunned until round 15", "prone"))
+    assert fight_from_dict(json.loads(json.dumps(fight_to_dict(g)))).state == g.state
+    refused(k2, HoldBack("Caster", "Guard", 32), "amount: Caster's blow gives Guard 32: she may inflict less, from 0 to 31")
+    refused(k2, HoldBack("Caster", "Caster", 3), "target: Caster's blow did Caster no damage")
+    refused(play(k2, Harm("Guard", 1)), HoldBack("Caster", "Guard", 3), "who: Caster has struck no blow just now")
+    dead = play(k, Attack("Caster", "blast", ("Guard",)), 15, 45)
+    assert (out(dead, "Guard"), dead.state.killed) == ("dead", ("Guard",))
+    alive = play(dead, HoldBack("Caster", "Guard", 10), 20)
+    assert (out(alive, "Guard"), alive.state.killed, hp(alive, "Guard")) == ("", (), 10)
+    refused(fight_at(FightRules(damage_saves=True)), HoldBack("Aiko", "Oni", 1), "who: with Damage Saves no damage is dealt")
+
+
+def test_the_minor_rules_of_the_review():
+    # a lock: 1d4 plus Strength plus Massive Damage
+    crusher = replace(ONI, massive_damage=2)
+    f = play(play(play(fight_at(fighters=(AIKO, crusher, REI)), NonCombat("Aiko")), Grapple("Oni", "grab", "Rei"), 15), NonCombat("Rei"))
+    f = play(play(play(f, EndRound()), NonCombat("Aiko")), Grapple("Oni", "lock", "Rei"), 9)
+    assert f.log[-2:] == ("Damage 1d4+6: 9.", "Rei loses 9 Hit Points: 3 of 12 left.")
+    # stunned by a Damage Save: no Dexterity, no Defence Combat Mastery in her Armour Class
+    hero = replace(AIKO, dex_modifier=2, defence_combat_mastery=3, con_bonus=2, armour=1)
+    ogre = replace(ONI, weapons=(Weapon("club", 4, "1d8+3", damage_bonus=4),))
+    d = play(play(fight_at(FightRules(damage_saves=True), (hero, ogre, REI)), NonCombat("Aiko")), Attack("Oni", "club", ("Aiko",)), 15, 10)
+    assert next(s.record for s in standings(d) if s.name == "Aiko").startswith("Stunned")  # DC 19; 10 + 3 fails by 6
+    (b,) = attack_preview(d, Attack("Rei", "staff", ("Aiko",)))
+    assert b.resolution.odds == resolve_attack(4 + 2, 14 - 2 - 3, "1d6+1").odds
+    # a failed shock save: stunned, and she collapses
+    s = play(fight_at(FightRules(shock=True)), Attack("Aiko", "katana", ("Oni",)), 15, 12, 1)
+    assert next(x.conditions for x in standings(s) if x.name == "Oni") == ("stunned until round 16", "prone")
+    # a blocking object destroyed by five times its Armour Rating blocks no more
+    shield = replace(ONI, block_armour=1)
+    b = play(fight_at(fighters=(AIKO, shield, REI)), Attack("Aiko", "katana", ("Oni",), (Answer("Oni", "block"),)), 15, 19, 7)
+    assert "Oni's block takes 1 off it: the object is destroyed." in b.log
+    b = play(b, NonCombat("Oni"))
+    refused(b, Attack("Rei", "staff", ("Oni",), (Answer("Oni", "block"),)), "answers: what Oni blocked with was destroyed")
+    assert attack_preview(b, Attack("Rei", "staff", ("Oni",), (Answer("Oni"),)))[0].resolution.defence_bonus == 2  # she still dodges
+
+
+# ---- every FightRules switch that the tests above do not yet prove both ways (review of issue 34, item 19) ----
+
+def test_the_moving_vehicle_reading_reaches_the_attack():
+    shot = Attack("Aiko", "pistol", ("Oni",), rows=("moving vehicle, moderate speed",))
+    bonus = {reading: attack_preview(fight_at(FightRules(vehicle=reading)), shot)[0].resolution.attack_bonus for reading in ("text", "table")}
+    assert bonus == {"text": 5 - 4, "table": 5 - 2}  # Table 12-5: the text's −4 at moderate speed, the table's −2
+
+
+def test_the_total_defence_reading_counts_the_attacks_given_up():
+    quick = replace(AIKO, extra_attacks=1)
+    club = Attack("Oni", "club", ("Aiko",), (Answer("Aiko"),))
+    text = fight_at(FightRules(total_defence="text"), (quick, ONI, REI))
+    refused(text, TotalDefence("Aiko", sacrificed=2), "sacrificed: the text reading gives a flat +4")
+    assert attack_preview(play(text, TotalDefence("Aiko")), club)[0].resolution.defence_bonus == 4 + 4
+    table = play(fight_at(FightRules(total_defence="table"), (quick, ONI, REI)), TotalDefence("Aiko", sacrificed=2))
+    assert attack_preview(table, club)[0].resolution.defence_bonus == 4 + 4 * 2
+
+
+def test_the_free_gap_decides_when_a_weaker_target_costs_nothing():
+    hero = replace(AIKO, level=12)
+    mooks = tuple(Fighter(f"Mook {i}", "foes", level=6, ac=10) for i in range(2))
+    sweep = Attack("Aiko", "pistol", ("Mook 0", "Mook 1"))
+    bonus = {}
+    for gap in (10, 5):
+        f = play(start_fight(Setup((hero,) + mooks, FightRules(free_gap=gap))), Initiative(), 15, 10, 10)
+        bonus[gap] = attack_preview(f, sweep)[0].resolution.attack_bonus
+    assert bonus == {10: 5 - 2, 5: 5}  # six Levels below: −2 for the second target, nothing once five Levels suffice
+
+
+def test_the_table_options_are_off_unless_chosen():
+    for on in (False, True):  # Table 12-9: 12 of 20 Hit Points is 60%, −2
+        f = play(fight_at(FightRules(wound_penalties=on)), Harm("Aiko", 8))
+        assert attack_preview(f, Attack("Aiko", "katana", ("Oni",)))[0].resolution.attack_bonus == 6 - 2 * on
+    plain = play(fight_at(), Harm("Oni", 10))  # 10 is past Oni's Shock Value of 4
+    assert not any(line.startswith("Shock:") for line in plain.log)
+    shocked = play(fight_at(FightRules(shock=True)), Harm("Oni", 10), 20)
+    assert any(line.startswith("Shock:") for line in shocked.log)
+    refused(fight_at(FightRules(), (replace(AIKO, fate_points=1), ONI, REI)), Attack("Aiko", "katana", ("Oni",), mighty_blow=True),
+            "mighty_blow: the table does not use Fate Points")
+    refused(fight_at(), Attack("Aiko", "katana", ("Oni",), location="Head"), "location: the table does not use hit locations")
+    kept = play(play(play(fight_at(), NonCombat("Aiko")), NonCombat("Oni")), NonCombat("Rei"))
+    assert who_may_act(play(kept, EndRound())) == ("Aiko",)  # Initiative kept for the fight: round 2 goes on in the same order
+
+
+def test_the_cinematic_rule_spares_weaker_extra_targets():
+    hero = replace(AIKO, level=12)
+    mooks = tuple(Fighter(f"Mook {i}", "foes", level=6, ac=10) for i in range(2))
+    bonus = {}
+    for cinematic in (True, False):
+        f = play(start_fight(Setup((hero,) + mooks, FightRules(cinematic=cinematic))), Initiative(), 15, 10, 10)
+        bonus[cinematic] = attack_preview(f, Attack("Aiko", "pistol", ("Mook 0", "Mook 1")))[0].resolution.attack_bonus
+    assert bonus == {True: 5 - 2, False: 5 - 4}  # six Levels weaker: −2 in a cinematic game, the full −4 otherwise
+
+
+@pytest.mark.parametrize("reading, lasting", [("round", ()), ("next action", ("total attack",))])
+def test_a_total_attacks_lower_armour_class_lasts_by_the_reading(reading, lasting):
+    f = play(fight_at(FightRules(total_attack=reading)), Attack("Aiko", "katana", ("Oni",), total_attack=True), 1)
+    assert attack_preview(f, Attack("Oni", "club", ("Aiko",)))[0].resolution.odds == resolve_attack(4, 14 - 2, "1d8+3").odds
+    f = play(play(play(f, NonCombat("Oni")), NonCombat("Rei")), EndRound())
+    assert next(s.conditions for s in standings(f) if s.name == "Aiko") == lasting
+
+
+def _in_contact(rules):
+    psychic = replace(REI, telepathy=2, wisdom_modifier=3, intelligence_modifier=4)
+    mind = replace(ONI, wisdom_modifier=1, willpower=2, hp=6)
+    f = play(play(start_fight(Setup((AIKO, mind, psychic), rules)), Initiative(), 15, 12, 10), NonCombat("Aiko"))
+    return play(play(play(f, NonCombat("Oni")), MindContact("Rei", "Oni")), EndRound())
+
+
+def test_a_mind_attack_after_a_physical_defence_only_under_the_switch():
+    for after in (False, True):
+        f = _in_contact(FightRules(mind_after_defence=after))
+        f = play(play(f, Attack("Aiko", "katana", ("Rei",), (Answer("Rei"),)), 15, 19), Attack("Oni", "club", ("Aiko",)), 1)
+        if after: assert hp(play(f, MindAttack("Rei", "Oni"), 15), "Oni") == 6 - 4
+        else: refused(f, MindAttack("Rei", "Oni"), "who: Rei has already defended with her body this round")
+
+
+def test_a_blow_to_the_telepath_breaks_her_contact_unless_the_switch_says_not():
+    for breaks, kept in ((True, ()), (False, ("mind contact with Oni",))):
+        f = play(_in_contact(FightRules(damage_breaks_contact=breaks)), Attack("Aiko", "katana", ("Rei",)), 15, 3)
+        assert next(s.conditions for s in standings(f) if s.name == "Rei") == kept
+
+
+def test_no_block_once_the_gm_says_what_she_blocks_with_is_gone():
+    # the condition stops a Block whether or not her blocking object was given an Armour Rating
+    for fighter in (ONI, replace(ONI, block_armour=1)):
+        f = fight_at(fighters=(AIKO, fighter, REI))
+        f = play(play(play(f, SetCondition("Oni", "blocking object destroyed")), NonCombat("Aiko")), NonCombat("Oni"))
+        refused(f, Attack("Rei", "staff", ("Oni",), (Answer("Oni", "block"),)), "answers: what Oni blocked with was destroyed")
+        assert [a.defence for a in legal_answers(f, "Rei", "staff", "Oni")] == ["none", "dodge/parry"]
+
+
+def test_holding_back_counts_both_hands_blows_on_one_target_together():
+    from besm_nb.anime_d20.fight import HoldBack
+    twin = replace(AIKO, weapons=(Weapon("katana", 6, "1d10+2"), Weapon("wakizashi", 6, "1d6+2")))
+    g = play(fight_at(fighters=(twin, ONI, REI)), Attack("Aiko", "katana", ("Oni",), off_hand="wakizashi"), 19, 12, 19, 6)
+    assert hp(g, "Oni") == 24 - 10 - 4  # 12 and 6, each less Oni's Armour 2
+    refused(g, HoldBack("Aiko", "Oni", 14), "amount: Aiko's blow gives Oni 14: she may inflict less, from 0 to 13")
+    h = play(g, HoldBack("Aiko", "Oni", 12))  # the katana's 10 in full, then 2 of the wakizashi's 4
+    assert (hp(h, "Oni"), h.log[-2]) == (24 - 12, "Aiko holds back: Oni takes 2 of the 4 (002 · Amount of Damage Inflicted).")
+    assert hp(play(g, HoldBack("Aiko", "Oni", 3)), "Oni") == 24 - 3  # 3 of the katana's 10, none of the wakizashi's
