@@ -50,6 +50,26 @@ _SOURCE_LINK = re.compile(r"\[source\]\([^)]*\)")  # links to a repository host:
 _LINK_ATTRS = re.compile(r'\{(?:target="_blank"|style=)[^}]*\}')
 
 
+# the tests' and the bench's own tools from npm, never part of the site: axe-core (the browser tests' accessibility audit)
+# and Lighthouse (`make bench`), installed once with what they depend on into .vendor/tools
+TOOLS = ("axe-core@4.10.3", "lighthouse@12.8.2")
+
+
+def tools() -> Path:
+    "Install the pinned test tools once (npm install into .vendor/tools); returns their node_modules folder."
+    folder = VENDOR / "tools"
+    stamp = folder / ("stamp-" + "-".join(TOOLS).replace("/", "_").replace("@", ""))
+    if stamp.exists(): return folder / "node_modules"
+    if shutil.which("npm") is None:
+        raise SystemExit("tests: npm is needed once to fetch axe-core and Lighthouse into .vendor/tools (e.g. `apt-get install -y npm`)")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--no-package-lock", "--prefix", str(folder), *TOOLS],
+                   cwd=folder, check=True, capture_output=True)
+    stamp.touch()
+    return folder / "node_modules"
+
+
 def vendor() -> Path:
     "Fetch the pinned npm packages once (npm pack), unpack what the site needs into .vendor/static."
     static = VENDOR / "static"
@@ -58,7 +78,8 @@ def vendor() -> Path:
     if shutil.which("npm") is None:
         raise SystemExit("docs: npm is needed once to fetch the site's scripts and fonts into .vendor/ "
                          "(install Node.js and npm, e.g. `apt-get install -y npm`), then run `make docs` again")
-    shutil.rmtree(VENDOR, ignore_errors=True)
+    for old in (VENDOR.iterdir() if VENDOR.is_dir() else ()):  # the test tools (see `tools`) are kept
+        if old.name != "tools": shutil.rmtree(old) if old.is_dir() else old.unlink()
     (VENDOR / "npm").mkdir(parents=True)
     for spec, items in NPM.items():
         out = subprocess.run(["npm", "pack", "--silent", spec], cwd=VENDOR / "npm", check=True, capture_output=True, text=True)
@@ -500,6 +521,39 @@ def anchor_site(out: Path) -> int:
     return given
 
 
+_VIEWPORT = re.compile(r'\s*<meta name="viewport"[^>]*>')
+
+
+def describe_page(html: str) -> str:
+    "A page's description for search engines and link previews: its lead line (the chapter's description), else its first paragraph."
+    from bs4 import BeautifulSoup
+    main = BeautifulSoup(html, "html.parser").select_one("[role=main]")
+    if main is None: return ""
+    for hidden in main.select(".no-search, details, script, style, .admonition, .headerlink"): hidden.decompose()
+    first = next((" ".join(p.get_text(" ").split()) for p in main.find_all("p") if p.get_text().strip()), "")
+    return first if len(first) <= 160 else first[:157].rsplit(" ", 1)[0] + "…"
+
+
+def accessible(out: Path) -> int:
+    """What the theme and myst-nb leave to fix on every built page: the sidebar's captions are headings with a level
+    (below the page's title), a fold is named by what it says ("Show the proof"), not "Toggle hidden content", one
+    viewport tag, and a description. Returns how many pages."""
+    import html as html_lib
+    n = 0
+    for page in out.rglob("*.html"):
+        if page.relative_to(out).parts[0] in ("_static", "_sources"): continue
+        text = page.read_text(encoding="utf-8")
+        new = text.replace('<p class="caption" role="heading">', '<p class="caption" role="heading" aria-level="2">')
+        new = new.replace('<summary aria-label="Toggle hidden content">', "<summary>")
+        for m in reversed(list(_VIEWPORT.finditer(new))[1:]): new = new[:m.start()] + new[m.end():]  # the theme's and Sphinx's
+        if '<meta name="description"' not in new:  # a page with no text of its own (search, the index) says what the site is
+            line = describe_page(new) or DESCRIPTION
+            new = new.replace("</head>", f'<meta name="description" content="{html_lib.escape(line)}">\n</head>', 1)
+        if new != text: page.write_text(new, encoding="utf-8")
+        n += 1
+    return n
+
+
 def api_page(order: list[str]) -> nbformat.NotebookNode:
     "The API: every public name of every module, with its one-line description, by module in site order."
     import importlib
@@ -575,6 +629,7 @@ def toctrees(sections: list[tuple[str | None, list[str]]], pages: dict[str, str]
 
 # -- the site kept for offline use: a service worker, a web app manifest and icons -------------------------------------
 THEME = "#1565c0"
+DESCRIPTION = "The rules, their exact odds, the calculators and the trackers, in the browser, with or without a network."
 # not kept offline: the notebooks' sources, Sphinx's own files, source maps, a second copy of the widget manager, and the
 # widget fonts other than woff2 (every browser with a service worker reads woff2) or copied beside each folder's pages
 OFFLINE_SKIP = re.compile(r"^(?:_sources/|\.doctrees/|\.buildinfo$|objects\.inv$|sw\.js$|.*\.(?:ipynb|map)$|_static/widgets/libembed-amd\.js$"
@@ -612,7 +667,7 @@ def offline(out: Path) -> dict:
     for size in (192, 512): (static / f"icon-{size}.png").write_bytes(icon_png(size))
     (out / "manifest.webmanifest").write_text(json.dumps({
         "name": "besm_nb: anime tabletop RPG combat rules and calculators", "short_name": "besm_nb",
-        "description": "The rules, their exact odds, the calculators and the trackers, in the browser, with or without a network.",
+        "description": DESCRIPTION,
         "start_url": "./index.html", "scope": "./", "display": "standalone", "background_color": "#ffffff", "theme_color": THEME,
         "icons": [{"src": f"_static/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"} for n in (192, 512)]}, indent=1))
     for page in out.rglob("*.html"):
@@ -689,6 +744,8 @@ def main() -> int:
     from besm_nb.ui.serve import WIDGET_CSS  # the calculators and trackers styled as on the dashboards: one stylesheet
     (SRC / "_static" / "besm.css").write_text((DOCS / "besm.css").read_text() + "\n/* The kit's widgets, as on the dashboards "
                                                "(besm_nb.ui.serve.WIDGET_CSS) */" + WIDGET_CSS)
+    from besm_nb.ui.serve import A11Y_JS  # the widgets named, their pressed states said: as on the dashboards
+    (SRC / "_static" / "besm-a11y.js").write_text(A11Y_JS)
     shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")
     # the widget manager asks for its icon fonts relative to the page, in two places, from every folder's pages
     fonts = [f for f in (static / "widgets").iterdir() if f.suffix in {".woff2", ".woff", ".ttf", ".eot", ".svg"}]
@@ -701,6 +758,7 @@ def main() -> int:
     shutil.rmtree(out, ignore_errors=True)
     r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(SRC), str(out)])
     if r.returncode == 0: print(f"docs: {anchor_site(out)} tables given an anchor", flush=True)
+    if r.returncode == 0: print(f"docs: {accessible(out)} pages named and described", flush=True)
     shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copies, beside the output
     if r.returncode == 0:
         kept = offline(out)

@@ -67,7 +67,7 @@ def test_navigation_is_home_start_systems_core_contributors(site):
         ui = [n.endswith("_ui.ipynb") for n in nbs[1:]]
         assert ui == sorted(ui), f"{item['section']}: calculator pages come after the chapters"
     html = (site / "index.html").read_text()
-    captions = re.findall(r'<p class="caption" role="heading"><span class="caption-text">([^<]+)</span>', html)
+    captions = re.findall(r'<p class="caption" role="heading" aria-level="2"><span class="caption-text">([^<]+)</span>', html)  # a heading's level (axe)
     assert captions == sections
     contributors = html[html.index("For contributors"):]
     for p in ["core/render.html", "core/calculators.html", "core/serve.html", "core/store.html", "api.html"]:
@@ -225,6 +225,19 @@ def test_every_table_and_rule_section_has_an_anchor(site):
             assert el.get("id") and not re.match(r"index-\d+$", el["id"]), (path.name, str(el)[:120])
 
 
+def test_every_page_has_one_viewport_a_description_and_named_folds(site):
+    "Metadata and names axe and search engines read: one viewport tag, a description, folds named by their text, captions with a level."
+    for path in site.rglob("*.html"):
+        if path.relative_to(site).parts[0] in ("_static", "_sources"): continue
+        html = path.read_text()
+        assert html.count('<meta name="viewport"') == 1, path
+        m = re.search(r'<meta name="description" content="([^"]+)">', html)
+        assert m and 20 <= len(m.group(1)) <= 161, (path, m and m.group(1))
+        assert "Toggle hidden content" not in html and '<p class="caption" role="heading">' not in html, path
+    desc = re.search(r'<meta name="description" content="([^"]+)">', (site / "core" / "dice_ui.html").read_text()).group(1)
+    assert desc == "The dice box: any expression, its exact odds, and a seeded roll.", desc  # the chapter's own lead line
+
+
 def test_search_indexes_what_a_reader_reads(site):
     "Folded code (proofs, plumbing) is not in the index: words only test code uses are not found; the rules' words are."
     text = (site / "searchindex.js").read_text()
@@ -259,12 +272,16 @@ def printed(served, offline_page):
 def test_print_leaves_out_navigation_and_folded_code(printed):
     shown = printed.evaluate("""() => { const seen = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
         const count = (sel) => [...document.querySelectorAll(sel)].filter(seen).length;
+        const margins = [...document.styleSheets].flatMap((sh) => { try { return [...sh.cssRules]; } catch { return []; } })
+            .filter((r) => r instanceof CSSPageRule).map((r) => r.style.margin);
         return {nav: count('.sidebar-drawer, .toc-drawer, .related-pages, .bottom-of-page, .mobile-header, .theme-toggle-container'),
+                skip: count('.skip-to-content'), widgets: count('.jupyter-widgets'), margins,
                 folded: count('details.hide'), proofs: [...document.querySelectorAll('summary')].filter(seen).map((s) => s.innerText),
                 tables: [...document.querySelectorAll('[role=main] table')].filter(seen).length,
                 whole: [...document.querySelectorAll('[role=main] table')].every((t) => getComputedStyle(t).breakInside === 'avoid'),
                 source: [...document.querySelectorAll('[role=main] p')].filter(seen).some((p) => p.innerText.startsWith('Source:'))}; }""")
     assert shown["nav"] == 0 and shown["folded"] == 0 and shown["proofs"] == [], shown
+    assert shown["skip"] == 0 and shown["widgets"] == 0 and shown["margins"] and all(m and m != "0px" for m in shown["margins"]), shown
     assert shown["tables"] >= 4 and shown["whole"] and shown["source"], shown
 
 
