@@ -497,6 +497,22 @@ def anchor_page(html: str) -> tuple[str, dict[str, str], list[str]]:
     return "\n".join(lines), targets, mentions
 
 
+_RUN_IN = re.compile(r"<p><strong>([^<]{2,80}?)[.:]</strong>")
+
+
+def label_paragraphs(html: str) -> str:
+    """An id for each paragraph that opens with a bold run-in heading ("**Shield walls.** Men with..."), from its words:
+    a rule stated so, deep in a long section, is a place search can open at."""
+    used = set(re.findall(r'\sid="([^"]+)"', html))
+    def give(m):
+        base = _slug(m.group(1)) or "rule"
+        tid, n = base, 1
+        while tid in used: n += 1; tid = f"{base}-{n}"
+        used.add(tid)
+        return f'<p id="{tid}"><strong>{m.group(1)}' + m.group(0)[len("<p><strong>") + len(m.group(1)):]
+    return _RUN_IN.sub(give, html)
+
+
 def anchor_site(out: Path) -> int:
     """Anchors for search: every table of every page gets an id; each index entry's result opens at the table or
     section it marks (not at an empty marker, which has no text to quote); and the index learns which pages name which
@@ -510,6 +526,7 @@ def anchor_site(out: Path) -> int:
         path = out / f"{doc}.html"
         html = path.read_text()
         new, found, mentions = anchor_page(html)
+        new = label_paragraphs(new)
         given += new.count(' id="') - html.count(' id="')
         if new != html: path.write_text(new)
         targets[i] = found

@@ -201,6 +201,37 @@ def test_a_defined_term_opens_at_its_definition_with_reader_snippets(served, off
     assert at is not None and "Gun It" in at and "lead" in at, at
 
 
+# a query -> the page that states it, and the rule's heading there (a heading, a run-in heading, a table's row), by its text
+LANDS = [("shield wall", "special/groups.html", "p > strong", "Shield walls."),
+         ("flat tire", "special/vehicles.html", "h3", "Tyres (car note 7"),  # the sources write "tyre"
+         ("Damage Save", "besm_d20/damage_saves.html", "h2", "The Damage Save"),
+         ("Initiative", "encounters/actions.html", "h3", "Initiative"),
+         ("Gun It", "besm_d20/chase.html", "td", "Gun It")]
+
+
+@pytest.mark.parametrize("query, page, tag, heading", LANDS)
+def test_search_lands_on_the_rule_once_per_section(served, offline_page, query, page, tag, heading):
+    "The page's result opens within one screen (900 px) of the rule's heading, not at the page's top; no place is listed twice."
+    results = search(offline_page, served, query)
+    hrefs = [r["href"] for r in results]
+    assert len(hrefs) == len(set(hrefs)), hrefs
+    href = next((h for h in hrefs if h.split("#")[0] == page), None)
+    assert href is not None, hrefs[:10]
+    offline_page.set_viewport_size({"width": 1280, "height": 900})
+    offline_page.goto(f"{served}/{href}")
+    offline_page.wait_for_function("""() => { const y = scrollY, was = window.__y; window.__y = y; return was === y; }""", polling=300)  # the theme scrolls smoothly
+    top = offline_page.evaluate("""([tag, text]) => { const el = [...document.querySelectorAll(`[role=main] ${tag}`)]
+        .find((e) => e.textContent.trim().startsWith(text)); return el ? el.getBoundingClientRect().top : null; }""", [tag, heading])
+    assert top is not None and 0 <= top < 900, (href, top)
+
+
+def test_spellings_find_each_other(served, offline_page):
+    "The sources write tyre, defence, armour; a reader may type tire, defense, armor: the same pages come first."
+    for a, b in (("flat tyre", "flat tire"), ("defence", "defense"), ("armour", "armor")):
+        one, other = ([r["href"] for r in search(offline_page, served, q)] for q in (a, b))
+        assert one and one[0] == other[0] and sorted(one) == sorted(other), (a, one[:5], b, other[:5])
+
+
 def test_a_table_opens_at_the_table_and_only_pages_naming_it_are_listed(served, offline_page):
     "'Table 12-5': the chapter that titles it first, opened at its section; then only the pages whose text names it."
     results = search(offline_page, served, "Table 12-5")
