@@ -653,13 +653,15 @@ OFFLINE_SKIP = re.compile(r"^(?:_sources/|\.doctrees/|\.buildinfo$|objects\.inv$
                           r"|.+/@jupyter-widgets/|@jupyter-widgets/html-manager/|(?:@jupyter-widgets|_static/widgets)/[^/]+\.(?:woff|ttf|eot|svg)$)")
 
 
-def icon_png(size: int) -> bytes:
-    "The site's icon, drawn here from nothing outside: a white die showing five on the site's blue, as a PNG of `size` pixels."
+def icon_png(size: int, die: float = 0.68) -> bytes:
+    """The site's icon, drawn here from nothing outside: a white die showing five on the site's blue, as a PNG of `size`
+    pixels, the die `die` of its width (a maskable icon keeps it inside the middle circle a launcher may crop to)."""
     import struct
     import zlib
     blue, white = bytes((21, 101, 192)), bytes((255, 255, 255))
-    lo, hi, corner, pip = 0.16 * size, 0.84 * size, 0.12 * size, 0.075 * size
-    pips = [(a * size, b * size) for a, b in ((0.33, 0.33), (0.67, 0.33), (0.5, 0.5), (0.33, 0.67), (0.67, 0.67))]
+    k = die / 0.68  # the first icon's proportions, scaled
+    lo, hi, corner, pip = (0.5 - die / 2) * size, (0.5 + die / 2) * size, 0.12 * k * size, 0.075 * k * size
+    pips = [((0.5 + a * k) * size, (0.5 + b * k) * size) for a, b in ((-0.17, -0.17), (0.17, -0.17), (0, 0), (-0.17, 0.17), (0.17, 0.17))]
     rows = []
     for y in range(size):
         row, py = bytearray(b"\0"), y + 0.5
@@ -682,11 +684,13 @@ def offline(out: Path) -> dict:
     static = out / "_static"
     shutil.copy(DOCS / "live" / "offline.js", static / "besm-offline.js")
     for size in (192, 512): (static / f"icon-{size}.png").write_bytes(icon_png(size))
+    (static / "icon-maskable-512.png").write_bytes(icon_png(512, die=0.5))  # its corners within the safe circle (radius 40%)
     (out / "manifest.webmanifest").write_text(json.dumps({
         "name": "besm_nb: anime tabletop RPG combat rules and calculators", "short_name": "besm_nb",
         "description": DESCRIPTION,
-        "start_url": "./index.html", "scope": "./", "display": "standalone", "background_color": "#ffffff", "theme_color": THEME,
-        "icons": [{"src": f"_static/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"} for n in (192, 512)]}, indent=1))
+        "id": "./index.html", "start_url": "./index.html", "scope": "./", "display": "standalone", "background_color": "#ffffff",
+        "theme_color": THEME, "icons": [{"src": f"_static/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"} for n in (192, 512)]
+        + [{"src": "_static/icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"}]}, indent=1))
     for page in out.rglob("*.html"):
         up = "../" * (len(page.relative_to(out).parts) - 1)
         head = (f'<link rel="manifest" href="{up}manifest.webmanifest"><meta name="theme-color" content="{THEME}">'

@@ -256,6 +256,13 @@ def test_every_table_and_rule_section_has_an_anchor(site):
             assert el.get("id") and not re.match(r"index-\d+$", el["id"]), (path.name, str(el)[:120])
 
 
+def test_the_manifest_has_an_id_and_a_maskable_icon(site):
+    manifest = json.loads((site / "manifest.webmanifest").read_text())
+    assert manifest["id"] and manifest["start_url"]
+    maskable = [i for i in manifest["icons"] if "maskable" in i["purpose"].split()]
+    assert maskable and all((site / i["src"]).read_bytes().startswith(b"\x89PNG") for i in maskable), manifest["icons"]
+
+
 def test_every_page_has_one_viewport_a_description_and_named_folds(site):
     "Metadata and names axe and search engines read: one viewport tag, a description, folds named by their text, captions with a level."
     for path in site.rglob("*.html"):
