@@ -82,7 +82,8 @@ _DARK = """
   --besm-bar: #616161;
 """
 A11Y_CSS = """
-.jupyter-widgets:focus-visible, .jupyter-widgets :focus-visible, .widget-html-content :focus-visible, .jupyter-button:focus-visible {
+.jupyter-widgets.jupyter-widgets.jupyter-widgets:focus-visible, .jupyter-widgets.jupyter-widgets.jupyter-widgets :focus-visible,
+.widget-html-content :focus-visible, .jupyter-button:focus-visible {  /* above ipywidgets' own "outline: none !important" */
   outline: 3px solid var(--besm-focus, #1565c0) !important; outline-offset: 1px; }
 .jupyter-widgets.jupyter-button.mod-primary { background-color: #1565c0; color: #fff; }
 .jupyter-widgets.jupyter-button.mod-info { background-color: #01579b; color: #fff; }
