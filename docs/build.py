@@ -139,9 +139,9 @@ def live_python(static: Path) -> tuple[dict, subprocess.Popen]:
         key.update(f.read_bytes() if isinstance(f, Path) else f.encode())
     v = key.hexdigest()[:12]
     pyodide = VENDOR / "npm" / f"pyodide@{PYODIDE}" / "package"
-    saving = subprocess.Popen(["node", str(DOCS / "live" / "snapshot.mjs"), str(pyodide), str(folder / "python.snapshot.gz"), WHEEL_DIR,
+    saving = subprocess.Popen(["node", str(DOCS / "live" / "snapshot.mjs"), str(pyodide), str(folder / "python.snapshot"), WHEEL_DIR,
                                *map(str, made)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    spec = {"worker": f"live-worker.js?v={v}", "pyodide": f"pyodide-{PYODIDE}/", "snapshot": f"python/python.snapshot.gz?v={v}",
+    spec = {"worker": f"live-worker.js?v={v}", "pyodide": f"pyodide-{PYODIDE}/", "snapshot": f"python/python.snapshot?v={v}",
             "wheels": [[w.name, f"python/{w.name}?v={v}"] for w in made], "wheel_dir": WHEEL_DIR,
             "lock": json.loads((pyodide / "pyodide-lock.json").read_text())["info"], "script": f"live.js?v={v}"}
     return spec, saving
@@ -526,8 +526,8 @@ def anchor_site(out: Path) -> int:
         path = out / f"{doc}.html"
         html = path.read_text()
         new, found, mentions = anchor_page(html)
-        new = label_paragraphs(new)
         given += new.count(' id="') - html.count(' id="')
+        new = label_paragraphs(new)
         if new != html: path.write_text(new)
         targets[i] = found
         for t in mentions: tables.setdefault(t.removeprefix("Table ").upper(), []).append(i)
@@ -650,6 +650,7 @@ DESCRIPTION = "The rules, their exact odds, the calculators and the trackers, in
 # not kept offline: the notebooks' sources, Sphinx's own files, source maps, a second copy of the widget manager, and the
 # widget fonts other than woff2 (every browser with a service worker reads woff2) or copied beside each folder's pages
 OFFLINE_SKIP = re.compile(r"^(?:_sources/|\.doctrees/|\.buildinfo$|objects\.inv$|sw\.js$|.*\.(?:ipynb|map)$|_static/widgets/libembed-amd\.js$"
+                          r"|.*\.br$|(?!_static/python/python\.snapshot\.gz$).*\.gz$|_static/python/python\.snapshot$"  # a host's compressed copies
                           r"|.+/@jupyter-widgets/|@jupyter-widgets/html-manager/|(?:@jupyter-widgets|_static/widgets)/[^/]+\.(?:woff|ttf|eot|svg)$)")
 
 
@@ -708,11 +709,32 @@ def offline(out: Path) -> dict:
     for page in out.rglob("*.html"):
         for m in re.finditer(r'([\w@.+-]+(?:/[\w@.+-]+)*)\?(v=[0-9a-f]{6,})', page.read_text(encoding="utf-8")):
             asked[re.sub(r"^(?:\.\.?/)+", "", m.group(1))] = m.group(2)
-    queries = {path: q for path in files for rel, q in asked.items() if path == rel or path.endswith("/" + rel)}
+    queries = {path: q for path in files for rel, q in asked.items()  # the saved Python's gzipped copy: asked as its page names it
+               if path.removesuffix(".gz") == rel or path.removesuffix(".gz").endswith("/" + rel)}
     sw = (DOCS / "live" / "sw.js").read_text().replace("'__VERSION__'", json.dumps(version)).replace("__FILES__", json.dumps(files, indent=0))
     sw = sw.replace("__QUERIES__", json.dumps(queries, indent=0))
     (out / "sw.js").write_text(sw)
     return {"version": version, "files": len(files), "bytes": sum((out / p).stat().st_size for p in files)}
+
+
+PRECOMPRESS = re.compile(r"(?!.*@jupyter-widgets/).*\.(?:html|js|mjs|css|json|svg|wasm|txt|webmanifest)$")  # not the icon fonts' copies
+
+
+def precompress(out: Path) -> dict:
+    """Beside every text file and the WebAssembly runtime, the copies a static host sends when the browser takes them
+    (nginx gzip_static and brotli_static, Caddy's precompressed, and the like): .gz and .br. The service worker keeps
+    neither (OFFLINE_SKIP). Brotli at its best (quality 11) for the large files a first visit loads, quicker for the rest.
+    Returns the bytes of the files and of their brotli copies."""
+    import gzip
+    files = [p for p in sorted(out.rglob("*")) if p.is_file() and PRECOMPRESS.match(p.name) and p.stat().st_size > 1024
+             and p.relative_to(out).parts[0] not in ("_sources", ".doctrees")]
+    for p in files: p.with_name(p.name + ".gz").write_bytes(gzip.compress(p.read_bytes(), 9, mtime=0))
+    js = ("const z=require('zlib'),fs=require('fs');for(const f of JSON.parse(fs.readFileSync(0,'utf8'))){const d=fs.readFileSync(f);"
+          "fs.writeFileSync(f+'.br',z.brotliCompressSync(d,{params:{[z.constants.BROTLI_PARAM_QUALITY]:d.length>1048576?11:6,"
+          "[z.constants.BROTLI_PARAM_LGWIN]:24,[z.constants.BROTLI_PARAM_SIZE_HINT]:d.length}}))}")
+    subprocess.run(["node", "-e", js], input=json.dumps([str(p) for p in files]), text=True, check=True)
+    return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),
+            "brotli": sum(p.with_name(p.name + ".br").stat().st_size for p in files)}
 
 
 def main() -> int:
@@ -784,6 +806,8 @@ def main() -> int:
     if r.returncode == 0:
         kept = offline(out)
         print(f"docs: kept for offline use: {kept['files']} files, {kept['bytes'] / 1e6:.1f} MB (version {kept['version']})")
+        packed = precompress(out)
+        print(f"docs: {packed['files']} files precompressed for hosts that send .br/.gz copies: {packed['bytes'] / 1e6:.1f} -> {packed['brotli'] / 1e6:.1f} MB")
         print(f"docs: built {out}/index.html in {time.time() - t0:.1f} s")
     return r.returncode
 
