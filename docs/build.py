@@ -50,6 +50,26 @@ _SOURCE_LINK = re.compile(r"\[source\]\([^)]*\)")  # links to a repository host:
 _LINK_ATTRS = re.compile(r'\{(?:target="_blank"|style=)[^}]*\}')
 
 
+# the tests' and the bench's own tools from npm, never part of the site: axe-core (the browser tests' accessibility audit)
+# and Lighthouse (`make bench`), installed once with what they depend on into .vendor/tools
+TOOLS = ("axe-core@4.10.3", "lighthouse@12.8.2")
+
+
+def tools() -> Path:
+    "Install the pinned test tools once (npm install into .vendor/tools); returns their node_modules folder."
+    folder = VENDOR / "tools"
+    stamp = folder / ("stamp-" + "-".join(TOOLS).replace("/", "_").replace("@", ""))
+    if stamp.exists(): return folder / "node_modules"
+    if shutil.which("npm") is None:
+        raise SystemExit("tests: npm is needed once to fetch axe-core and Lighthouse into .vendor/tools (e.g. `apt-get install -y npm`)")
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--no-package-lock", "--prefix", str(folder), *TOOLS],
+                   cwd=folder, check=True, capture_output=True)
+    stamp.touch()
+    return folder / "node_modules"
+
+
 def vendor() -> Path:
     "Fetch the pinned npm packages once (npm pack), unpack what the site needs into .vendor/static."
     static = VENDOR / "static"
@@ -58,7 +78,8 @@ def vendor() -> Path:
     if shutil.which("npm") is None:
         raise SystemExit("docs: npm is needed once to fetch the site's scripts and fonts into .vendor/ "
                          "(install Node.js and npm, e.g. `apt-get install -y npm`), then run `make docs` again")
-    shutil.rmtree(VENDOR, ignore_errors=True)
+    for old in (VENDOR.iterdir() if VENDOR.is_dir() else ()):  # the test tools (see `tools`) are kept
+        if old.name != "tools": shutil.rmtree(old) if old.is_dir() else old.unlink()
     (VENDOR / "npm").mkdir(parents=True)
     for spec, items in NPM.items():
         out = subprocess.run(["npm", "pack", "--silent", spec], cwd=VENDOR / "npm", check=True, capture_output=True, text=True)
@@ -118,9 +139,9 @@ def live_python(static: Path) -> tuple[dict, subprocess.Popen]:
         key.update(f.read_bytes() if isinstance(f, Path) else f.encode())
     v = key.hexdigest()[:12]
     pyodide = VENDOR / "npm" / f"pyodide@{PYODIDE}" / "package"
-    saving = subprocess.Popen(["node", str(DOCS / "live" / "snapshot.mjs"), str(pyodide), str(folder / "python.snapshot.gz"), WHEEL_DIR,
+    saving = subprocess.Popen(["node", str(DOCS / "live" / "snapshot.mjs"), str(pyodide), str(folder / "python.snapshot"), WHEEL_DIR,
                                *map(str, made)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    spec = {"worker": f"live-worker.js?v={v}", "pyodide": f"pyodide-{PYODIDE}/", "snapshot": f"python/python.snapshot.gz?v={v}",
+    spec = {"worker": f"live-worker.js?v={v}", "pyodide": f"pyodide-{PYODIDE}/", "snapshot": f"python/python.snapshot?v={v}",
             "wheels": [[w.name, f"python/{w.name}?v={v}"] for w in made], "wheel_dir": WHEEL_DIR,
             "lock": json.loads((pyodide / "pyodide-lock.json").read_text())["info"], "script": f"live.js?v={v}"}
     return spec, saving
@@ -476,6 +497,22 @@ def anchor_page(html: str) -> tuple[str, dict[str, str], list[str]]:
     return "\n".join(lines), targets, mentions
 
 
+_RUN_IN = re.compile(r"<p><strong>([^<]{2,80}?)[.:]</strong>")
+
+
+def label_paragraphs(html: str) -> str:
+    """An id for each paragraph that opens with a bold run-in heading ("**Shield walls.** Men with..."), from its words:
+    a rule stated so, deep in a long section, is a place search can open at."""
+    used = set(re.findall(r'\sid="([^"]+)"', html))
+    def give(m):
+        base = _slug(m.group(1)) or "rule"
+        tid, n = base, 1
+        while tid in used: n += 1; tid = f"{base}-{n}"
+        used.add(tid)
+        return f'<p id="{tid}"><strong>{m.group(1)}' + m.group(0)[len("<p><strong>") + len(m.group(1)):]
+    return _RUN_IN.sub(give, html)
+
+
 def anchor_site(out: Path) -> int:
     """Anchors for search: every table of every page gets an id; each index entry's result opens at the table or
     section it marks (not at an empty marker, which has no text to quote); and the index learns which pages name which
@@ -490,6 +527,7 @@ def anchor_site(out: Path) -> int:
         html = path.read_text()
         new, found, mentions = anchor_page(html)
         given += new.count(' id="') - html.count(' id="')
+        new = label_paragraphs(new)
         if new != html: path.write_text(new)
         targets[i] = found
         for t in mentions: tables.setdefault(t.removeprefix("Table ").upper(), []).append(i)
@@ -498,6 +536,39 @@ def anchor_site(out: Path) -> int:
     index["besm_tables"] = tables  # read by _static/besm-search.js
     (out / "searchindex.js").write_text(prefix + json.dumps(index, separators=(",", ":"), ensure_ascii=False) + ")")
     return given
+
+
+_VIEWPORT = re.compile(r'\s*<meta name="viewport"[^>]*>')
+
+
+def describe_page(html: str) -> str:
+    "A page's description for search engines and link previews: its lead line (the chapter's description), else its first paragraph."
+    from bs4 import BeautifulSoup
+    main = BeautifulSoup(html, "html.parser").select_one("[role=main]")
+    if main is None: return ""
+    for hidden in main.select(".no-search, details, script, style, .admonition, .headerlink"): hidden.decompose()
+    first = next((" ".join(p.get_text(" ").split()) for p in main.find_all("p") if p.get_text().strip()), "")
+    return first if len(first) <= 160 else first[:157].rsplit(" ", 1)[0] + "…"
+
+
+def accessible(out: Path) -> int:
+    """What the theme and myst-nb leave to fix on every built page: the sidebar's captions are headings with a level
+    (below the page's title), a fold is named by what it says ("Show the proof"), not "Toggle hidden content", one
+    viewport tag, and a description. Returns how many pages."""
+    import html as html_lib
+    n = 0
+    for page in out.rglob("*.html"):
+        if page.relative_to(out).parts[0] in ("_static", "_sources"): continue
+        text = page.read_text(encoding="utf-8")
+        new = text.replace('<p class="caption" role="heading">', '<p class="caption" role="heading" aria-level="2">')
+        new = new.replace('<summary aria-label="Toggle hidden content">', "<summary>")
+        for m in reversed(list(_VIEWPORT.finditer(new))[1:]): new = new[:m.start()] + new[m.end():]  # the theme's and Sphinx's
+        if '<meta name="description"' not in new:  # a page with no text of its own (search, the index) says what the site is
+            line = describe_page(new) or DESCRIPTION
+            new = new.replace("</head>", f'<meta name="description" content="{html_lib.escape(line)}">\n</head>', 1)
+        if new != text: page.write_text(new, encoding="utf-8")
+        n += 1
+    return n
 
 
 def api_page(order: list[str]) -> nbformat.NotebookNode:
@@ -606,19 +677,23 @@ def toctrees(sections: list[tuple[str | None, list[str]]], pages: dict[str, str]
 
 # -- the site kept for offline use: a service worker, a web app manifest and icons -------------------------------------
 THEME = "#1565c0"
+DESCRIPTION = "The rules, their exact odds, the calculators and the trackers, in the browser, with or without a network."
 # not kept offline: the notebooks' sources, Sphinx's own files, source maps, a second copy of the widget manager, and the
 # widget fonts other than woff2 (every browser with a service worker reads woff2) or copied beside each folder's pages
 OFFLINE_SKIP = re.compile(r"^(?:_sources/|\.doctrees/|\.buildinfo$|objects\.inv$|sw\.js$|.*\.(?:ipynb|map)$|_static/widgets/libembed-amd\.js$"
+                          r"|.*\.br$|(?!_static/python/python\.snapshot\.gz$).*\.gz$|_static/python/python\.snapshot$"  # a host's compressed copies
                           r"|.+/@jupyter-widgets/|@jupyter-widgets/html-manager/|(?:@jupyter-widgets|_static/widgets)/[^/]+\.(?:woff|ttf|eot|svg)$)")
 
 
-def icon_png(size: int) -> bytes:
-    "The site's icon, drawn here from nothing outside: a white die showing five on the site's blue, as a PNG of `size` pixels."
+def icon_png(size: int, die: float = 0.68) -> bytes:
+    """The site's icon, drawn here from nothing outside: a white die showing five on the site's blue, as a PNG of `size`
+    pixels, the die `die` of its width (a maskable icon keeps it inside the middle circle a launcher may crop to)."""
     import struct
     import zlib
     blue, white = bytes((21, 101, 192)), bytes((255, 255, 255))
-    lo, hi, corner, pip = 0.16 * size, 0.84 * size, 0.12 * size, 0.075 * size
-    pips = [(a * size, b * size) for a, b in ((0.33, 0.33), (0.67, 0.33), (0.5, 0.5), (0.33, 0.67), (0.67, 0.67))]
+    k = die / 0.68  # the first icon's proportions, scaled
+    lo, hi, corner, pip = (0.5 - die / 2) * size, (0.5 + die / 2) * size, 0.12 * k * size, 0.075 * k * size
+    pips = [((0.5 + a * k) * size, (0.5 + b * k) * size) for a, b in ((-0.17, -0.17), (0.17, -0.17), (0, 0), (-0.17, 0.17), (0.17, 0.17))]
     rows = []
     for y in range(size):
         row, py = bytearray(b"\0"), y + 0.5
@@ -641,11 +716,13 @@ def offline(out: Path) -> dict:
     static = out / "_static"
     shutil.copy(DOCS / "live" / "offline.js", static / "besm-offline.js")
     for size in (192, 512): (static / f"icon-{size}.png").write_bytes(icon_png(size))
+    (static / "icon-maskable-512.png").write_bytes(icon_png(512, die=0.5))  # its corners within the safe circle (radius 40%)
     (out / "manifest.webmanifest").write_text(json.dumps({
         "name": "besm_nb: anime tabletop RPG combat rules and calculators", "short_name": "besm_nb",
-        "description": "The rules, their exact odds, the calculators and the trackers, in the browser, with or without a network.",
-        "start_url": "./index.html", "scope": "./", "display": "standalone", "background_color": "#ffffff", "theme_color": THEME,
-        "icons": [{"src": f"_static/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"} for n in (192, 512)]}, indent=1))
+        "description": DESCRIPTION,
+        "id": "./index.html", "start_url": "./index.html", "scope": "./", "display": "standalone", "background_color": "#ffffff",
+        "theme_color": THEME, "icons": [{"src": f"_static/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"} for n in (192, 512)]
+        + [{"src": "_static/icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"}]}, indent=1))
     for page in out.rglob("*.html"):
         up = "../" * (len(page.relative_to(out).parts) - 1)
         head = (f'<link rel="manifest" href="{up}manifest.webmanifest"><meta name="theme-color" content="{THEME}">'
@@ -663,11 +740,32 @@ def offline(out: Path) -> dict:
     for page in out.rglob("*.html"):
         for m in re.finditer(r'([\w@.+-]+(?:/[\w@.+-]+)*)\?(v=[0-9a-f]{6,})', page.read_text(encoding="utf-8")):
             asked[re.sub(r"^(?:\.\.?/)+", "", m.group(1))] = m.group(2)
-    queries = {path: q for path in files for rel, q in asked.items() if path == rel or path.endswith("/" + rel)}
+    queries = {path: q for path in files for rel, q in asked.items()  # the saved Python's gzipped copy: asked as its page names it
+               if path.removesuffix(".gz") == rel or path.removesuffix(".gz").endswith("/" + rel)}
     sw = (DOCS / "live" / "sw.js").read_text().replace("'__VERSION__'", json.dumps(version)).replace("__FILES__", json.dumps(files, indent=0))
     sw = sw.replace("__QUERIES__", json.dumps(queries, indent=0))
     (out / "sw.js").write_text(sw)
     return {"version": version, "files": len(files), "bytes": sum((out / p).stat().st_size for p in files)}
+
+
+PRECOMPRESS = re.compile(r"(?!.*@jupyter-widgets/).*\.(?:html|js|mjs|css|json|svg|wasm|txt|webmanifest)$")  # not the icon fonts' copies
+
+
+def precompress(out: Path) -> dict:
+    """Beside every text file and the WebAssembly runtime, the copies a static host sends when the browser takes them
+    (nginx gzip_static and brotli_static, Caddy's precompressed, and the like): .gz and .br. The service worker keeps
+    neither (OFFLINE_SKIP). Brotli at its best (quality 11) for the large files a first visit loads, quicker for the rest.
+    Returns the bytes of the files and of their brotli copies."""
+    import gzip
+    files = [p for p in sorted(out.rglob("*")) if p.is_file() and PRECOMPRESS.match(p.name) and p.stat().st_size > 1024
+             and p.relative_to(out).parts[0] not in ("_sources", ".doctrees")]
+    for p in files: p.with_name(p.name + ".gz").write_bytes(gzip.compress(p.read_bytes(), 9, mtime=0))
+    js = ("const z=require('zlib'),fs=require('fs');for(const f of JSON.parse(fs.readFileSync(0,'utf8'))){const d=fs.readFileSync(f);"
+          "fs.writeFileSync(f+'.br',z.brotliCompressSync(d,{params:{[z.constants.BROTLI_PARAM_QUALITY]:d.length>1048576?11:6,"
+          "[z.constants.BROTLI_PARAM_LGWIN]:24,[z.constants.BROTLI_PARAM_SIZE_HINT]:d.length}}))}")
+    subprocess.run(["node", "-e", js], input=json.dumps([str(p) for p in files]), text=True, check=True)
+    return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),
+            "brotli": sum(p.with_name(p.name + ".br").stat().st_size for p in files)}
 
 
 def main() -> int:
@@ -728,6 +826,8 @@ def main() -> int:
     (SRC / "_static" / "besm-follow.js").write_text(FOLLOW_JS)  # and a tracker's page follows play there too
     (SRC / "_static" / "besm.css").write_text((DOCS / "besm.css").read_text() + "\n/* The kit's widgets, as on the dashboards "
                                                "(besm_nb.ui.serve.WIDGET_CSS) */" + WIDGET_CSS)
+    from besm_nb.ui.serve import A11Y_JS  # the widgets named, their pressed states said: as on the dashboards
+    (SRC / "_static" / "besm-a11y.js").write_text(A11Y_JS)
     shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")
     # the widget manager asks for its icon fonts relative to the page, in two places, from every folder's pages
     fonts = [f for f in (static / "widgets").iterdir() if f.suffix in {".woff2", ".woff", ".ttf", ".eot", ".svg"}]
@@ -740,10 +840,13 @@ def main() -> int:
     shutil.rmtree(out, ignore_errors=True)
     r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(SRC), str(out)])
     if r.returncode == 0: print(f"docs: {anchor_site(out)} tables given an anchor", flush=True)
+    if r.returncode == 0: print(f"docs: {accessible(out)} pages named and described", flush=True)
     shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copies, beside the output
     if r.returncode == 0:
         kept = offline(out)
         print(f"docs: kept for offline use: {kept['files']} files, {kept['bytes'] / 1e6:.1f} MB (version {kept['version']})")
+        packed = precompress(out)
+        print(f"docs: {packed['files']} files precompressed for hosts that send .br/.gz copies: {packed['bytes'] / 1e6:.1f} -> {packed['brotli'] / 1e6:.1f} MB")
         print(f"docs: built {out}/index.html in {time.time() - t0:.1f} s")
     return r.returncode
 

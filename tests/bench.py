@@ -35,7 +35,12 @@
 * the site's trackers: page load to tracker live with an empty cache (<= 4 s) and a warm one (<= 1.5 s), an action to
   its new state on screen, saved on the device (<= 150 ms median), the bytes of a first visit before the tracker is
   live and with the whole site kept for offline use (as sent, and as a gzip or brotli host would send them), and the
-  storage each tracker's autosave takes after a ten-round fight.
+  storage each tracker's autosave takes after a ten-round fight;
+* the site under Lighthouse (pinned in docs/build.py TOOLS, Debian's Chromium), its mobile profile, on a static host that
+  compresses (precompressed .br/.gz copies where the build made them, else gzip): the home page, a chapter, a calculator
+  page and a tracker page, with their performance, accessibility, best-practices and SEO scores and Total Blocking Time
+  (<= 1 s); and what a first visit moves from that host until the calculators are live (<= 10 MB) and once the whole
+  site is kept offline. `--lighthouse` runs only these (`--lighthouse=PATH`: another built copy of the site).
 
 `python tests/bench.py --quick` (what `make test` runs, through tests/test_bench_quick.py) computes every figure but the
 browser ones at a small size (a few repeats, small saves and pools) and times nothing against its target: it shows that
@@ -941,6 +946,132 @@ def play_clicks():
         browser.close()
 
 
+COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".txt", ".webmanifest", ".map", ".ttf", ".eot", ""}
+
+
+def compressing_handler(folder: Path, counted: dict):
+    """A static host as the common ones are (no server-side code): a precompressed copy beside a file (.br, then .gz) when
+    the browser takes it, else text and WebAssembly gzipped as sent; every byte sent counted in `counted['bytes']`."""
+    import gzip, http.server, mimetypes, os
+    mimetypes.add_type("application/wasm", ".wasm")
+    mimetypes.add_type("text/javascript", ".mjs")
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args): pass
+
+        def send_head(self):
+            path = Path(self.translate_path(self.path))
+            if path.is_dir(): path = path / "index.html"
+            if not path.is_file() or self.path.split("?")[0].endswith("/") and not (path.parent / "index.html").is_file():
+                return super().send_head()
+            accepts = self.headers.get("Accept-Encoding", "")
+            body, encoding = None, None
+            for enc, ext in (("br", ".br"), ("gzip", ".gz")):
+                if enc in accepts and path.suffix not in (".gz", ".br") and path.with_name(path.name + ext).is_file():
+                    body, encoding = path.with_name(path.name + ext).read_bytes(), enc
+                    break
+            if body is None:
+                body = path.read_bytes()
+                if "gzip" in accepts and path.suffix in COMPRESSIBLE and len(body) > 1024:
+                    body, encoding = gzip.compress(body, 6), "gzip"
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Vary", "Accept-Encoding")
+            self.send_header("Cache-Control", "no-cache")
+            if encoding: self.send_header("Content-Encoding", encoding)
+            self.end_headers()
+            if self.command == "GET":  # a HEAD (the live worker asks which copy the host sends) moves no body
+                counted["bytes"] = counted.get("bytes", 0) + len(body)
+                counted.setdefault("files", []).append((self.path.split("?")[0], len(body)))
+            import io
+            return io.BytesIO(body)
+
+    import functools
+    return functools.partial(Handler, directory=str(folder))
+
+
+LIGHTHOUSE_PAGES = {"home": "index.html", "chapter": "anime_d20/modifiers.html", "calculator": "core/dice_ui.html",
+                    "tracker": "tristat/round_ui.html"}  # the four kinds of page (tests/test_a11y.py audits the same)
+
+
+def site_lighthouse(site: Path | None = None):
+    """Lighthouse (pinned: docs/build.py TOOLS) on the four kinds of page, its mobile profile (simulated slow 4G and a 4x
+    slower CPU), the site on a compressing static host: the scores, Total Blocking Time (<= 1 s), and the bytes moved."""
+    import http.server, json, os, tempfile, threading
+    from tests import conftest
+    from tests.a11y import build_module
+    site = site or Path(__file__).resolve().parents[1] / "_site"
+    if not (site / "index.html").exists():
+        print("site: not built (make docs): Lighthouse figures skipped")
+        return
+    cli = build_module().tools() / "lighthouse" / "cli" / "index.js"
+    counted = {}
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), compressing_handler(site, counted))
+    server.daemon_threads = True
+    server.handle_error = lambda *a: None
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    env = os.environ | {"CHROME_PATH": conftest.chromium_path()}
+    print(f"{'lighthouse 12, mobile (' + str(site.name) + ')':<30} {'perf':>5} {'a11y':>5} {'best':>5} {'seo':>5} {'TBT ms':>8} {'LCP s':>6} {'bytes MB':>9} {'served MB':>9}")
+    for kind, page in LIGHTHOUSE_PAGES.items():
+        counted.clear()
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "report.json"
+            r = subprocess.run(["node", str(cli), f"http://127.0.0.1:{server.server_port}/{page}", "--output=json", f"--output-path={out}",
+                                "--quiet", "--only-categories=performance,accessibility,best-practices,seo", "--max-wait-for-load=120000",
+                                f"--chrome-flags={' '.join(conftest.CHROMIUM_ARGS)}"], env=env, capture_output=True, text=True, timeout=600)
+            if r.returncode or not out.exists():
+                print(f"  {kind}: Lighthouse failed: {r.stderr[-500:]}")
+                continue
+            rep = json.loads(out.read_text())
+            if os.environ.get("BESM_LIGHTHOUSE_REPORTS"):  # a folder to keep each report in, to read where the time goes
+                Path(os.environ["BESM_LIGHTHOUSE_REPORTS"]).mkdir(parents=True, exist_ok=True)
+                (Path(os.environ["BESM_LIGHTHOUSE_REPORTS"]) / f"{kind}.json").write_text(out.read_text())
+        score = {k: round(100 * (v["score"] or 0)) for k, v in rep["categories"].items()}
+        audits = rep["audits"]
+        tbt = audits["total-blocking-time"]["numericValue"]
+        print(f"  {kind + ': ' + page:<28} {score['performance']:>5} {score['accessibility']:>5} {score['best-practices']:>5} {score['seo']:>5} "
+              f"{tbt:>8.0f} {audits['largest-contentful-paint']['numericValue'] / 1000:>6.1f} "
+              f"{audits['total-byte-weight']['numericValue'] / 1e6:>9.1f} {counted.get('bytes', 0) / 1e6:>9.1f}", flush=True)
+        failed = [a["id"] for a in audits.values() if a.get("score") == 0 and a["id"] in {r["id"] for r in rep["categories"]["accessibility"]["auditRefs"]}]
+        if failed: print(f"    accessibility audits failed: {', '.join(failed)}")
+        if not QUICK: report(f"site: {page}: Total Blocking Time, Lighthouse mobile", tbt / 1000, "s", 1)
+    server.shutdown()
+
+
+def site_first_visit(site: Path | None = None, pages=("core/dice_ui.html", "tristat/round_ui.html")):
+    """What a first visit moves over the wire from a compressing static host (see `compressing_handler`): until the page's
+    calculators are live (<= 10 MB), then until the whole site is kept for offline use."""
+    import http.server, tempfile, threading
+    from tests import conftest
+    from playwright.sync_api import sync_playwright
+    site = site or Path(__file__).resolve().parents[1] / "_site"
+    if not (site / "sw.js").exists():
+        print("site: not built (make docs): first visit figures skipped")
+        return
+    counted = {}
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), compressing_handler(site, counted))
+    server.daemon_threads = True
+    server.handle_error = lambda *a: None
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with sync_playwright() as p:
+        for page in pages:
+            counted.clear()
+            with tempfile.TemporaryDirectory() as profile:
+                ctx = p.chromium.launch_persistent_context(profile, executable_path=conftest.chromium_path(), args=conftest.CHROMIUM_ARGS)
+                pg = ctx.new_page()
+                pg.goto(f"http://127.0.0.1:{server.server_port}/{page}")
+                pg.wait_for_function("window.besmLive && window.besmLive.state !== 'loading'", timeout=180_000)
+                live, files = counted.get("bytes", 0), list(counted.get("files", []))
+                pg.wait_for_function("window.besmOffline && window.besmOffline.state === 'ready'", timeout=600_000)
+                kept = counted.get("bytes", 0)
+                ctx.close()
+            report(f"site: {page}: first visit until live, compressed", live / 1e6, "MB", 10)
+            print(f"{'site: ... and with the whole site kept offline':<58} {kept / 1e6:8.1f} MB   (largest: "
+                  + ", ".join(f"{f.rsplit('/', 1)[-1]} {n / 1e6:.1f}" for f, n in sorted(files, key=lambda x: -x[1])[:4]) + ")")
+    server.shutdown()
+
+
 def storage():
     "The storage each tracker's autosave takes after ten rounds (no browser: the trackers are played here)."
     import tempfile
@@ -964,9 +1095,16 @@ if __name__ == "__main__":
         server_memory()
         play_clicks()
         sys.exit()
+    if any(a.startswith("--lighthouse") for a in sys.argv):  # only Lighthouse's figures (--lighthouse=PATH: another built site, e.g. an older copy)
+        arg = next(a for a in sys.argv if a.startswith("--lighthouse"))
+        site_lighthouse(Path(arg.split("=", 1)[1]) if "=" in arg else None)
+        site_first_visit(Path(arg.split("=", 1)[1]) if "=" in arg else None)
+        sys.exit()
     if "--site" in sys.argv:  # only the live site's figures
         for page in SITE_CHANGES: site_live(page=page)
         site_trackers()
+        site_lighthouse()
+        site_first_visit()
         sys.exit()
     core()
     dice_notation()
@@ -978,3 +1116,5 @@ if __name__ == "__main__":
         dashboards()
         for page in SITE_CHANGES: site_live(page=page)
         site_trackers()
+        site_lighthouse()
+        site_first_visit()

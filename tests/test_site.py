@@ -67,7 +67,7 @@ def test_navigation_is_home_start_systems_core_contributors(site):
         ui = [n.endswith("_ui.ipynb") for n in nbs[1:]]
         assert ui == sorted(ui), f"{item['section']}: calculator pages come after the chapters"
     html = (site / "index.html").read_text()
-    captions = re.findall(r'<p class="caption" role="heading"><span class="caption-text">([^<]+)</span>', html)
+    captions = re.findall(r'<p class="caption" role="heading" aria-level="2"><span class="caption-text">([^<]+)</span>', html)  # a heading's level (axe)
     assert captions == sections
     contributors = html[html.index("For contributors"):]
     for p in ["core/render.html", "core/calculators.html", "core/serve.html", "core/store.html", "api.html"]:
@@ -201,6 +201,37 @@ def test_a_defined_term_opens_at_its_definition_with_reader_snippets(served, off
     assert at is not None and "Gun It" in at and "lead" in at, at
 
 
+# a query -> the page that states it, and the rule's heading there (a heading, a run-in heading, a table's row), by its text
+LANDS = [("shield wall", "special/groups.html", "p > strong", "Shield walls."),
+         ("flat tire", "special/vehicles.html", "h3", "Tyres (car note 7"),  # the sources write "tyre"
+         ("Damage Save", "besm_d20/damage_saves.html", "h2", "The Damage Save"),
+         ("Initiative", "encounters/actions.html", "h3", "Initiative"),
+         ("Gun It", "besm_d20/chase.html", "td", "Gun It")]
+
+
+@pytest.mark.parametrize("query, page, tag, heading", LANDS)
+def test_search_lands_on_the_rule_once_per_section(served, offline_page, query, page, tag, heading):
+    "The page's result opens within one screen (900 px) of the rule's heading, not at the page's top; no place is listed twice."
+    results = search(offline_page, served, query)
+    hrefs = [r["href"] for r in results]
+    assert len(hrefs) == len(set(hrefs)), hrefs
+    href = next((h for h in hrefs if h.split("#")[0] == page), None)
+    assert href is not None, hrefs[:10]
+    offline_page.set_viewport_size({"width": 1280, "height": 900})
+    offline_page.goto(f"{served}/{href}")
+    offline_page.wait_for_function("""() => { const y = scrollY, was = window.__y; window.__y = y; return was === y; }""", polling=300)  # the theme scrolls smoothly
+    top = offline_page.evaluate("""([tag, text]) => { const el = [...document.querySelectorAll(`[role=main] ${tag}`)]
+        .find((e) => e.textContent.trim().startsWith(text)); return el ? el.getBoundingClientRect().top : null; }""", [tag, heading])
+    assert top is not None and 0 <= top < 900, (href, top)
+
+
+def test_spellings_find_each_other(served, offline_page):
+    "The sources write tyre, defence, armour; a reader may type tire, defense, armor: the same pages come first."
+    for a, b in (("flat tyre", "flat tire"), ("defence", "defense"), ("armour", "armor")):
+        one, other = ([r["href"] for r in search(offline_page, served, q)] for q in (a, b))
+        assert one and one[0] == other[0] and sorted(one) == sorted(other), (a, one[:5], b, other[:5])
+
+
 def test_a_table_opens_at_the_table_and_only_pages_naming_it_are_listed(served, offline_page):
     "'Table 12-5': the chapter that titles it first, opened at its section; then only the pages whose text names it."
     results = search(offline_page, served, "Table 12-5")
@@ -223,6 +254,26 @@ def test_every_table_and_rule_section_has_an_anchor(site):
         if main is None: continue
         for el in main.find_all(["table", "section"]):
             assert el.get("id") and not re.match(r"index-\d+$", el["id"]), (path.name, str(el)[:120])
+
+
+def test_the_manifest_has_an_id_and_a_maskable_icon(site):
+    manifest = json.loads((site / "manifest.webmanifest").read_text())
+    assert manifest["id"] and manifest["start_url"]
+    maskable = [i for i in manifest["icons"] if "maskable" in i["purpose"].split()]
+    assert maskable and all((site / i["src"]).read_bytes().startswith(b"\x89PNG") for i in maskable), manifest["icons"]
+
+
+def test_every_page_has_one_viewport_a_description_and_named_folds(site):
+    "Metadata and names axe and search engines read: one viewport tag, a description, folds named by their text, captions with a level."
+    for path in site.rglob("*.html"):
+        if path.relative_to(site).parts[0] in ("_static", "_sources"): continue
+        html = path.read_text()
+        assert html.count('<meta name="viewport"') == 1, path
+        m = re.search(r'<meta name="description" content="([^"]+)">', html)
+        assert m and 20 <= len(m.group(1)) <= 161, (path, m and m.group(1))
+        assert "Toggle hidden content" not in html and '<p class="caption" role="heading">' not in html, path
+    desc = re.search(r'<meta name="description" content="([^"]+)">', (site / "core" / "dice_ui.html").read_text()).group(1)
+    assert desc == "The dice box: any expression, its exact odds, and a seeded roll.", desc  # the chapter's own lead line
 
 
 def test_search_indexes_what_a_reader_reads(site):
@@ -259,12 +310,16 @@ def printed(served, offline_page):
 def test_print_leaves_out_navigation_and_folded_code(printed):
     shown = printed.evaluate("""() => { const seen = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
         const count = (sel) => [...document.querySelectorAll(sel)].filter(seen).length;
+        const margins = [...document.styleSheets].flatMap((sh) => { try { return [...sh.cssRules]; } catch { return []; } })
+            .filter((r) => r instanceof CSSPageRule).map((r) => r.style.margin);
         return {nav: count('.sidebar-drawer, .toc-drawer, .related-pages, .bottom-of-page, .mobile-header, .theme-toggle-container'),
+                skip: count('.skip-to-content'), widgets: count('.jupyter-widgets'), margins,
                 folded: count('details.hide'), proofs: [...document.querySelectorAll('summary')].filter(seen).map((s) => s.innerText),
                 tables: [...document.querySelectorAll('[role=main] table')].filter(seen).length,
                 whole: [...document.querySelectorAll('[role=main] table')].every((t) => getComputedStyle(t).breakInside === 'avoid'),
                 source: [...document.querySelectorAll('[role=main] p')].filter(seen).some((p) => p.innerText.startsWith('Source:'))}; }""")
     assert shown["nav"] == 0 and shown["folded"] == 0 and shown["proofs"] == [], shown
+    assert shown["skip"] == 0 and shown["widgets"] == 0 and shown["margins"] and all(m and m != "0px" for m in shown["margins"]), shown
     assert shown["tables"] >= 4 and shown["whole"] and shown["source"], shown
 
 

@@ -369,6 +369,10 @@ def test_after_one_visit_the_site_works_with_the_server_gone(pw, profile):
     assert "1 steps to undo" in undo_steps(pg) or "1 step to undo" in undo_steps(pg)
     pg.goto(f"{server.url}/")
     assert "besm_nb" in pg.title()
+    pg.goto(f"{server.url}/tristat/no_such_page.html")  # offline, a page the site does not have is not "not kept"
+    assert pg.title() == "No such page" and "no page at this address" in pg.inner_text("body"), pg.inner_text("body")
+    pg.goto(f"{server.url}/_sources/index.ipynb.txt")  # one the site has but does not keep
+    assert "Not kept offline" in pg.inner_text("body")
     assert ctx.outside == [] and ctx.errors == [], (ctx.outside, ctx.errors)
     ctx.close()
 

@@ -63,6 +63,132 @@ small { font-size: max(12px, 0.8em); }  /* notes a GM reads at arm's length: nev
 }
 """
 
+# Accessibility (WCAG 2.2 AA), wherever the widgets are drawn: they follow the page's colour scheme (the site's dark mode
+# sets the variables below; elsewhere each falls back to the light colour), the keyboard's place shows as a 3 px outline
+# of 3:1 or more, buttons' text keeps 4.5:1, and a checkbox is 24 px.
+_DARK = """
+  color-scheme: dark;
+  --jp-layout-color0: #131416; --jp-layout-color1: #1e1e1e; --jp-layout-color2: #2d2d2d; --jp-layout-color3: #4a4a4a;
+  --jp-ui-font-color0: #fff; --jp-ui-font-color1: #e0e0e0; --jp-ui-font-color2: #bdbdbd; --jp-ui-font-color3: #9e9e9e;
+  --jp-content-font-color0: #fff; --jp-content-font-color1: #e0e0e0; --jp-content-font-color2: #bdbdbd; --jp-content-font-color3: #9e9e9e;
+  --jp-border-color0: #bdbdbd; --jp-border-color1: #8a8a8a; --jp-border-color2: #616161; --jp-border-color3: #424242;
+  --jp-brand-color1: #8ab4f8; --jp-brand-color2: #8ab4f8;
+  --jp-widgets-color: #e0e0e0; --jp-widgets-label-color: #e0e0e0; --jp-widgets-readout-color: #e0e0e0;
+  --jp-widgets-input-color: #e0e0e0; --jp-widgets-input-background-color: #1e1e1e; --jp-widgets-input-border-color: #8a8a8a;
+  --jp-widgets-input-focus-border-color: #8ab4f8; --jp-widgets-slider-active-handle-color: #8ab4f8;
+  --jp-widgets-slider-handle-background-color: #1e1e1e; --jp-widgets-slider-handle-border-color: #8a8a8a;
+  --besm-focus: #8ab4f8; --besm-bg: #131416; --besm-error: #ff8a80; --besm-muted: #bdbdbd; --besm-faint: #9e9e9e;
+  --besm-purple: #ce93d8; --besm-link: #8ab4f8; --besm-now: #4a3f00; --besm-current: #1c2b45; --besm-panel: #1a1f29;
+  --besm-bar: #616161;
+"""
+A11Y_CSS = """
+.jupyter-widgets.jupyter-widgets.jupyter-widgets:focus-visible, .jupyter-widgets.jupyter-widgets.jupyter-widgets :focus-visible,
+.widget-html-content :focus-visible, .jupyter-button:focus-visible {  /* above ipywidgets' own "outline: none !important" */
+  outline: 3px solid var(--besm-focus, #1565c0) !important; outline-offset: 1px; }
+.jupyter-widgets.jupyter-button.mod-primary { background-color: #1565c0; color: #fff; }
+.jupyter-widgets.jupyter-button.mod-info { background-color: #01579b; color: #fff; }
+.jupyter-widgets.jupyter-button.mod-success { background-color: #2e7d32; color: #fff; }
+.jupyter-widgets.jupyter-button.mod-warning { background-color: #b35c00; color: #fff; }
+.jupyter-widgets.jupyter-button.mod-danger { background-color: #c62828; color: #fff; }
+.widget-toggle-button.mod-active { box-shadow: inset 0 -3px 0 var(--besm-focus, #1565c0); }
+.jupyter-widgets.widget-checkbox input[type="checkbox"] { width: 24px; height: 24px; flex: none; margin: 2px 8px 2px 0; }
+.jp-RenderedHTMLCommon a:any-link, .widget-html-content a:any-link { text-decoration: underline; }
+.widget-tab > .lm-TabBar .lm-TabBar-tab, .widget-tab > .lm-TabBar .lm-TabBar-tabLabel { color: var(--jp-ui-font-color1, #212121) !important; }
+[style*="color:#b00020"] { color: var(--besm-error, #b00020) !important; }
+[style*="color:#555"] { color: var(--besm-muted, #555) !important; }
+[style*="color:#888"] { color: var(--besm-faint, #666) !important; }
+[style*="color:#6a1b9a"] { color: var(--besm-purple, #6a1b9a) !important; }
+[style*="color:#0b4f9c"] { color: var(--besm-link, #0b4f9c) !important; }
+[style*="background:#fff3c4"] { background: var(--besm-now, #fff3c4) !important; }
+[style*="background:#e8f0fe"] { background: var(--besm-current, #e8f0fe) !important; }
+[style*="background:#e3e3e3"], [style*="background:#eee"] { background: var(--besm-bar, #e3e3e3) !important; }
+.jupyter-widgets .besm-declared { background: var(--besm-panel, #f7f9fd); }
+.widget-html .widget-html-content table { background-image: linear-gradient(to right, var(--besm-bg, #fff) 30%, transparent),
+  linear-gradient(to left, var(--besm-bg, #fff) 30%, transparent), radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.25), rgba(0,0,0,0)),
+  radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.25), rgba(0,0,0,0)); }
+.widget-html .widget-html-content table.besm-wide td:first-child, .widget-html .widget-html-content table.besm-wide th:first-child {
+  background: var(--besm-bg, #fff); }
+body[data-theme="dark"] {""" + _DARK + """}
+@media (prefers-color-scheme: dark) { body[data-theme="auto"] {""" + _DARK + """} }
+"""
+WIDGET_CSS += A11Y_CSS
+
+# What CSS cannot do for the widgets (the site and the dashboards load it; ipywidgets has no attributes for it): every
+# control named by the label the kit lays beside it, a toggle button saying whether it is pressed, a button's icon left
+# out of its name, and a box that scrolls reachable by the keyboard. The widget manager draws and redraws the widgets,
+# so they are seen to as they come, in one pass per frame.
+A11Y_JS = r"""(() => {
+  if (window.besmA11y) return;
+  const words = (el) => (el?.textContent || '').replace(/\s+/g, ' ').trim();
+  const shown = (el) => el && el.style.display !== 'none' && words(el) !== '';
+  const labelBefore = (control) => {  // the kit's label: the text widget before the control's own box in its row
+    const box = control.closest('.widget-inline-hbox, .widget-toggle-buttons, .widget-dropdown, .widget-checkbox, .widget-select');
+    if (!box) return '';
+    if (shown(box.querySelector(':scope > label.widget-label'))) return '';  // ipywidgets' own label says it
+    for (let el = box.previousElementSibling; el; el = el.previousElementSibling)
+      if (el.matches('.widget-html, .widget-label') && words(el)) return words(el);
+    return '';
+  };
+  const name = (control) => {
+    if (control.hasAttribute('aria-label') || control.hasAttribute('aria-labelledby')) return;
+    if ([...(control.labels || [])].some((l) => shown(l) || (l.contains(control) && words(l)))) return;
+    const text = labelBefore(control) || control.placeholder || control.title || control.closest('[title]:not([title="null"])')?.title;  // a tooltip
+    if (text) control.setAttribute('aria-label', text);
+  };
+  const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]';
+  const scrolls = (el) => {
+    const s = getComputedStyle(el), auto = (v) => v === 'auto' || v === 'scroll';
+    return (auto(s.overflowX) && el.scrollWidth > el.clientWidth + 1) || (auto(s.overflowY) && el.scrollHeight > el.clientHeight + 1);
+  };
+  const reach = () => {  // a box that scrolls takes the keyboard's focus (arrow keys then scroll it), named by its heading
+    for (const el of document.querySelectorAll('.widget-html-content, .widget-html-content table, .cell_output, .cell_output table, .jp-OutputArea-output table')) {
+      const ours = el.dataset.besmScroll === '1';
+      if (scrolls(el) && (ours || !el.querySelector(FOCUSABLE))) {
+        if (ours) continue;
+        el.dataset.besmScroll = '1';
+        el.tabIndex = 0;
+        if (el.tagName !== 'TABLE') el.setAttribute('role', 'region');
+        if (!el.hasAttribute('aria-label')) {
+          const head = el.querySelector('caption, h1, h2, h3, h4, th, b, strong');
+          el.setAttribute('aria-label', `${words(head).slice(0, 60) || 'Scrolling box'} (scrolls)`);
+        }
+      } else if (ours && !scrolls(el)) {
+        delete el.dataset.besmScroll;
+        el.removeAttribute('tabindex');
+        if (el.getAttribute('role') === 'region') el.removeAttribute('role');
+      }
+    }
+  };
+  const pass = () => {
+    for (const c of document.querySelectorAll('.jupyter-widgets input, .jupyter-widgets select, .jupyter-widgets textarea')) name(c);
+    for (const g of document.querySelectorAll('.widget-toggle-buttons')) {
+      g.setAttribute('role', 'group');
+      const label = labelBefore(g);
+      if (label && !g.hasAttribute('aria-label')) g.setAttribute('aria-label', label);
+      for (const b of g.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.classList.contains('mod-active')));
+    }
+    for (const b of document.querySelectorAll('.widget-toggle-button:not(.widget-toggle-buttons button)'))
+      b.setAttribute('aria-pressed', String(b.classList.contains('mod-active')));
+    for (const i of document.querySelectorAll('.jupyter-button > i')) i.setAttribute('aria-hidden', 'true');
+    for (const b of document.querySelectorAll('.jupyter-button'))
+      if (!words(b) && b.title && !b.hasAttribute('aria-label')) b.setAttribute('aria-label', b.title);
+  };
+  let queued = false, settling = 0;
+  const soon = () => {  // names at the next frame; scrolling boxes (which measure the layout) once the drawing pauses
+    if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; pass(); }); }
+    clearTimeout(settling);
+    settling = setTimeout(reach, 300);
+  };
+  window.besmA11y = { pass, reach };
+  const start = () => {
+    new MutationObserver(soon).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['class', 'style'] });
+    addEventListener('resize', soon);
+    soon();
+  };
+  if (document.body) start(); else document.addEventListener('DOMContentLoaded', start, { once: true });
+})();
+"""
+
 # A dashboard's page around them (Voila's): the answer beside the inputs and kept in view, the players' view, a phone in play.
 DASHBOARD_CSS = WIDGET_CSS + """
 .jp-RenderedMarkdown table { margin-left: 0; margin-right: 0; width: 100%; }
@@ -99,41 +225,13 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 """
 
 # %% auto #0
-__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'SPARES', 'OPENED_FILE',
-           'INSTALL_HINT', 'write_template', 'dashboards_folder', 'user_saves_folder', 'spare_plan', 'read_opened',
-           'quiet_stderr', 'main']
+__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'INSTALL_HINT',
+           'write_template', 'dashboards_folder', 'user_saves_folder', 'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 # a page's title (its browser tab, a bookmark) is the dashboard's own heading, not its file's name ("index")
 TITLE = ("{%- for cell in nb.cells if cell.cell_type == 'markdown' and cell.source.startswith('# ') -%}{%- if loop.first -%}"
          "<script>document.title = {{ cell.source.splitlines()[0][2:].strip() | tojson }};</script>{%- endif -%}{%- endfor -%}\n")
-
-
-# the page follows play: when a tracker's follow step changes (an action on this page moved play on), its card comes
-# into view with focus on its first choice (`Tracker.follow_play`); a page opening stays where it is
-FOLLOW_JS = """(() => {
-  const seen = new WeakMap();
-  const look = (mark) => {
-    const step = mark.querySelector('.besm-follow-step')?.dataset.step ?? '0';
-    const before = seen.get(mark);
-    seen.set(mark, step);
-    if (before === undefined || before === step) return;
-    const box = mark.closest('.besm-play-box');
-    if (!box) return;
-    // after the other changes of the same action have been drawn (the set-up folding away moves everything up)
-    setTimeout(() => requestAnimationFrame(() => {
-      const card = box.querySelector('.besm-card') || box.querySelector('.besm-action-pane');
-      const wide = window.innerWidth >= 1000;  // a wide screen shows the order beside the card: from the header down; a phone, the card
-      ((wide ? box.querySelector('.besm-play-head') : card) || box).scrollIntoView({block: 'start'});
-      const usable = (el) => el && [...el.querySelectorAll('input, select, button, textarea')].find((e) => !e.disabled && e.getClientRects().length);
-      const first = usable(card) || usable(box.querySelector('.besm-resolve-bar'));  // nobody to declare for: the bar's button (Next round)
-      if (first) first.focus({preventScroll: true});
-      box.dataset.followed = step;  // for a test: the page has followed this step
-    }), 120);
-  };
-  new MutationObserver(() => document.querySelectorAll('.besm-follow').forEach(look))
-    .observe(document.documentElement, {subtree: true, childList: true, characterData: true});
-})();"""
 
 
 def write_template(dest: Path,  # a Jupyter data folder to write the template into
@@ -147,8 +245,8 @@ def write_template(dest: Path,  # a Jupyter data folder to write the template in
     out.mkdir(parents=True, exist_ok=True)
     kept = [line for line in lab.read_text().splitlines(keepends=True) if "cdn.jsdelivr.net" not in line]
     text = "".join(kept).replace("{{ super() }}\n{%- endblock notebook_css -%}",
-                                 "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n<script>" + FOLLOW_JS + "</script>\n" + TITLE
-                                 + "{%- endblock notebook_css -%}", 1)
+                                 "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n" + TITLE
+                                 + "{% raw %}<script>" + A11Y_JS + "</script>{% endraw %}\n{%- endblock notebook_css -%}", 1)
     if DASHBOARD_CSS not in text: raise ValueError("Voila's 'lab' template has changed: its notebook_css block was not found")
     (out / "index.html.j2").write_text(text)
     (out / "conf.json").write_text('{"base_template": "lab"}\n')
@@ -180,90 +278,12 @@ def user_saves_folder(env: dict | None = None,  # the environment to read (defau
         base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"  # a relative one is to be ignored
     return base / "besm_nb" / "saves"
 
-# %% ../../nbs/core/04_serve.ipynb #13bfbbee
-from collections.abc import Sequence
-
-SPARES = 3  # preheated kernels the server keeps: one for each of the pages last opened (a tracker, a calculator, the home page)
-OPENED_FILE = ".besm-pages-opened"  # in the saves folder: the pages last opened, preheated at the next start
-
-
-def spare_plan(opened: Sequence[str],  # the pages opened before, newest first
-               page: str,  # the page opened now
-               spares: int = SPARES,  # how many pages keep a spare kernel
-              ) -> list[str]:
-    "The pages that keep a preheated kernel once `page` is opened: the `spares` last opened, newest first."
-    return list(dict.fromkeys([page, *opened]))[:max(spares, 0)]
-
-
-def read_opened(folder: Path | None,  # the saves folder
-               ) -> list[str]:
-    "The pages last opened, as the server wrote them there (nothing if the file is missing or unreadable)."
-    try: lines = (folder / OPENED_FILE).read_text(encoding="utf-8").splitlines() if folder else []
-    except (OSError, UnicodeDecodeError): return []
-    return [l for l in lines if l.endswith(".ipynb") and ".." not in l and not l.startswith("/")][:16]
-
-
-def _lean(base: type) -> type:
-    "Voila's preheating kernel manager, preheating only the pages a table opens: one spare kernel for each of the last `spares` pages opened, refilled when used, and none for the others."
-    from traitlets import Int
-
-    class BesmKernelManager(base):
-        spares = Int(SPARES, config=True, help="preheated kernels kept: one for each of the pages last opened")
-
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)  # Voila's pool size is 0 (voila.json): nothing is started for every page
-            from besm_nb.ui.tracker import SAVES_ENV
-            self._folder = Path(os.environ[SAVES_ENV]) if os.environ.get(SAVES_ENV) else None
-            found = [p for p in read_opened(self._folder) if (Path(self.root_dir) / p).is_file()]
-            self._opened = found or [HOME]  # a first start: the home page, which every visit opens first
-            self._plan(self._opened[:self.spares], delay=0)
-
-        def get_pool_size(self, notebook_name: str) -> int:
-            "Asked by Voila for every page opened: the answer is what is ready now; the page then keeps a spare."
-            ready = super().get_pool_size(notebook_name)
-            if notebook_name: self._page_opened(notebook_name)
-            return ready
-
-        def _page_opened(self, page: str) -> None:
-            self._opened = spare_plan(self._opened, page, 16)
-            self._plan(self._opened[:self.spares], delay=self.fill_delay)
-            if self._folder is not None:
-                try: (self._folder / OPENED_FILE).write_text("\n".join(self._opened) + "\n", encoding="utf-8")
-                except OSError: pass  # a read-only folder: only the next start's preheating is lost
-
-        def _plan(self, pages: list[str], delay: float) -> None:
-            "Keep one spare kernel for each of `pages` and none for any other page."
-            default = dict(self.kernel_pools_config.get("default", {}), pool_size=0)
-            self.kernel_pools_config = {"default": default, **{p: {"pool_size": 1} for p in pages}}
-            for page, pool in list(self._pools.items()):
-                if page not in pages:
-                    while pool: self._drop(pool.pop())
-            for page in pages: self.fill_if_needed(delay=delay, notebook_name=page)
-
-        def _drop(self, pending) -> None:
-            "Shut down a spare kernel no page wants any more, once it has started."
-            import asyncio
-            def done(task):
-                if task.cancelled() or task.exception() is not None: return
-                task.result()["task"].cancel()  # its notebook's run, waiting for a page
-                asyncio.ensure_future(self.shutdown_kernel(task.result()["kernel_id"]))
-            pending.add_done_callback(done)
-
-    return BesmKernelManager
-
 # %% ../../nbs/core/04_serve.ipynb #bc345a3f
 def _app_class():
     "Voila, with `/` redirected to the home page, and the trackers' light players' page (no kernel per page) at `/besm/players`."
     from jupyter_server.utils import url_path_join
     from tornado.web import RedirectHandler
-    import voila.app
     from voila.app import Voila
-    from voila.voila_kernel_manager import voila_kernel_manager_factory
-
-    def factory(base, preheat, *args, **kwargs):  # Voila makes its kernel manager here: ours preheats what a table opens
-        made = voila_kernel_manager_factory(base, preheat, *args, **kwargs)
-        return _lean(made) if preheat else made
-    voila.app.voila_kernel_manager_factory = factory
 
     class DashboardsApp(Voila):
         def init_handlers(self):
@@ -346,7 +366,7 @@ def main(argv: list[str] | None = None,  # command-line arguments (default: sys.
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(data), os.environ.get("JUPYTER_PATH", "")) if p)
     os.chdir(folder)  # Voila reads voila.json from the folder it starts in
     extra = [f"--Voila.port={args.port}"] if args.port else []
-    # the kernels on local sockets: many kernels taking free TCP ports at once can collide, and one that cannot bind
+    # the kernels on local sockets: two dozen kernels taking free TCP ports at once can collide, and one that cannot bind
     # never answers its page (not on macOS: a socket path in its temporary folder can be too long)
     if sys.platform.startswith("linux") and not any(a.startswith("--KernelManager.transport") for a in rest):
         extra.append("--KernelManager.transport=ipc")

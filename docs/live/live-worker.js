@@ -10,6 +10,19 @@ async function fetchOk(url) {
   return r;
 }
 
+async function snapshotResponse(url) {
+  // The saved memory as the host sends it compressed, from a copy it keeps beside it (brotli: a third smaller than gzip),
+  // which the browser inflates itself; else its gzipped copy, inflated here. Asked first with HEAD: a host that sends
+  // files as they are would send the whole memory uncompressed.
+  try {
+    const head = await fetch(url, { method: 'HEAD' });
+    if (head.ok && /\b(?:br|gzip)\b/.test(head.headers.get('Content-Encoding') ?? '')) return { r: await fetchOk(url), encoded: true };
+  } catch { /* offline, or HEAD refused: the gzipped copy, which the offline copy keeps */ }
+  const gz = new URL(url);
+  gz.pathname += '.gz';
+  return { r: await fetchOk(gz), encoded: false };
+}
+
 async function inflate(url) {
   // The saved memory (see snapshot.mjs): gzipped runs of bytes, zeros between. Inflated once per version and kept, as
   // stored, in the browser's Cache Storage where the page may use it (a secure context: https, or this machine):
@@ -22,8 +35,8 @@ async function inflate(url) {
   } catch { store = null; }
   let keep = null;
   if (!stored) {
-    const r = await fetchOk(url);
-    stored = new Uint8Array(await new Response(r.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+    const { r, encoded } = await snapshotResponse(url);
+    stored = new Uint8Array(await (encoded ? r : new Response(r.body.pipeThrough(new DecompressionStream('gzip')))).arrayBuffer());
     if (store) {
       const copy = stored;
       keep = async () => {  // after the memory has gone to Python: only this version is kept
@@ -61,20 +74,18 @@ function sizeMemory(snapshot) {
 }
 
 function later(python, base) {
-  // What Python needs only to import something the saved Python had not: the standard library and the wheels. Fetched
-  // once the runtime and the saved memory are in (their downloads come first), put in place once the page's
-  // calculators and trackers are made (`place`); the page's messages wait for that.
+  // What Python needs only to import something the saved Python had not: the standard library and the wheels (3.5 MB).
+  // Fetched and put in place only when that happens (a cell that cannot be made, a message that imports): the saved
+  // Python has imported what the calculators use, so a visit seldom moves them (the offline copy keeps them).
   const files = [[new URL(`${python.pyodide}python_stdlib.zip`, base), `/lib/python${python.lock.python.split('.').slice(0, 2).join('')}.zip`],
                  ...python.wheels.map(([name, url]) => [new URL(url, base), `${python.wheel_dir}/${name}`])];
-  const fetched = Promise.all(files.map(([url]) => fetchOk(url).then((r) => r.arrayBuffer())));
-  fetched.catch(() => {});
-  extrasIn = fetched.then(() => true, () => false);
-  return async (FS) => {
-    const bufs = await fetched;
+  let placing = null;
+  return (FS) => placing ??= (async () => {
+    const bufs = await Promise.all(files.map(([url]) => fetchOk(url).then((r) => r.arrayBuffer())));
     FS.mkdirTree(python.wheel_dir);
     files.forEach(([, path], i) => FS.writeFile(path, new Uint8Array(bufs[i])));
     mark('later');
-  };
+  })();
 }
 
 function compileEarly(url) {
@@ -200,16 +211,20 @@ if (others) {
   };
 }
 
-function receive({ id, text, k, buffers }) {
-  try { bridge.receive(id, text, py.toPy(buffers ?? [])); } catch (e) { postMessage({ type: 'error', error: String(e) }); }
+function receive({ id, text, k, buffers }, last = false) {  // 'import': it needs what is not in place yet (tried again then)
+  try { bridge.receive(id, text, py.toPy(buffers ?? [])); } catch (e) {
+    if (!last && !extras && /ModuleNotFoundError|ImportError/.test(String(e))) return 'import';
+    postMessage({ type: 'error', error: String(e) });
+  }
   postMessage({ type: 'idle', k });
+  return 'done';
 }
 
 // An empty zip file: the standard library Pyodide installs at start. The saved Python has imported what the page needs;
 // the real library follows once the page is live (see `later`).
 const NO_STDLIB = 'data:application/zip;base64,UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==';
-let extras = null;  // the standard library and the wheels, in place
-let extrasIn = Promise.resolve(false);  // settles true once they are fetched
+let extras = null;  // the standard library and the wheels, once asked for: settles once they are in place
+let place = null;  // asks for them (see `later`)
 let made = null;  // settles once the page's calculators and trackers are first made: then the page's messages are handled
 const settled = new Promise((resolve, reject) => { made = { resolve, reject }; });
 settled.catch(() => {});  // a failed start is told to the page once, by `start`
@@ -217,7 +232,6 @@ settled.catch(() => {});  // a failed start is told to the page once, by `start`
 async function start({ python, module, cells, query, port }) {
   mark('worker');
   const base = new URL(python.base);
-  let place = null;
   const snapshot = new Promise((resolve, reject) => {  // inflated by a second worker, while this one loads the runtime
     port.onmessage = ({ data }) => {
       mark('snapshot');
@@ -256,15 +270,13 @@ async function start({ python, module, cells, query, port }) {
   }
   const make = (cell) => (cell.tracker ? bridge.build_tracker(cell.tracker) : bridge.build(module ?? null, cell.setup, cell.code)) ?? null;
   const failed = [];
-  // Already fetched (a later visit: they come from this device): put in place first, ~10 ms, so that no cell is made twice
-  if (await Promise.race([extrasIn, new Promise((resolve) => setTimeout(resolve, 0, false))])) await (extras = place(pyodide.FS));
   await serial(() => withSaves(() => {
     for (const cell of [...cells].sort((a, b) => Boolean(b.tracker) - Boolean(a.tracker))) {  // a page's tracker first: the tool in play
       try { postMessage({ type: 'built', n: cell.n, model: make(cell) }); }
       catch (e) { failed.push([cell, e]); }
     }
   }));
-  extras ??= place(pyodide.FS);
+  if (failed.length) extras = place(pyodide.FS);
   made.resolve();
   await extras;
   if (failed.length) {  // made again with the whole standard library in place: it may import what the saved Python had not
@@ -291,5 +303,13 @@ onmessage = ({ data }) => {
       made.reject(e);
       postMessage({ type: 'failed', error: String(e) });
     });
-  } else if (data.type === 'msg') serial(() => settled.then(() => extras).then(() => withSaves(() => receive(data))));
+  } else if (data.type === 'msg') {
+    serial(async () => {
+      await settled;
+      await extras;
+      if (await withSaves(() => receive(data)) !== 'import') return;
+      await (extras = place(py.FS));  // what the message imports, then the message again
+      await withSaves(() => receive(data, true));
+    });
+  }
 };

@@ -1,10 +1,10 @@
-// Save the state of a Python that has imported the site's calculators: a Pyodide memory snapshot, gzipped. A page
+// Save the state of a Python that has imported the site's calculators: a Pyodide memory snapshot, compressed. A page
 // restores it instead of starting Python and importing everything itself (see live-worker.js).
-// node snapshot.mjs PYODIDE_DIR OUT.gz WHEEL_DIR WHEEL...   (WHEEL_DIR: where the wheels sit inside Python's file system)
+// node snapshot.mjs PYODIDE_DIR OUT WHEEL_DIR WHEEL...   (writes OUT, OUT.gz and OUT.br)   (WHEEL_DIR: where the wheels sit inside Python's file system)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const [pyodideDir, out, wheelDir, ...wheels] = process.argv.slice(2);
 const t0 = Date.now();
@@ -20,7 +20,8 @@ const pyodide = await loadPyodide({
 });
 // pure-Python wheels import straight from their zip files, as the page will find them
 pyodide.runPython(`import sys; sys.path[1:1] = ${JSON.stringify(wheels.map((w) => `${wheelDir}/${basename(w)}`))}`);
-pyodide.runPython('import besm_nb.ui.live as live; live.prepare()');
+pyodide.runPython('import besm_nb.ui.live as live; live.prepare(); import gc; gc.collect()');
+zeroFreeMemory(pyodide._module);
 const memory = pyodide.makeMemorySnapshot();
 // Stored: only what the page cannot have otherwise. A third of the memory is zeros, in a few long runs; and most of the
 // WebAssembly module's own data (what its memory holds when instantiated) is unchanged, and the page downloads the
@@ -47,10 +48,17 @@ for (let i = base; i < memory.length; i += PAGE) {
 const header = Buffer.from(JSON.stringify({ size: memory.length, base, runs, module }));
 const length = Buffer.alloc(4);
 length.writeUInt32LE(header.length);
-const gz = gzipSync(Buffer.concat([length, header, ...runs.map(([s, n]) => memory.subarray(s, s + n))]), { level: 9 });
-writeFileSync(out, gz);
+// written as is, and as the two copies a host may send compressed (brotli, gzip): the page asks for the first the host
+// sends so, else inflates the gzipped copy itself (live-worker.js)
+const stored = Buffer.concat([length, header, ...runs.map(([s, n]) => memory.subarray(s, s + n))]);
+const gz = gzipSync(stored, { level: 9 });
+const br = brotliCompressSync(stored, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24,
+                                                  [constants.BROTLI_PARAM_SIZE_HINT]: stored.length } });
+writeFileSync(out, stored);
+writeFileSync(`${out}.gz`, gz);
+writeFileSync(`${out}.br`, br);
 console.log(JSON.stringify({ bytes: memory.length, stored: runs.reduce((n, [, k]) => n + k, 0),
-                             module: module.reduce((n, [, k]) => n + k, 0), gzipped: gz.length, seconds: (Date.now() - t0) / 1000 }));
+                             module: module.reduce((n, [, k]) => n + k, 0), gzipped: gz.length, brotli: br.length, seconds: (Date.now() - t0) / 1000 }));
 
 function moduleData(wasm) {  // the memory a module starts with: its active data segments, each at its constant address
   const image = new Uint8Array(memory.length);
@@ -74,4 +82,20 @@ function moduleData(wasm) {  // the memory a module starts with: its active data
     i = next;
   }
   return image;
+}
+
+function zeroFreeMemory(M) {
+  // The memory Python has freed still holds what was there (import machinery, compiled code thrown away): taken and
+  // zeroed block by block, then given back, it is zeros the snapshot leaves out and compresses to nothing.
+  const end = M.HEAPU8.length, held = [];
+  for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 8, 64]) {
+    for (;;) {
+      const p = M._malloc(size);
+      if (!p) break;
+      if (p + size > end) { M._free(p); break; }  // the memory's free space is used up: no growing it
+      M.HEAPU8.fill(0, p, p + size);
+      held.push(p);
+    }
+  }
+  for (const p of held) M._free(p);
 }

@@ -9,8 +9,10 @@ const PREFIX = 'besm-site-';
 const CACHE = PREFIX + VERSION;
 const LIST = 'besm-files.json';  // the list above, kept in the cache: the next version sees which files it may copy
 const scope = new URL(self.registration.scope);
-const OFFLINE = '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
-  + '<title>Not kept offline</title><p>This page is not kept for offline use: open it again with a network.</p>';
+const PAGE = (title, text) => `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">`
+  + `<title>${title}</title><h1>${title}</h1><p>${text} <a href="${new URL('index.html', self.registration.scope).href}">The home page</a></p></html>`;
+const OFFLINE = PAGE('Not kept offline', 'This page is not kept for offline use: open it again with a network.');
+const MISSING = PAGE('No such page', 'This site has no page at this address.');
 
 const at = (path) => new URL(path, scope).href;
 
@@ -63,7 +65,10 @@ async function answer(request, url) {
   try {
     return await fetch(request);
   } catch (e) {
-    if (request.mode === 'navigate') return new Response(OFFLINE, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    if (request.mode === 'navigate') {  // the site's own list says whether the page exists at all
+      const path = keyOf(url).slice(scope.href.length), exists = path in FILES || !path.endsWith('.html');
+      return new Response(exists ? OFFLINE : MISSING, { status: exists ? 503 : 404, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    }
     throw e;
   }
 }

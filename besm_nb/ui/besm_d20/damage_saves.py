@@ -246,7 +246,7 @@ class DamageSaveTracker(Tracker):
         self.last = html_text(cls="besm-last")
         # time and checks
         self.amount = _input(W.IntText, "3em", "8em", 1, description="Time")
-        self.unit = W.Dropdown(options=list(UNITS), value="hours", layout=_shared("size", "7em"))
+        self.unit = W.Dropdown(options=list(UNITS), value="hours", tooltip="Time unit", layout=_shared("size", "7em"))
         self.resting, self.medical_care = _tick(False, "resting"), _tick(False, "Medical care")
         self.wait_button = self.button("Let time pass", self.wait, "besm-wait")
         self.wake_button = self.button("Wake-up check", lambda: self.check("wake"), "besm-wake")
