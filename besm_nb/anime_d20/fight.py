@@ -270,6 +270,7 @@ class Setup:
 
     def index(self, name: str, param: str = "who") -> int:
         "Where a fighter stands in the set-up; a name not in the fight is refused, naming `param`."
+        if not isinstance(param, str): raise InputError("param", f"must be the name of the field asked about, got {shown(param)}")
         at = self._at.get(name) if isinstance(name, str) else None
         if at is None: raise InputError(param, f"{shown(name)} is not in the fight (the fighters: {', '.join(self._at)})")
         return at

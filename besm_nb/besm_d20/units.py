@@ -301,6 +301,8 @@ class Unit:
         object.__setattr__(self, "attack", tuple(self.attack))
         for a in self.attack: require_int(a, "attack", *BONUS_RANGE)
         for f in ("damage", "ranged_damage"):
+            if not isinstance(getattr(self, f), str):  # checked before the cache, which takes only what it can look up
+                raise InputError(f, f"must be dice such as '1d6', got {shown(getattr(self, f))}")
             if f == "damage" or self.ranged_damage: _critical_fits(getattr(self, f), f)
         require_int(self.ac, "ac", *BONUS_RANGE)
         require_int(self.armour, "armour", 0, 10_000)

@@ -225,13 +225,41 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 """
 
 # %% auto #0
-__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'INSTALL_HINT',
-           'write_template', 'dashboards_folder', 'user_saves_folder', 'quiet_stderr', 'main']
+__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'SPARES',
+           'OPENED_FILE', 'INSTALL_HINT', 'write_template', 'dashboards_folder', 'user_saves_folder', 'spare_plan',
+           'read_opened', 'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 # a page's title (its browser tab, a bookmark) is the dashboard's own heading, not its file's name ("index")
 TITLE = ("{%- for cell in nb.cells if cell.cell_type == 'markdown' and cell.source.startswith('# ') -%}{%- if loop.first -%}"
          "<script>document.title = {{ cell.source.splitlines()[0][2:].strip() | tojson }};</script>{%- endif -%}{%- endfor -%}\n")
+
+
+# the page follows play: when a tracker's follow step changes (an action on this page moved play on), its card comes
+# into view with focus on its first choice (`Tracker.follow_play`); a page opening stays where it is
+FOLLOW_JS = """(() => {
+  const seen = new WeakMap();
+  const look = (mark) => {
+    const step = mark.querySelector('.besm-follow-step')?.dataset.step ?? '0';
+    const before = seen.get(mark);
+    seen.set(mark, step);
+    if (before === undefined || before === step) return;
+    const box = mark.closest('.besm-play-box');
+    if (!box) return;
+    // after the other changes of the same action have been drawn (the set-up folding away moves everything up)
+    setTimeout(() => requestAnimationFrame(() => {
+      const card = box.querySelector('.besm-card') || box.querySelector('.besm-action-pane');
+      const wide = window.innerWidth >= 1000;  // a wide screen shows the order beside the card: from the header down; a phone, the card
+      ((wide ? box.querySelector('.besm-play-head') : card) || box).scrollIntoView({block: 'start'});
+      const usable = (el) => el && [...el.querySelectorAll('input, select, button, textarea')].find((e) => !e.disabled && e.getClientRects().length);
+      const first = usable(card) || usable(box.querySelector('.besm-resolve-bar'));  // nobody to declare for: the bar's button (Next round)
+      if (first) first.focus({preventScroll: true});
+      box.dataset.followed = step;  // for a test: the page has followed this step
+    }), 120);
+  };
+  new MutationObserver(() => document.querySelectorAll('.besm-follow').forEach(look))
+    .observe(document.documentElement, {subtree: true, childList: true, characterData: true});
+})();"""
 
 
 def write_template(dest: Path,  # a Jupyter data folder to write the template into
@@ -246,7 +274,7 @@ def write_template(dest: Path,  # a Jupyter data folder to write the template in
     kept = [line for line in lab.read_text().splitlines(keepends=True) if "cdn.jsdelivr.net" not in line]
     text = "".join(kept).replace("{{ super() }}\n{%- endblock notebook_css -%}",
                                  "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n" + TITLE
-                                 + "{% raw %}<script>" + A11Y_JS + "</script>{% endraw %}\n{%- endblock notebook_css -%}", 1)
+                                 + "{% raw %}<script>" + FOLLOW_JS + "</script><script>" + A11Y_JS + "</script>{% endraw %}\n{%- endblock notebook_css -%}", 1)
     if DASHBOARD_CSS not in text: raise ValueError("Voila's 'lab' template has changed: its notebook_css block was not found")
     (out / "index.html.j2").write_text(text)
     (out / "conf.json").write_text('{"base_template": "lab"}\n')
@@ -278,12 +306,90 @@ def user_saves_folder(env: dict | None = None,  # the environment to read (defau
         base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"  # a relative one is to be ignored
     return base / "besm_nb" / "saves"
 
+# %% ../../nbs/core/04_serve.ipynb #13bfbbee
+from collections.abc import Sequence
+
+SPARES = 3  # preheated kernels the server keeps: one for each of the pages last opened (a tracker, a calculator, the home page)
+OPENED_FILE = ".besm-pages-opened"  # in the saves folder: the pages last opened, preheated at the next start
+
+
+def spare_plan(opened: Sequence[str],  # the pages opened before, newest first
+               page: str,  # the page opened now
+               spares: int = SPARES,  # how many pages keep a spare kernel
+              ) -> list[str]:
+    "The pages that keep a preheated kernel once `page` is opened: the `spares` last opened, newest first."
+    return list(dict.fromkeys([page, *opened]))[:max(spares, 0)]
+
+
+def read_opened(folder: Path | None,  # the saves folder
+               ) -> list[str]:
+    "The pages last opened, as the server wrote them there (nothing if the file is missing or unreadable)."
+    try: lines = (folder / OPENED_FILE).read_text(encoding="utf-8").splitlines() if folder else []
+    except (OSError, UnicodeDecodeError): return []
+    return [l for l in lines if l.endswith(".ipynb") and ".." not in l and not l.startswith("/")][:16]
+
+
+def _lean(base: type) -> type:
+    "Voila's preheating kernel manager, preheating only the pages a table opens: one spare kernel for each of the last `spares` pages opened, refilled when used, and none for the others."
+    from traitlets import Int
+
+    class BesmKernelManager(base):
+        spares = Int(SPARES, config=True, help="preheated kernels kept: one for each of the pages last opened")
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)  # Voila's pool size is 0 (voila.json): nothing is started for every page
+            from besm_nb.ui.tracker import SAVES_ENV
+            self._folder = Path(os.environ[SAVES_ENV]) if os.environ.get(SAVES_ENV) else None
+            found = [p for p in read_opened(self._folder) if (Path(self.root_dir) / p).is_file()]
+            self._opened = found or [HOME]  # a first start: the home page, which every visit opens first
+            self._plan(self._opened[:self.spares], delay=0)
+
+        def get_pool_size(self, notebook_name: str) -> int:
+            "Asked by Voila for every page opened: the answer is what is ready now; the page then keeps a spare."
+            ready = super().get_pool_size(notebook_name)
+            if notebook_name: self._page_opened(notebook_name)
+            return ready
+
+        def _page_opened(self, page: str) -> None:
+            self._opened = spare_plan(self._opened, page, 16)
+            self._plan(self._opened[:self.spares], delay=self.fill_delay)
+            if self._folder is not None:
+                try: (self._folder / OPENED_FILE).write_text("\n".join(self._opened) + "\n", encoding="utf-8")
+                except OSError: pass  # a read-only folder: only the next start's preheating is lost
+
+        def _plan(self, pages: list[str], delay: float) -> None:
+            "Keep one spare kernel for each of `pages` and none for any other page."
+            default = dict(self.kernel_pools_config.get("default", {}), pool_size=0)
+            self.kernel_pools_config = {"default": default, **{p: {"pool_size": 1} for p in pages}}
+            for page, pool in list(self._pools.items()):
+                if page not in pages:
+                    while pool: self._drop(pool.pop())
+            for page in pages: self.fill_if_needed(delay=delay, notebook_name=page)
+
+        def _drop(self, pending) -> None:
+            "Shut down a spare kernel no page wants any more, once it has started."
+            import asyncio
+            def done(task):
+                if task.cancelled() or task.exception() is not None: return
+                task.result()["task"].cancel()  # its notebook's run, waiting for a page
+                asyncio.ensure_future(self.shutdown_kernel(task.result()["kernel_id"]))
+            pending.add_done_callback(done)
+
+    return BesmKernelManager
+
 # %% ../../nbs/core/04_serve.ipynb #bc345a3f
 def _app_class():
     "Voila, with `/` redirected to the home page, and the trackers' light players' page (no kernel per page) at `/besm/players`."
     from jupyter_server.utils import url_path_join
     from tornado.web import RedirectHandler
+    import voila.app
     from voila.app import Voila
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    def factory(base, preheat, *args, **kwargs):  # Voila makes its kernel manager here: ours preheats what a table opens
+        made = voila_kernel_manager_factory(base, preheat, *args, **kwargs)
+        return _lean(made) if preheat else made
+    voila.app.voila_kernel_manager_factory = factory
 
     class DashboardsApp(Voila):
         def init_handlers(self):
@@ -366,7 +472,7 @@ def main(argv: list[str] | None = None,  # command-line arguments (default: sys.
     os.environ["JUPYTER_PATH"] = os.pathsep.join(p for p in (str(data), os.environ.get("JUPYTER_PATH", "")) if p)
     os.chdir(folder)  # Voila reads voila.json from the folder it starts in
     extra = [f"--Voila.port={args.port}"] if args.port else []
-    # the kernels on local sockets: two dozen kernels taking free TCP ports at once can collide, and one that cannot bind
+    # the kernels on local sockets: many kernels taking free TCP ports at once can collide, and one that cannot bind
     # never answers its page (not on macOS: a socket path in its temporary folder can be too long)
     if sys.platform.startswith("linux") and not any(a.startswith("--KernelManager.transport") for a in rest):
         extra.append("--KernelManager.transport=ipc")

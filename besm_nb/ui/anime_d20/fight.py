@@ -21,7 +21,7 @@ from ...store import fields, from_fields, items, text, whole
 from ...anime_d20.fight import (ATTACK_ROWS, DEFENCES, FATE_USES, FIGHT_KIND, FIGHT_VERSION, GM_CONDITIONS, MANOEUVRES, MAX_ACTIONS,
                                      OTHERS_ROWS, SPREADING, WEAPON_KINDS, Aim, Answer, Attack, BlowOdds, BreakContact, ClearCondition, Delay, EndRound, EndTurn,
                                      Escape, FatePoint, Fight, Fighter, FightRules, FirstAid, Grapple, Harm, Heal, Initiative, MindAttack,
-                                     MindContact, NonCombat, SecondWind, SetCondition, Setup, Stand, TotalDefence, Weapon, Withdraw,
+                                     MindContact, NonCombat, ORIGINS, SecondWind, SetCondition, Setup, Stand, TotalDefence, Weapon, Withdraw,
                                      attack_preview, defences_left, fight_act, fight_from_dict, fight_to_dict, grapple_preview,
                                      legal_actions, legal_answers, legal_targets, refusal, standings, start_fight, who_may_act)
 from ...anime_d20.mind import mind_attack_dc, mind_damage
@@ -219,7 +219,8 @@ FIGHTER_FIELDS = {  # the set-up's fields for a fighter: the first group always 
 OPTIONAL = {"ranged_defence": "as Defence", "block_armour": "stops it all"}  # blank means None: what blank stands for
 WEAPON_FIELDS = {"name": "Weapon", "bonus": "Attack bonus", "damage": "Damage", "kind": "Kind", "crit_range": "Critical from",
                  "crit_multiplier": "Critical ×", "hands": "Hands", "breaks_skin": "breaks the skin", "blunt": "blunt", "scope": "scope",
-                 "ability": "Spreads", "damage_bonus": "Damage Bonus", "stun": "stun (Damage Saves)"}
+                 "ability": "Spreads", "damage_bonus": "Damage Bonus", "stun": "stun (Damage Saves)",
+                 "origin": "Came from (Mighty Blow)"}
 RULE_FIELDS = {  # the table's options (FightRules) as switches: a label, and for a choice its options in words
     "initiative": ("Initiative", [("rolled once for the fight", "fight"), ("rolled again each round", "round")]),
     "wound_penalties": ("Wound penalties (Table 12-9)", None),
@@ -359,6 +360,7 @@ class Tracker(_Kit):
                 ):
         W = widgets
         self._busy = False
+        self._who_mark = None  # the turn the card's fighter was chosen in
         self.message = html_text(cls="besm-message")
         self.start_tracker(saves, autosave)
         self.start_dice(seed)
@@ -394,6 +396,7 @@ class Tracker(_Kit):
         for name, label in WEAPON_FIELDS.items():
             if name == "kind": w = fit(W.Dropdown(options=list(WEAPON_KINDS), value=wd[name], description=label), "8.5em", "17em")
             elif name == "ability": w = fit(W.Dropdown(options=[("no", "")] + [(a, a) for a in SPREADING if a], description=label), "8.5em", "17em")
+            elif name == "origin": w = fit(W.Dropdown(options=list(ORIGINS), value=wd[name], description=label), "8.5em", "17em")
             else: w = _form_widget(wd[name], label, "e.g. katana" if name == "name" else "")
             w.add_class(f"besm-w-{name.replace('_', '-')}")
             self.wform[name] = w
@@ -601,9 +604,9 @@ class Tracker(_Kit):
         return lambda feed: fight_act(f, action, feed)
 
     def _turn_mark(self) -> list[int]:
-        "What marks the turn a declaration is made in: the round and the actions taken in it."
+        "What marks the turn a declaration is made in: the round and the steps played so far (a wait moves play on too)."
         st = self.fight.state if self.fight else None
-        return [st.round, st.count] if st else [0, 0]
+        return [st.round, len(self.fight.played)] if st else [0, 0]
 
     def draft(self) -> dict:
         "The declaration on the card: who, what, with what, at whom, the answers, the situation, her choices."
@@ -965,6 +968,9 @@ class Tracker(_Kit):
         current, waiting = acting(f)
         whos = ([st.turn] if st.turn in current else []) + [n for n in current + waiting if n != st.turn]
         self._offer(self.who, [(n + (" (waited)" if n in waiting else ""), n) for n in whos])
+        if self._turn_mark() != self._who_mark:  # play moved on: the card starts on whose turn it is, not on one who waited
+            self._who_mark = self._turn_mark()
+            if whos and self.who.value != whos[0]: self.who.value = whos[0]
         _show(self.who, len(whos) > 1)
         who = self.who.value
         if who != self._actor:
