@@ -912,7 +912,7 @@ def site_trackers(cold_runs=5, warm_runs=11, actions=21):
 def play_clicks():
     """The taps a GM spends on scripted actions, played through the page at 1366 x 900 (a tap, a tick, a choice picked or
     a box filled counts one; the dice are rolled here, so none are typed): a Tri-Stat attack with no answer (<= 2), one
-    answered by a dodge (<= 3), a round of four fighters (<= 10)."""
+    answered by a dodge (<= 3), a round of four fighters (<= 10); a car-chase hit (<= 3) and its control roll (1)."""
     from tests import conftest
     from tests.dashboards.test_home_dice_tristat import add_fighters, fresh_fight, in_turn
     from playwright.sync_api import sync_playwright, expect
@@ -943,7 +943,31 @@ def play_clicks():
         report("taps: a Tri-Stat attack with no answer", counts["attack, no answer"], "taps", 2)
         report("taps: a Tri-Stat attack answered by a dodge", counts["attack, dodged"], "taps", 3)
         report("taps: a Tri-Stat round of four fighters", len(taps), "taps", 10)
+        car_chase_taps(pg, url, tap, taps)
         browser.close()
+
+
+def car_chase_taps(pg, url, tap, taps):
+    """A car-chase hit on the vehicle in view, at its rider (its damage, where, Resolve hit: <= 3), then the control roll
+    it calls for (<= 1). The hit's dice are typed before counting, as the Tri-Stat initiative is."""
+    from playwright.sync_api import expect
+    from tests.dashboards.test_special_tracker_and_melee import add_vehicle, fill, fresh_chase
+    t = fresh_chase(pg, url)
+    add_vehicle(t, "Roadster", "car", "Vic", 13, 60)
+    add_vehicle(t, "Bike", "motorcycle", "Kai", 12, 50, 0.25)
+    expect(pg.locator(".besm-order .besm-current")).to_have_attribute("data-name", "Bike", timeout=30_000)  # the last added, in view
+    fill(t, "besm-typed", "7")  # 2d6 of 7 at the rider
+    taps.clear()
+    box = t.locator(".besm-damage input").first
+    tap(box); box.fill("2d6"); box.press("Tab")
+    tap(t.locator(".besm-where").first.get_by_label("Driver -3", exact=True), check=True)
+    tap(t.locator("button.besm-resolve-hit"))
+    expect(pg.locator(".besm-order .besm-turn")).to_contain_text("control roll now: Bike", timeout=30_000)
+    report("taps: a car-chase hit (the rider of the vehicle in view)", len(taps), "taps", 3)
+    taps.clear()
+    tap(t.locator("button.besm-roll-control"))
+    expect(pg.locator(".besm-order .besm-turn")).not_to_contain_text("control roll now", timeout=30_000)
+    report("taps: a car-chase control roll", len(taps), "taps", 1)
 
 
 COMPRESSIBLE = {".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".txt", ".webmanifest", ".map", ".ttf", ".eot", ""}
