@@ -16,7 +16,7 @@ from typing import Sequence
 import ipywidgets as widgets
 
 from ...checks import d20_check
-from ...dice import DiceFeed, InputError, fmt_odds, pct
+from ...dice import DiceFeed, InputError, checked, fmt_odds, pct
 from ...store import fields, from_fields, items, text, whole
 from ...anime_d20.fight import (ATTACK_ROWS, DEFENCES, FATE_USES, FIGHT_KIND, FIGHT_VERSION, GM_CONDITIONS, MANOEUVRES, MAX_ACTIONS,
                                      OTHERS_ROWS, SPREADING, WEAPON_KINDS, Aim, Answer, Attack, BlowOdds, BreakContact, ClearCondition, Delay, EndRound, EndTurn,
@@ -338,17 +338,18 @@ def read_state(data: object,  # a saved state of the tracker (or a fight the eng
 ROSTER_WEAPON = "Attack"  # the weapon a roster entry's one attack becomes (the entry names none)
 
 
+@checked
 def fighter_of(entry: Entry,  # an Anime d20 roster entry
                side: str = "heroes",  # the side she joins
                foe: bool = False,  # the players' view keeps her numbers back
               ) -> Fighter:
     "A roster entry as this fight's fighter, as the set-up form makes her from the same numbers: her attack as one melee weapon, her AC, defence, full Hit Points, Armour, Extra Defences and Fortitude; every other field as the form starts it."
     c = to_anime_character(entry)
-    try: return Fighter(c.name, side, foe, ac=c.ac, defence=c.defence_bonus, hp=c.max_hp, armour=c.armour, extra_defences=c.extra_defences,
-                        fortitude=c.fortitude, weapons=(Weapon(ROSTER_WEAPON, bonus=c.attack_bonus, damage=c.damage),))
-    except InputError as err: raise InputError(f"{c.name}.{err.param}", str(err).split(": ", 1)[1]) from None
+    return Fighter(c.name, side, foe, ac=c.ac, defence=c.defence_bonus, hp=c.max_hp, armour=c.armour, extra_defences=c.extra_defences,
+                   fortitude=c.fortitude, weapons=(Weapon(ROSTER_WEAPON, bonus=c.attack_bonus, damage=c.damage),))
 
 
+@checked
 def entry_of(fighter: Fighter,  # a fighter of the set-up
              hp: int | None = None,  # her Hit Points now (None: full)
             ) -> Entry:
