@@ -20,6 +20,7 @@ from .calc import TickPicker, fit, html_text, shared_layout, shared_style, style
 from .tracker import Tracker, follow
 
 COMMON_ENTRIES = 12  # entries shown as toggles before "More" (groups always show): a roster may hold thousands
+MAX_TOGGLES = 200  # entries offered as toggles at once: a larger roster offers those its Find box matches (a toggle is a widget on the page)
 
 
 def picked_entries(roster: Roster,  # the roster the page shows
@@ -60,6 +61,9 @@ class RosterPart(widgets.VBox):
         self.path = None if self.folder is None else roster_path(self.folder, system)
         W = widgets
         self.pick = TickPicker([], chips=True); self.pick.add_class("besm-roster-pick")
+        self.find = fit(W.Text(description="Find", placeholder="part of a name"), "4em", "17em", own=True); self.find.add_class("besm-roster-find")
+        self.find.observe(lambda _: self.show(), names="value")
+        self.find_note = html_text(cls="besm-roster-find-note")
         self.pick.observe(self._picked, names="value")
         self.add_button = tracker.button("Add from roster", self.add_picked, "besm-roster-add", "primary")
         self.keep_pick = fit(W.Dropdown(description="Keep"), "4em", "17em"); self.keep_pick.add_class("besm-roster-keep-pick")
@@ -75,7 +79,7 @@ class RosterPart(widgets.VBox):
         self.keep_message = self.keep_button._besm_message
         file_row = tracker.row(self.download, self.upload, cls="besm-roster-file-message")
         self.file_message = tracker._row_messages[-1]
-        super().__init__([self.view, self.pick, add_row, keep_row, file_row], layout=shared_layout())
+        super().__init__([self.view, self.find, self.find_note, self.pick, add_row, keep_row, file_row], layout=shared_layout())
         self.add_class("besm-roster")
         self._stamp, self._offered = None, None
         self.roster = Roster(system)
@@ -113,12 +117,24 @@ class RosterPart(widgets.VBox):
     def show(self) -> None:
         "The toggles, the help line and the download link, from the roster this page read."
         r, kinds = self.roster, self.kinds
-        entries = [e for e in r.entries if e.kind in kinds]
-        groups = [g for g in r.groups if all(r.entry(m).kind in kinds for m in g.members)]
+        every = [e for e in r.entries if e.kind in kinds]
+        entries, ticked = every, {name for kind, name in self.pick.value if kind == "entry"}
+        many = len(every) > MAX_TOGGLES
+        self.find.layout.display = None if many else "none"
+        if many:  # the ticked ones stay offered; then those whose name holds what is typed, up to the cap
+            typed = self.find.value.strip().casefold()
+            found = [e for e in every if e.name in ticked] + [e for e in every if e.name not in ticked and typed in e.name.casefold()]
+            entries = found[:MAX_TOGGLES]
+            self.find_note.value = (f"<small>{len(every):,} in the roster: {len(entries):,} shown"
+                                    + (f" of the {len(found):,} found" if len(found) > len(entries) else "")
+                                    + " (type part of a name in Find to offer others).</small>")
+        else: self.find_note.value = ""
+        by_name = r._by_name
+        groups = [g for g in r.groups if all(by_name[m].kind in kinds for m in g.members)]
         options = {}
         if groups: options["Groups"] = [(f"{g.name} ({len(g.members)})", ("group", g.name)) for g in groups]
         if entries: options["Entries"] = [(e.name + (" ★" if e.starter else ""), ("entry", e.name)) for e in entries]
-        key = (r.system, r.revision, tuple(e.name for e in entries), tuple(g.name for g in groups))
+        key = (r.system, r.revision, tuple(e.name for e in entries), tuple(g.name for g in groups), self.find.value if many else "")
         if key != self._offered:
             # the groups and the first entries always show as toggles; the rest after More or the filter
             self.pick._common = tuple(("group", g.name) for g in groups) + tuple(("entry", e.name) for e in entries[:COMMON_ENTRIES])
@@ -130,7 +146,7 @@ class RosterPart(widgets.VBox):
         self.view.value = (f"<b>Roster</b>: the {escape(SYSTEMS[self.system])} cast, {where} (revision {r.revision}; ★ a source's example). "
                            f"Tap {self.what}s or a group, then <i>Add from roster</i>: they join as one step (Undo takes them all back), "
                            f"each a copy, so changing the roster later never changes this {escape(self.tracker.noun)}."
-                           + ("" if entries else f" <i>Nothing here yet: Keep in roster saves a {self.what} of this set-up.</i>"))
+                           + ("" if every else f" <i>Nothing here yet: Keep in roster saves a {self.what} of this set-up.</i>"))
         href = "data:application/json;base64," + base64.b64encode(roster_to_text(r).encode()).decode()
         self.download.value = (f'<a class="besm-roster-download-link jupyter-button" download="besm-roster-{self.system}.json" href="{href}" '
                                'style="display:inline-block;padding:0 1em;text-decoration:none;line-height:28px">Download roster</a>')
@@ -149,7 +165,7 @@ class RosterPart(widgets.VBox):
         old, new = set(change["old"]), set(change["new"])
         value = set(new)
         for kind, name in new - old:
-            if kind == "group": value |= {("entry", m) for m in self.roster.group(name).members}
+            if kind == "group": value |= {("entry", m) for m in self.roster.group(name).members if ("entry", m) in self.pick.options}
         for kind, name in old - new:
             if kind == "group": value -= {("entry", m) for m in self.roster.group(name).members}
         if value != new:
@@ -212,4 +228,4 @@ class RosterPart(widgets.VBox):
         self.tracker._guard(load, where=self.file_message)
 
 # %% auto #0
-__all__ = ['COMMON_ENTRIES', 'picked_entries', 'RosterPart']
+__all__ = ['COMMON_ENTRIES', 'MAX_TOGGLES', 'picked_entries', 'RosterPart']
