@@ -120,7 +120,7 @@ def test_calculator_snapshots_are_marked_and_disabled(site):
     for p, board in [("core/dice_ui", "Dice and checks"), ("tristat/round_ui", "Tri-Stat combat tracker"),
                      ("encounters/planner_ui", "Encounters: round planner, ranges, charges and Stamina"),
                      ("encounters/exertion_ui", "Encounters: round planner, ranges, charges and Stamina"),
-                     ("anime_d20/combat_ui", "Anime d20: attack resolver"), ("besm_d20/chase_ui", "BESM d20 chase tracker"),
+                     ("anime_d20/combat_ui", "Anime d20: fight tracker and attack resolver"), ("besm_d20/chase_ui", "BESM d20 chase tracker"),
                      ("special/vehicles_ui", "Vehicle damage"), ("special/morale_ui", "Special situations: rolls, flight, groups and morale")]:
         html = (site / f"{p}.html").read_text()
         assert "A snapshot" in html and f"<strong>{board}</strong> dashboard" in html, p
