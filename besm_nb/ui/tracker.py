@@ -239,7 +239,7 @@ PLAY_CSS = """<style>
 .besm-chips .besm-scroll-box { display: flex !important; flex-direction: row !important; flex-wrap: wrap !important; gap: 4px 6px;
   border: none !important; padding: 2px 0 !important; max-height: none !important; overflow: visible !important; }
 .besm-chips .besm-scroll-box > .widget-html.besm-group { flex: 1 0 100%; }
-.besm-chips .widget-checkbox { width: auto !important; margin: 0 !important; }
+.besm-chips .widget-checkbox { width: auto !important; height: auto !important; margin: 0 !important; }  /* the toggle its own height: none over the next row */
 .besm-chips .widget-checkbox label, .besm-segmented .widget-radio-box label {
   display: inline-flex; align-items: center; gap: 0.35em; min-height: 30px; padding: 0 0.7em; border: 1px solid #9aa7bd;
   border-radius: 16px; background: #f5f7fb; cursor: pointer; line-height: 1.2; }
