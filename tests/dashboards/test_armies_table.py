@@ -55,7 +55,7 @@ def test_unit_combat_laid_out_for_play(browser, dashboards_url):
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         fresh_units(page, dashboards_url)
-        assert page.locator(".besm-unit-name input").is_visible()  # set-up open until the battle starts
+        expect(page.locator(".besm-unit-name input")).to_be_visible()  # set-up open until the battle starts (New unfolds it)
         page.locator("button.besm-start").click()
         expect(page.locator(".besm-dice-need")).to_contain_text(f"First dice: 1d20 for {NISHI}'s Initiative", timeout=30_000)
         typed(page, "12")
@@ -112,7 +112,8 @@ def test_narrative_battle_laid_out_for_play(browser, dashboards_url):
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         fresh_battle(page, dashboards_url)
-        assert page.locator(".besm-start").is_visible()
+        # set-up open until the battle starts (New unfolds it: a page that resumed a battle under way had it folded)
+        expect(page.locator(".besm-start")).to_be_visible()
         page.locator("button.besm-start").click()
         page.locator(".besm-battle-head").wait_for(timeout=30_000)
         assert page.locator(SETUP).evaluate_all(SETUP_FOLDED), "the set-up should fold away once the battle starts"

@@ -45,6 +45,16 @@ def settle(page):
     except Exception: pass  # a page that never followed (opened on a game already under way) has nothing pending
 
 
+FOLLOWS = "() => Math.max(0, ...[...document.querySelectorAll('.besm-play-box')].map(b => +(b.dataset.followed || 0)))"
+
+
+def moved_on(page, act):
+    "Do `act`, which moves play on, and wait until the page has followed it to the card: a click or a box typed in meanwhile would be lost when the page scrolls and moves the focus."
+    before = page.evaluate(FOLLOWS)
+    act()
+    page.wait_for_function(f"n => ({FOLLOWS})() > n", arg=before, timeout=30_000)
+
+
 def typed(page, text):
     "Type the dice, once the page has followed play."
     settle(page)
@@ -136,9 +146,9 @@ def test_the_tracker_keeps_everything(page, dashboards_url):
     def step(t):
         t.locator("button.besm-new").click()
         t.locator(".besm-battle-status", has_text="Set up both armies").wait_for(timeout=30_000)
-        t.locator("button.besm-start").click()
+        moved_on(page, lambda: t.locator("button.besm-start").click())
         text_is(page, ".besm-battle-head .besm-turn", "1")
-        typed(page, "11 12 10 7"); t.locator("button.besm-play-turn").click()
+        typed(page, "11 12 10 7"); moved_on(page, lambda: t.locator("button.besm-play-turn").click())
         text_is(page, ".besm-battle-head .besm-turn", "2"); text_is(page, ".besm-as-A", "5,100")
 
     def next_turn(t):
