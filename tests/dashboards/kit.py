@@ -130,6 +130,7 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
     message = lambda cls: t.locator(f".{cls}").first
 
     fresh(t)
+    quiet(page, tracker_selector)  # the blank game drawn in full (its set-up unfolded): a fold clicked before would shut again
     step(t)
     if next_round: next_round(t)
     answered(t)
