@@ -157,6 +157,7 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
     assert settled(page, t, marker, after)
 
     # Download, then a corrupt upload (refused beside the control, the game kept), then the download uploaded back
+    answered(t)  # the redo's updates all in, the download link among them: a click is never on a link being replaced
     with page.expect_download() as dl:
         t.locator("a.besm-download-link").click()
     saved = json.loads(open(dl.value.path(), encoding="utf-8").read())
