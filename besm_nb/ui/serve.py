@@ -79,7 +79,7 @@ _DARK = """
   --jp-widgets-slider-handle-background-color: #1e1e1e; --jp-widgets-slider-handle-border-color: #8a8a8a;
   --besm-focus: #8ab4f8; --besm-bg: #131416; --besm-error: #ff8a80; --besm-muted: #bdbdbd; --besm-faint: #9e9e9e;
   --besm-purple: #ce93d8; --besm-link: #8ab4f8; --besm-now: #4a3f00; --besm-current: #1c2b45; --besm-panel: #1a1f29;
-  --besm-bar: #616161;
+  --besm-bar: #616161; --besm-chip: #2d2d2d;
 """
 A11Y_CSS = """
 .jupyter-widgets.jupyter-widgets.jupyter-widgets:focus-visible, .jupyter-widgets.jupyter-widgets.jupyter-widgets :focus-visible,
@@ -94,6 +94,9 @@ A11Y_CSS = """
 .jupyter-widgets.widget-checkbox input[type="checkbox"] { width: 24px; height: 24px; flex: none; margin: 2px 8px 2px 0; }
 .jp-RenderedHTMLCommon a:any-link, .widget-html-content a:any-link { text-decoration: underline; }
 .widget-tab > .lm-TabBar .lm-TabBar-tab, .widget-tab > .lm-TabBar .lm-TabBar-tabLabel { color: var(--jp-ui-font-color1, #212121) !important; }
+/* a fold's closed header: ipywidgets' grey (--jp-ui-font-color2 on --jp-layout-color2) is 4.45:1 */
+.jupyter-widget-Collapse > .jupyter-widget-Collapse-header { color: var(--jp-ui-font-color1, #212121); }
+.jupyter-widget-Collapse.jupyter-widget-Collapse-open > .jupyter-widget-Collapse-header { color: var(--jp-ui-font-color0, #000); }
 [style*="color:#b00020"] { color: var(--besm-error, #b00020) !important; }
 [style*="color:#555"] { color: var(--besm-muted, #555) !important; }
 [style*="color:#888"] { color: var(--besm-faint, #666) !important; }
@@ -195,7 +198,7 @@ DASHBOARD_CSS = WIDGET_CSS + """
 .jp-RenderedMarkdown td, .jp-RenderedMarkdown th { text-align: left !important; vertical-align: top; }
 /* a calculator's answer: beside its inputs on a wide screen, kept in view while they scroll; on a phone its headline
    stays at the bottom of the screen while the inputs above it are changed */
-.besm-calculator > .besm-answer-line { position: sticky; bottom: 0; z-index: 3; background: #fff; padding: 4px 0;
+.besm-calculator > .besm-answer-line { position: sticky; bottom: 0; z-index: 3; background: var(--besm-bg, #fff); padding: 4px 0;
   border-top: 2px solid #4c72b0; }
 /* what stays in view (a calculator's answer, a tracker's order of play) sticks to the page's scrolling box: nothing between may clip */
 :is(.jp-OutputArea, .jp-OutputArea-child, .jp-OutputArea-output, .widget-tab-contents, .widget-box):has(.besm-calculator, .besm-play-box),

@@ -211,7 +211,7 @@ PLAY_CSS = """<style>
   .widget-tab-contents, .widget-box):has(.besm-play-box) { overflow: visible !important; }
 /* a list that scrolls in its own box (a TickPicker's) keeps its scrolling: spilled over the rows below, they would take its clicks */
 .besm-tracker .besm-order .widget-html-content { overflow: visible; }
-.besm-declared { border: 1px solid #c8d3e6; border-radius: 6px; padding: 4px 10px; background: #f7f9fd; }
+.besm-declared { border: 1px solid #c8d3e6; border-radius: 6px; padding: 4px 10px; background: var(--besm-panel, #f7f9fd); }
 .besm-dice-need .widget-html-content { font-size: 15px; }
 /* a save's name may be 64 characters: the Saved list shrinks to its row on a phone, the open list shows names whole */
 .jupyter-widgets.widget-dropdown.besm-saved { min-width: 0; max-width: 100%; }
@@ -224,11 +224,12 @@ PLAY_CSS = """<style>
   .besm-gm-screen .besm-play > .besm-order-pane { flex-basis: 28%; }
 }
 /* the GM screen: the acting side's card, and under it a bar with the odds and the button that resolves, kept at the
-   bottom of the screen while the card is on it (on a phone as on a laptop) */
+   bottom of the screen while the card is on it (on a phone as on a laptop); its backgrounds follow the page's colour
+   scheme (the kit's A11Y_CSS sets the variables in the dark one) */
 .besm-card { display: flex; flex-direction: column; gap: 0.35em; }
 .besm-card-part { border-top: 1px solid #dde3ee; padding-top: 0.25em; }
 .besm-card-part > .widget-html:first-child .widget-html-content { font-size: 14px; line-height: 1.3; }
-.besm-resolve-bar { position: sticky; bottom: 0; z-index: 5; background: #fff; border-top: 3px solid #1565c0; padding: 4px 8px 6px;
+.besm-resolve-bar { position: sticky; bottom: 0; z-index: 5; background: var(--besm-bg, #fff); border-top: 3px solid #1565c0; padding: 4px 8px 6px;
   box-shadow: 0 -3px 8px rgba(0, 0, 0, 0.12); margin-top: 0.4em; }
 .besm-resolve-bar .besm-odds-line .widget-html-content { font-size: 15px; line-height: 1.35; }
 .besm-resolve-bar details summary { cursor: pointer; }
@@ -242,7 +243,7 @@ PLAY_CSS = """<style>
 .besm-chips .widget-checkbox { width: auto !important; height: auto !important; margin: 0 !important; }  /* the toggle its own height: none over the next row */
 .besm-chips .widget-checkbox label, .besm-segmented .widget-radio-box label {
   display: inline-flex; align-items: center; gap: 0.35em; min-height: 30px; padding: 0 0.7em; border: 1px solid #9aa7bd;
-  border-radius: 16px; background: #f5f7fb; cursor: pointer; line-height: 1.2; }
+  border-radius: 16px; background: var(--besm-chip, #f5f7fb); cursor: pointer; line-height: 1.2; }
 .besm-chips .widget-checkbox label:has(input:checked), .besm-segmented .widget-radio-box label:has(input:checked) {
   background: #1565c0; border-color: #1565c0; color: #fff; }
 .besm-chips .widget-checkbox input, .besm-segmented .widget-radio-box input { margin: 0; }

@@ -1,6 +1,7 @@
 """The kit in JupyterLab (`make lab`): at 1366 px with the file browser open (JupyterLab's default), the Tri-Stat tracker of
-nbs/tristat/11_round_ui.ipynb fits its notebook's column and a click at the centre of each of its buttons lands on it. The
-widget rules of the dashboards and the site (WIDGET_CSS) reach JupyterLab through the kit (`besm_nb.ui.calc.lab_style`)."""
+nbs/tristat/11_round_ui.ipynb fits its notebook's column and a click at the centre of each of its buttons and toggles (the
+play screen's targets, modifiers and answers, one tap each) lands on it. The widget rules of the dashboards and the site
+(WIDGET_CSS) reach JupyterLab through the kit (`besm_nb.ui.calc.lab_style`)."""
 import os
 import shutil
 import subprocess
@@ -17,19 +18,23 @@ from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
 
-MEASURE = """() => {
+# what a GM clicks: the buttons, and the tick boxes and choices drawn as toggles (their label is what is tapped)
+CONTROLS = "button, .besm-chips .widget-checkbox label, .besm-segmented .widget-radio-box label"
+
+MEASURE = """(sel) => {
   const t = document.querySelector('.jp-NotebookPanel .besm-tracker'), nb = t.closest('.jp-NotebookPanel-notebook');
-  const col = nb.getBoundingClientRect(), buttons = [...t.querySelectorAll('button')].filter(b => b.offsetParent);
+  const col = nb.getBoundingClientRect(), buttons = [...t.querySelectorAll(sel)].filter(b => b.offsetParent);
   const name = b => b.innerText.trim() || b.title || b.className;
   return {tracker: Math.round(t.getBoundingClientRect().width), column: nb.clientWidth, overflow: nb.scrollWidth - nb.clientWidth,
           past: buttons.filter(b => b.getBoundingClientRect().right > col.left + nb.clientWidth + 1).map(name),
-          cut: buttons.filter(b => b.scrollWidth > b.clientWidth + 1).map(name), buttons: buttons.length,
+          cut: buttons.filter(b => b.scrollWidth > b.clientWidth + 1).map(name), controls: buttons.length,
+          toggles: buttons.filter(b => b.matches('label')).length,
           styles: document.querySelectorAll('style.besm-lab-style').length};
 }"""
 
-CLICKABLE = """() => {
+CLICKABLE = """(sel) => {
   const missed = [];
-  for (const b of [...document.querySelectorAll('.jp-NotebookPanel .besm-tracker button')].filter(b => b.offsetParent)) {
+  for (const b of [...document.querySelector('.jp-NotebookPanel .besm-tracker').querySelectorAll(sel)].filter(b => b.offsetParent)) {
     b.scrollIntoView({block: 'center', inline: 'nearest'});
     const r = b.getBoundingClientRect(), hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     if (!hit || !(hit === b || b.contains(hit)) || r.right > window.innerWidth) missed.push(b.innerText.trim() || b.className);
@@ -73,8 +78,8 @@ def lab_tracker(browser, style: bool = True) -> tuple[dict, list]:
             pg.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")  # not awaited: it waits for every cell
             pg.locator(".jp-NotebookPanel .besm-tracker").first.wait_for(timeout=300_000)
             pg.wait_for_function("document.querySelector('.jp-Notebook-ExecutionIndicator[data-status=\"idle\"]')", timeout=300_000)
-            measured = pg.evaluate(MEASURE)
-            missed = pg.evaluate(CLICKABLE)
+            measured = pg.evaluate(MEASURE, CONTROLS)
+            missed = pg.evaluate(CLICKABLE, CONTROLS)
         finally: ctx.close()
         return measured, missed
     finally:
@@ -89,4 +94,4 @@ def test_the_tristat_tracker_fits_its_column_in_jupyterlab(browser):
     assert measured["styles"] >= 1  # the kit's rules, shown before the tracker
     assert measured["tracker"] <= measured["column"] and measured["overflow"] <= 0, measured
     assert measured["past"] == [] and measured["cut"] == [], measured
-    assert missed == [] and measured["buttons"] >= 10, (missed, measured)
+    assert missed == [] and measured["controls"] >= 10, (missed, measured)
