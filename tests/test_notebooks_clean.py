@@ -41,3 +41,26 @@ def test_every_committed_notebook_is_clean():
         assert not any(c.get("outputs") for c in code), f"{nb_path}: outputs saved (run make export)"
         assert not any(c.get("execution_count") for c in code), f"{nb_path}: execution counts saved (run make export)"
         assert "widgets" not in nb.get("metadata", {}), f"{nb_path}: widget state saved"
+
+
+def heading_jumps(cells: list) -> list[str]:
+    "Markdown headings that go down more than one level at once (H1 to H3): the site build refuses them, after minutes."
+    out, last = [], 0
+    for c in cells:
+        if c["cell_type"] != "markdown": continue
+        fenced = False
+        for line in "".join(c["source"]).splitlines():
+            if line.startswith("```"): fenced = not fenced
+            level = len(line) - len(line.lstrip("#")) if not fenced and line.startswith("#") and line.lstrip("#").startswith(" ") else 0
+            if level:
+                if last and level > last + 1: out.append(f"H{last} to H{level}: {line[:60]}")
+                last = level
+    return out
+
+
+def test_headings_go_down_one_level_at_a_time():
+    assert heading_jumps([{"cell_type": "markdown", "source": ["# Title\n", "### Too deep"]}]) == ["H1 to H3: ### Too deep"]
+    assert heading_jumps([{"cell_type": "markdown", "source": ["# Title\n", "```\n", "### in a fence\n", "```"]}]) == []
+    found = {str(p.relative_to(ROOT)): j for p in sorted((ROOT / "nbs").rglob("*.ipynb"))
+             if ".ipynb_checkpoints" not in str(p) and (j := heading_jumps(json.loads(p.read_text())["cells"]))}
+    assert found == {}, found
