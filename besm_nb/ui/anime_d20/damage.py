@@ -8,6 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from html import escape
 from pathlib import Path
+from typing import Sequence
 
 import ipywidgets as widgets
 
@@ -19,6 +20,8 @@ from ...dice import fmt_odds, pct, require_int, roll
 from ...render import Result
 from ..calc import Calculator, bool_field, choice_field, html_text, int_field
 from ...store import fields, flag, text
+from ...roster import Entry, from_wounds, to_anime_character
+from ..roster import RosterPart
 from ..tracker import Bar, Play, Side, Tracker, last_html
 
 BEYOND_200_CHOICES = [("+3d6 once: 23d6 (literal)", "once"), ("20d6 at most", "cap"), ("+1d6 per 10 ft", "per_10ft")]
@@ -181,7 +184,9 @@ class WoundsTracker(Tracker):
                                                  ("Roll shock save", self.shock_save, "warning"))}
         self.wounds: Wounds = wounds_start(max_hp)
         self.changes: list[str] = []
-        setup = [self.row(self.who), rows["max_hp"], rows["hp"], self.row(self.buttons["Start"]), rows["fortitude"],
+        self.roster_part = RosterPart(self, "anime_d20", ["anime-character"], self.add_from_roster, lambda: [self.table_view["name"]],
+                                      self.kept, "character")
+        setup = [self.row(self.who), rows["max_hp"], rows["hp"], self.row(self.buttons["Start"]), self.roster_part, rows["fortitude"],
                  html_text("<b>Readings</b>: where the book can be read two ways"), rows["gritty"], rows["trigger"]]
         # the GM screen: the card holds the next hit (its damage typed, breaking the skin at one tap), the bar what it would
         # leave with the odds of its shock, the dice and the buttons that apply it; her full reading under the play area
@@ -219,6 +224,25 @@ class WoundsTracker(Tracker):
     def start(self) -> None:
         "Start a new record from the full and current Hit Points fields."
         self._did(wounds_start(self._value("max_hp"), self._value("hp")))
+
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: a record for the one character picked, as typing her name, Hit Points and Fortitude and pressing Start does."
+        if len(entries) != 1: raise ValueError(f"Add from roster: a wounds record follows one character; pick one, not {len(entries)}")
+        c = to_anime_character(entries[0])
+        def put():
+            self.who.value = c.name
+            for name, v in (("max_hp", c.max_hp), ("hp", c.hp), ("fortitude", c.fortitude)): self.fields[name].widget.value = v
+        self._once(put)
+        self.set_readings()
+        self.start()
+        return f"A record for {c.name}: {c.hp} of {c.max_hp} Hit Points."
+
+    def kept(self, name: str) -> Entry:
+        "Keep in roster: her Hit Points now and her Fortitude, in her roster entry (the record holds no attack or defences: her entry has them)."
+        like = next((e for e in self.roster_part.roster.entries if e.name == name), None)
+        if like is None: raise ValueError(f"Keep: {name} is not in the Anime d20 roster, and a wounds record holds no attack or defences; "
+                                          "keep her from the fight tracker first, then her Hit Points here")
+        return from_wounds(name, self.wounds, like=like, fortitude=self._value("fortitude"))
 
     def damage(self) -> None:
         "Take a hit of the amount shown, less armour."
@@ -362,6 +386,7 @@ class WoundsTracker(Tracker):
         self.buttons["Roll shock save"].disabled = self.dice_for() is None
         self.last.value = last_html(escape(self.changes[-1])) if self.changes else ""
         self._preview()
+        self.roster_part.offer()
 
 
 def wounds_tracker(max_hp: int = 40,  # full Hit Points to start with

@@ -16,7 +16,7 @@ from typing import Sequence
 import ipywidgets as widgets
 
 from ...checks import d20_check
-from ...dice import DiceFeed, InputError, fmt_odds, pct
+from ...dice import DiceFeed, InputError, checked, fmt_odds, pct
 from ...store import fields, from_fields, items, text, whole
 from ...anime_d20.fight import (ATTACK_ROWS, DEFENCES, FATE_USES, FIGHT_KIND, FIGHT_VERSION, GM_CONDITIONS, MANOEUVRES, MAX_ACTIONS,
                                      OTHERS_ROWS, SPREADING, WEAPON_KINDS, Aim, Answer, Attack, BlowOdds, BreakContact, ClearCondition, Delay, EndRound, EndTurn,
@@ -28,9 +28,11 @@ from ...anime_d20.mind import mind_attack_dc, mind_damage
 from ...anime_d20.modifiers import ATTACK_MODIFIERS, OPEN_LIMIT
 from ...besm_d20.damage_saves import MAX_EFFECTS
 from ...besm_d20.hit_locations import LOCATIONS
+from ...roster import Entry, to_anime_character
 from ..calc import ERROR_STYLE, TickPicker, fit, html_text, message_text, segmented, shared_layout, shared_style, style_kind
 from ..tracker import FOE_VIEWS, Bar, Play, Side, hide_left, last_html, own_draft
 from ..tracker import Tracker as _Kit
+from ..roster import RosterPart
 
 # the card's kinds of action on her Initiative, in the order offered (the common first), as the screen words them
 TURN_KINDS = {"attack": "attack", "grapple": "grapple", "delay": "wait", "total defence": "Total Defence", "aim": "aim",
@@ -80,8 +82,8 @@ def gm_initiative(typed: str,  # what the GM typed, e.g. "Oni -2, Aiko +1" ("": 
 # %% auto #0
 __all__ = ['TURN_KINDS', 'PACES', 'STEP', 'COMMON_SITUATIONS', 'SITUATIONS', 'ANSWER_WORDS', 'DISTANCES', 'MORE_OTHERS',
            'GM_DICE', 'FOE_LEFT', 'FIGHTER_FIELDS', 'OPTIONAL', 'WEAPON_FIELDS', 'RULE_FIELDS', 'MAIN_RULES', 'LABELS',
-           'TABLE', 'FIGHT_CSS', 'gm_initiative', 'log_entries', 'acting', 'fight_play', 'odds_html', 'replayed',
-           'read_state', 'Tracker']
+           'TABLE', 'FIGHT_CSS', 'ROSTER_WEAPON', 'gm_initiative', 'log_entries', 'acting', 'fight_play', 'odds_html',
+           'replayed', 'read_state', 'fighter_of', 'entry_of', 'Tracker']
 
 # %% ../../../nbs/anime_d20/27_fight_ui.ipynb #3544f207
 def _plain(record) -> dict:
@@ -333,6 +335,31 @@ def read_state(data: object,  # a saved state of the tracker (or a fight the eng
     return fighters, rules, fight, rolled, _table(data["table"]) if "table" in data else dict(TABLE)
 
 
+ROSTER_WEAPON = "Attack"  # the weapon a roster entry's one attack becomes (the entry names none)
+
+
+@checked
+def fighter_of(entry: Entry,  # an Anime d20 roster entry
+               side: str = "heroes",  # the side she joins
+               foe: bool = False,  # the players' view keeps her numbers back
+              ) -> Fighter:
+    "A roster entry as this fight's fighter, as the set-up form makes her from the same numbers: her attack as one melee weapon, her AC, defence, full Hit Points, Armour, Extra Defences and Fortitude; every other field as the form starts it."
+    c = to_anime_character(entry)
+    return Fighter(c.name, side, foe, ac=c.ac, defence=c.defence_bonus, hp=c.max_hp, armour=c.armour, extra_defences=c.extra_defences,
+                   fortitude=c.fortitude, weapons=(Weapon(ROSTER_WEAPON, bonus=c.attack_bonus, damage=c.damage),))
+
+
+@checked
+def entry_of(fighter: Fighter,  # a fighter of the set-up
+             hp: int | None = None,  # her Hit Points now (None: full)
+            ) -> Entry:
+    "Keep in roster: a fighter as an Anime d20 entry — her first weapon's bonus and damage as her attack (none: her Base Attack Bonus and the form's unarmed 1d3), AC, defence, Hit Points, Armour, Extra Defences, Fortitude."
+    w = fighter.weapons[0] if fighter.weapons else Weapon(ROSTER_WEAPON, bonus=fighter.bab)
+    return Entry("anime-character", {"name": fighter.name, "attack_bonus": w.bonus, "damage": w.damage, "ac": fighter.ac,
+                                     "defence_bonus": fighter.defence, "max_hp": fighter.hp, "hp": fighter.hp if hp is None else hp,
+                                     "extra_defences": fighter.extra_defences, "armour": fighter.armour, "fortitude": fighter.fortitude})
+
+
 def _show(w: widgets.Widget, on: bool) -> None:
     "Show or hide a widget that has a layout of its own."
     w.layout.display = None if on else "none"
@@ -508,6 +535,10 @@ class Tracker(_Kit):
             titles=("Readings and finer options",), selected_index=None, layout=shared_layout())
         rules_row = self.row(*(self.rule_widgets[n] for n in MAIN_RULES), cls="besm-rules-message")
         self.rules_message = self._row_messages[-1]
+        self.roster_side = segmented([("heroes", "heroes"), ("foes", "foes")], "heroes", "Join as")
+        self.roster_side.add_class("besm-roster-side")
+        self.roster_part = RosterPart(self, "anime_d20", ["anime-character"], self.add_from_roster, lambda: [f.name for f in self.fighters],
+                                      self.kept, "fighter", options=[self.roster_side])
         setup = [html_text("<b>Fighters</b> <small>(a change plays the fight again from its start with every action's own dice; it is "
                            "refused if the fight no longer plays, e.g. a newcomer once Initiative is rolled)</small>"),
                  self.fighters_view, self.row(self.edit, self.restart_button),
@@ -515,6 +546,7 @@ class Tracker(_Kit):
                  html_text("<b>A weapon</b> <small>(a new fighter gets the one here; more are added to the fighter named above)</small>"),
                  self.row(self.weapon_pick), *line(wlist, 4),
                  self.row(self.add_button, self.add_weapon_button, self.remove_weapon_button, self.remove_button, cls="besm-add-message"),
+                 self.roster_part,
                  html_text("<b>The table's options</b>"), rules_row, rules_more,
                  html_text("<b>Players' view</b>: a read-only page for the players (its link is at the top); foes are the fighters "
                            "marked so above"), self.row(self.show_foes)]
@@ -710,6 +742,25 @@ class Tracker(_Kit):
         self._say(f"{f.name} is {'updated' if updated else 'in the fight'}." + ("" if len(fighters) >= 2 else " Add another: a fight needs two."),
                   self.add_button._besm_message)
         self._pick_edit(f.name)
+
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: the entries join on the side chosen (foes: marked foes for the players' view), as the form adds a fighter; a name already in the fight is refused, and nobody joins."
+        known = {f.name for f in self.fighters}
+        twice = [e.name for e in entries if e.name in known]
+        if twice: raise ValueError(f"Add from roster: {twice[0]} is in the fight already (change her in the form, or remove her first)")
+        side = self.roster_side.value
+        joining = [fighter_of(e, side, side == "foes") for e in entries]
+        self._setup_to(list(self.fighters) + joining, self.rules)
+        hurt = [f"{c.name} joins at her full {c.max_hp} Hit Points (the roster has {c.hp}: the GM's harm, at any time, takes the rest)"
+                for c in map(to_anime_character, entries) if c.hp < c.max_hp]
+        return (f"{', '.join(e.name for e in entries)} {'is' if len(entries) == 1 else 'are'} in the fight, with the {side}."
+                + "".join(f" {h}." for h in hurt) + ("" if len(self.fighters) >= 2 else " Add another: a fight needs two."))
+
+    def kept(self, name: str) -> Entry:
+        "Keep in roster: the fighter of the set-up so named, with her Hit Points now if the fight is under way."
+        f = {g.name: g for g in self.fighters}[name]
+        hp = next((s.hp for s in standings(self.fight) if s.name == name), None) if self.fight is not None else None
+        return entry_of(f, hp)
 
     def remove_fighter(self) -> None:
         "Take the fighter picked in Edit out of the set-up."
@@ -926,6 +977,7 @@ class Tracker(_Kit):
 
     def refresh(self) -> None:
         self._show_setup()
+        self.roster_part.offer()
         entries = self.entries()
         self.log_view.value = "".join(f"<div style='line-height:1.4;margin-bottom:0.3em'>{e}</div>" for e in reversed(entries[-300:])) \
             or "<i>Nothing yet.</i>"

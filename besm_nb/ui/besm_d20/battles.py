@@ -23,6 +23,8 @@ from ...render import working_table
 from ...store import fields, items, text
 from ...dice import DiceFeed
 from ..calc import html_text, segmented, tick_box
+from ...roster import Entry, keep, to_army
+from ..roster import RosterPart
 from ..tracker import NO_FOES, Tracker, foes_table, last_html
 
 NARROW_CSS = """<style>
@@ -252,7 +254,11 @@ class BattleTracker(Tracker):
         self.battle_odds = html_text(cls="besm-battle-odds-out")
         self.log_view = html_text(cls="besm-log")
         a, b = self.forms["A"], self.forms["B"]
-        setup = [html_text(NARROW_CSS), a.box(self), b.box(self),
+        self.roster_side = segmented([("army A", "A"), ("army B", "B")], "A", "One picked is")
+        self.roster_side.add_class("besm-roster-side")
+        self.roster_part = RosterPart(self, "besm_d20", ["army"], self.add_from_roster, self._roster_names, self._kept, "army",
+                                      options=[self.roster_side])
+        setup = [html_text(NARROW_CSS), a.box(self), b.box(self), self.roster_part,
                  html_text("<b>Battle settings</b>"), self.row(self.characters, self.party_size, self.party_level),
                  self.row(self.participants, self.turn_minutes), self.row(self.battle_size, self.at_10000),
                  self.row(self.exact_multiple, self.largest), self.row(self.encounters),
@@ -314,6 +320,7 @@ class BattleTracker(Tracker):
 
     def refresh(self) -> None:
         self._once(self._refresh)
+        self.roster_part.offer()
 
     # -- drawing ------------------------------------------------------------------------------------
     def _army_table(self, side: str) -> str:
@@ -422,6 +429,10 @@ class BattleTracker(Tracker):
             if not self.troops[s]: raise ValueError(f"Start battle: army {s} has no troops yet")
             try: armies.append(army_from_troops(fm.name.value, fm.general_record(), self.troops[s]))
             except InputError as err: raise fm.told(err, "Army") from None
+        self._begin(armies, self.start_button._besm_message)
+
+    def _begin(self, armies: Sequence, where) -> None:
+        "The battle begun between these two armies, under the settings and readings shown."
         rules = BattleRules(exact_multiple=self.exact_multiple.value, largest=self.largest.value, zero_strength=self.zero.value,
                             psb=self.psb.value, chain=self.chain.value, turn_minutes=self.turn_minutes.value,
                             final_encounter=self.final.value, battle_size=self.battle_size.value, at_10000=self.at_10000.value,
@@ -434,7 +445,35 @@ class BattleTracker(Tracker):
         self.log_lines = [f"<b>Battle</b>: {escape(armies[0].name)} (AS {armies[0].strength:,}, AQ {armies[0].quality}) against "
                           f"{escape(armies[1].name)} (AS {armies[1].strength:,}, AQ {armies[1].quality}); {state.participants:,} soldiers: "
                           f"losses × {state.scale}."]
-        self._say("The battle is on: set any circumstances and play the first turn.", self.start_button._besm_message)
+        self._say("The battle is on: set any circumstances and play the first turn.", where)
+
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: the battle begun with the armies picked, as Start battle begins it with the armies of the forms (two picked: A, then B; one: the side chosen, the other from its form), one step."
+        if self.battle is not None: raise ValueError("Add from roster: the battle has started; press New battle to set up another")
+        if len(entries) > 2: raise ValueError(f"Add from roster: a battle has two armies; pick one or two, not {len(entries)}")
+        picked = dict(zip(SIDES, entries)) if len(entries) == 2 else {self.roster_side.value: entries[0]}
+        armies = []
+        for s in SIDES:
+            if s in picked: armies.append(to_army(picked[s]))
+            else:
+                fm = self.forms[s]
+                if not self.troops[s]: raise ValueError(f"Add from roster: army {s} has no troops in its form; pick its army too")
+                try: armies.append(army_from_troops(fm.name.value, fm.general_record(), self.troops[s]))
+                except InputError as err: raise fm.told(err, "Army") from None
+        self._begin(armies, self.roster_part.add_button._besm_message)
+        return f"{armies[0].name} against {armies[1].name}: the battle is on."
+
+    def _roster_names(self) -> list[str]:
+        "The armies Keep in roster offers: the battle's, once it is on (as they stand); else the forms' with troops."
+        if self.battle is not None: return [a.name for a in self.battle.state.armies]
+        return [self.forms[s].name.value.strip() for s in SIDES if self.troops[s] and self.forms[s].name.value.strip()]
+
+    def _kept(self, name: str) -> Entry:
+        "Keep in roster: the army so named, as the battle has it now, or as its form and troops make it."
+        if self.battle is not None: return keep(next(a for a in self.battle.state.armies if a.name == name))
+        fm = next(self.forms[s] for s in SIDES if self.forms[s].name.value.strip() == name)
+        try: return keep(army_from_troops(fm.name.value, fm.general_record(), self.troops[fm.side]))
+        except InputError as err: raise fm.told(err, "Army") from None
 
     def _need(self) -> Battle:
         if self.battle is None: raise ValueError("Start battle first")

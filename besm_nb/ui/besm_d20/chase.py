@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from html import escape
 from pathlib import Path
+from typing import Sequence
 
 import ipywidgets as widgets
 
@@ -19,7 +20,9 @@ from ...besm_d20.chase_odds import POLICIES, capture_odds, round_odds
 from ...dice import InputError, fmt_odds, pct
 from ...render import bar_chart, odds_table
 from ...store import fields, items, text
+from ...roster import Entry, keep, to_mecha
 from ..calc import fit, html_text, segmented, shared_layout, tick_box
+from ..roster import RosterPart
 from ..tracker import FOE_VIEWS, Bar, Play, Side, Tracker, last_html
 
 # %% auto #0
@@ -311,7 +314,11 @@ class ChaseTracker(Tracker):
         self.obstacle_adjust.observe(lambda _: self._choose(), names="value")
         table = self.row(self.players_side, self.show_foes, cls="besm-table-message")
         self.table_message = self._row_messages[-1]
-        setup = [W.HBox([self.pred.form(), self.prey.form()]),
+        self.roster_role = segmented([("predator", "predator"), ("prey", "prey")], "predator", "One picked is the")
+        self.roster_role.add_class("besm-roster-role")
+        self.roster_part = RosterPart(self, "besm_d20", ["chase-mecha"], self.add_from_roster, self._roster_names, self._kept, "mecha",
+                                      options=[self.roster_role])
+        setup = [W.HBox([self.pred.form(), self.prey.form()]), self.roster_part,
                  W.HBox([self.terrain, self.started, self.only_open]), W.HBox([self.init_p, self.init_q]),
                  html_text("<b>Readings</b>: where the book can be read two ways, or is silent"),
                  W.HBox([self.success, self.speed_tie]), W.HBox([self.terrain_bonus, self.cut_off]),
@@ -496,6 +503,29 @@ class ChaseTracker(Tracker):
         self._say("The chase is on: choose both manoeuvres." + (" (Undo brings back the chase before.)" if replaced else ""),
                   self.start_button._besm_message)
 
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: the entries fill the sides' set-up as typing them would (two: the predator, then the prey; one: the side chosen); Start chase then checks and begins it, one step."
+        if self.chase is not None: raise ValueError("Add from roster: a chase is under way; press New chase to set up another")
+        if len(entries) > 2: raise ValueError(f"Add from roster: a chase has two sides; pick one or two, not {len(entries)}")
+        mechas = [to_mecha(e) for e in entries]
+        hurt = [m.name for m in mechas if m.damage]
+        if hurt: raise ValueError(f"Add from roster: {hurt[0]} has taken damage; a chase starts undamaged (its set-up has no box for damage)")
+        sides = [self.pred, self.prey] if len(mechas) == 2 else [self.pred if self.roster_role.value == "predator" else self.prey]
+        for s, m in zip(sides, mechas): self._once(lambda s=s, m=m: s.show(m))
+        return (" and ".join(f"{m.name} is the {s.side}" for s, m in zip(sides, mechas))
+                + ": set the terrain and who started, then press Start chase.")
+
+    def _roster_names(self) -> list[str]:
+        "The sides Keep in roster offers: the chase's, once it is on; else those named in the set-up."
+        if self.chase is not None: return [self.chase.state.predator.name, self.chase.state.prey.name]
+        return [n for n in (self.pred.name.value.strip(), self.prey.name.value.strip()) if n]
+
+    def _kept(self, name: str) -> Entry:
+        "Keep in roster: the side so named, as the chase has it now (its damage too), or as its set-up is typed."
+        if self.chase is not None: m = next(m for m in (self.chase.state.predator, self.chase.state.prey) if m.name == name)
+        else: m = next(s for s in (self.pred, self.prey) if s.name.value.strip() == name).mecha()
+        return keep(m)
+
     def _throw(self, attempt):
         "The kit's dice box, with the engine's messages told in the screen's words."
         try: return self.throw(attempt)
@@ -560,6 +590,7 @@ class ChaseTracker(Tracker):
             side.head.value = f"<b>{side.side.capitalize()}</b> {escape(m.name if m else side.name.value)}: its manoeuvre"
         playing = c is not None and not c.over
         self.resolve_button.disabled = self.analyse_button.disabled = not playing
+        self.roster_part.offer()
         self._choose()
 
     def refresh_round(self) -> None:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from html import escape
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import ipywidgets as widgets
 
@@ -23,6 +23,8 @@ from ...checks import D20_BONUS_RANGE, Step
 from ...dice import InputError, fmt_odds, pct, roll
 from ...render import Result, bar_chart, odds_table
 from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, fit, html_text, int_field, message_text, segmented, tabs
+from ...roster import Entry, keep, to_target
+from ..roster import RosterPart
 from ..tracker import Bar, Play, Side, Tracker, last_html
 
 SOURCE_CHOICES = [("melee, armed or bare-handed (Strength)", "melee"), ("muscle-powered ranged (Strength)", "muscle-powered"),
@@ -260,12 +262,14 @@ class DamageSaveTracker(Tracker):
         for w in (self.bonus, self.sneak, self.attack_kind, self.attacker, self.cap, self.max_force):
             w.observe(lambda _: getattr(self, "_busy", False) or (self.show_odds(), self.declaration_changed()), names="value")
         self.d20.observe(lambda _: getattr(self, "_busy", False) or (self._show_dice(), self.declaration_changed()), names="value")
+        self.roster_part = RosterPart(self, "besm_d20", ["damage-target"], self.add_from_roster, lambda: [self.track.target.name],
+                                      lambda name: keep(self.track.target), "character")
         setup = [html_text("<b>The target</b>: Con bonus, Armour and Damn Healthy! add up to the Damage Save; Fortitude for dying saves; "
                            "Level for who counts as a mook. <i>Apply to this record</i> corrects the target and replays the record; "
                            "<i>New record</i> (at the top) starts afresh with it."),
                  _row(self.name, self.con, self.armour, self.dh), _row(self.fort, self.level, self.fp),
                  html_text("<b>Readings</b>: whether a natural 1 on the save always fails, and whether a Disabled result also counts as a hit."),
-                 _row(self.nat1, self.dhit), self.row(self.apply_button, cls="besm-target-message")]
+                 _row(self.nat1, self.dhit), self.row(self.apply_button, cls="besm-target-message"), self.roster_part]
         # the GM screen: the card holds the hit (a number typed for its Damage Bonus, the rest at one tap; the rarer parts in a
         # fold), the bar the odds of the save, the d20 and the buttons that apply it
         self.max_force.layout = W.Layout(width="auto", height="auto")  # as tall as the toggle it is drawn as (44 px on a phone)
@@ -354,6 +358,15 @@ class DamageSaveTracker(Tracker):
         "Correct the target (or the readings) and replay everything that happened to the record."
         self.track = DamageTrack(self._target(), self._rules(), self.track.events)
 
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: the record follows the one character picked, as typing her numbers and pressing Apply does (what happened to the record is replayed for her)."
+        if len(entries) != 1: raise ValueError(f"Add from roster: the record follows one character; pick one, not {len(entries)}")
+        t = to_target(entries[0])
+        self._once(lambda: [setattr(w, "value", v) for w, v in ((self.name, t.name), (self.con, t.con), (self.armour, t.armour),
+                            (self.dh, t.damn_healthy), (self.fort, t.fortitude), (self.level, t.level), (self.fp, t.fate_points))])
+        self.apply_target()
+        return f"The record now follows {t.name}."
+
     def _attacker(self) -> int:
         text = self.attacker.value.strip()
         if not text: return -1
@@ -397,6 +410,7 @@ class DamageSaveTracker(Tracker):
         self.log_view.value = "".join(f"<div style='line-height:1.4'>{len(log) - i}. {escape(l)}</div>"
                                       for i, l in enumerate(reversed(log[-300:]))) or "<i>Nothing yet.</i>"
         self.last.value = last_html(f"{len(log)}. {escape(log[-1])}") if log else ""
+        self.roster_part.offer()
 
     def _show_dice(self) -> None:
         "Which die the button needs, said before it is asked for."

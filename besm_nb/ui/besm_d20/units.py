@@ -51,7 +51,7 @@ def _morale_words(s: CombatState,  # the battle
     m = s.morale_mods(name)
     return f"morale: attack {m['attack']:+d}, damage {m['damage']:+d}, checks {m['morale']:+d}" if any(m.values()) else ""
 UNIT_LABELS = {"name": "Unit", "side": "Side", "counters": "Unit Size", "counter_hp": "Counter HP", "per_counter": "Creatures per counter",
-               "unit_type": "Type", "initiative": "Initiative", "attack": "Attack bonuses", "damage": "Damage", "ac": "AC", "armour": "Armour",
+               "unit_type": "Type", "level": "Level", "initiative": "Initiative", "attack": "Attack bonuses", "damage": "Damage", "ac": "AC", "armour": "Armour",
                "fortitude": "Fort", "reflex": "Ref", "will": "Will", "leader_cha": "Leader's Cha mod", "aura": "Aura of Command",
                "standing": "Standing", "ranged_attack": "Ranged bonuses", "ranged_damage": "Ranged damage",
                "range_increment": "Range increment (ft)", "hit_dice": "Hit Dice (average)", "constitution": "Constitution",
@@ -79,6 +79,8 @@ __all__ = ['GOBLINS', 'ACTION_LABELS', 'ATTACKS', 'READINGS_HELP', 'END_TURN', '
 from typing import Sequence
 
 from ...besm_d20.unit_rounds import apply_action
+from ...roster import Entry, keep, to_unit, to_unit_character
+from ..roster import RosterPart
 from ..tracker import NO_FOES, Bar, Play, Side, hide_left
 
 UNITS_LEFT = [(r"({foe}: [^\n<]*?); \d+ (?:counters )?left", r"\1"),  # counters left after a hit or an area effect
@@ -164,6 +166,7 @@ class UnitTracker(Tracker):
         self.u_per = F(W.IntText, "Creatures per counter", 10, "15em")
         self.u_type = F(W.Dropdown, "Type", "infantry", "15em", options=list(UNIT_TYPES))
         self.u_init = F(W.IntText, "Initiative", 0, "10em")
+        self.u_level = F(W.IntText, "Level", 1, "8em")  # the unit's Level: kept with its roster (a roster entry carries it)
         self.u_attack = F(W.Text, "Attack bonuses", "1", "13em")
         self.u_damage = F(W.Text, "Damage", "1d8", "11em")
         self.u_ac = F(W.IntText, "AC", 0, "7em"); self.u_armour = F(W.IntText, "Armour", 0, "9em")
@@ -261,15 +264,17 @@ class UnitTracker(Tracker):
         self.m_value = F(W.IntText, "Bonus", 1, "8em")
         self.award_button = self.button("Morale award", self.award, "besm-award")
         self.log_view = html_text(cls="besm-log")
+        self.roster_part = RosterPart(self, "besm_d20", ["unit", "unit-character"], self.add_from_roster,
+                                      lambda: [x.name for x in [*self.rosters, *self.characters]], self.kept, "unit or character")
         setup = [html_text(NARROW_CSS + "<b>Rosters</b>"), self.roster_view,
                  self.row(self.u_name, self.u_side, self.u_counters, self.u_hp, self.u_per, self.u_type),
                  self.row(self.u_init, self.u_attack, self.u_damage, self.u_ac, self.u_armour, *self.u_saves.values()),
                  self.row(self.u_ranged, self.u_ranged_damage, self.u_increment),
-                 self.row(self.u_cha, self.u_aura, self.u_elite, self.u_standing), self.row(self.add_button),
+                 self.row(self.u_level, self.u_cha, self.u_aura, self.u_elite, self.u_standing), self.row(self.add_button),
                  html_text("<b>Characters</b><div style='line-height:1.4'>Player characters and major NPCs: never in a unit; they "
                            "act in Initiative order among the units.</div>"),
                  self.row(self.ch_name, self.ch_side, self.ch_init), self.row(self.add_character_button),
-                 self.row(self.remove_pick, self.remove_button),
+                 self.row(self.remove_pick, self.remove_button), self.roster_part,
                  html_text("<b>Counter hit points</b>"), self.row(self.c_hd, self.c_con, self.c_tiny, self.c_tiny_con),
                  self.row(self.c_mounted, self.c_mount, self.c_mount_con, self.c_reading, self.c_con_reading), self.c_out, self.row(self.use_button),
                  html_text("<b>Readings</b>"), self.row(self.r_defence, self.r_rounding, self.r_third, self.r_size),
@@ -334,6 +339,7 @@ class UnitTracker(Tracker):
 
     def refresh(self) -> None:
         self._once(self._refresh)
+        self.roster_part.offer()
 
     # -- drawing ------------------------------------------------------------------------------------
     def _refresh(self) -> None:
@@ -500,7 +506,7 @@ class UnitTracker(Tracker):
     def _unit(self) -> Unit:
         attack, ranged = self._bonuses(self.u_attack.value, "Attack bonuses"), self._bonuses(self.u_ranged.value, "Ranged bonuses")
         try: return Unit(self.u_name.value, self.u_side.value, self.u_counters.value, self.u_hp.value, self.u_per.value, self.u_type.value,
-                         initiative=self.u_init.value, attack=attack, damage=self.u_damage.value.strip(), ac=self.u_ac.value,
+                         level=self.u_level.value, initiative=self.u_init.value, attack=attack, damage=self.u_damage.value.strip(), ac=self.u_ac.value,
                          armour=self.u_armour.value, **{s: self.u_saves[s].value for s in SAVES}, leader_cha=self.u_cha.value,
                          aura=self.u_aura.value, elite=self.u_elite.value, standing=self.u_standing.value, ranged_attack=ranged,
                          ranged_damage=self.u_ranged_damage.value.strip(), range_increment=self.u_increment.value)
@@ -521,6 +527,19 @@ class UnitTracker(Tracker):
         except InputError as err: raise ValueError(message_text(err, CHARACTER_LABELS)) from None
         self._taken(ch.name, "Character")
         self.characters.append(ch)
+
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: each unit joins the rosters and each character the characters, as the forms add them (before the battle; a name already in it is refused, and nobody joins)."
+        if self.combat is not None: raise ValueError("Add from roster: the battle has started; press New battle to set up another")
+        for e in entries:
+            self._taken(e.name, "Add from roster")
+            if e.kind == "unit": self.rosters.append(to_unit(e))
+            else: self.characters.append(to_unit_character(e))
+        return f"{', '.join(e.name for e in entries)} {'is' if len(entries) == 1 else 'are'} in the battle's set-up."
+
+    def kept(self, name: str) -> Entry:
+        "Keep in roster: the unit or character of the set-up so named (a unit as its roster was built: the battle's damage stays with the battle)."
+        return keep(next(x for x in [*self.rosters, *self.characters] if x.name == name))
 
     def remove_unit(self) -> None:
         if self.combat is not None: raise ValueError("Remove: the battle has started; press New battle to set up another")

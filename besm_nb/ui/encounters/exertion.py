@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
+from typing import Sequence
 
 import ipywidgets as widgets
 
@@ -14,7 +15,9 @@ from ...dice import InputError
 from ...encounters.actions import ATTRIBUTE_RANGE
 from ...encounters.exertion import (RECOVERY_RANGE, STAMINA_KIND, STAMINA_RANGE, STAMINA_VERSION, STATS, StaminaRecord,
                                          exertion_cost, rounds_until_collapse)
+from ...roster import Entry, keep, to_stamina_event
 from ..calc import fit, html_text, segmented, tick_box
+from ..roster import RosterPart
 from ..tracker import Bar, Play, Side, Tracker, last_html
 
 def _sized(w, width: str = "14em", label: str = "initial"):
@@ -114,8 +117,11 @@ class StaminaTracker(Tracker):
         self.stat.observe(lambda _: self._once(self._offer_points), names="value")
         for w in (self.points, self.hurt_stamina, self.hurt_health):
             w.observe(lambda _: getattr(self, "_busy", False) or self._declared_changed(), names="value")
+        self.roster_part = RosterPart(self, "encounters", ["stamina-character"], self.add_from_roster, lambda: list(self.record.fighters),
+                                      lambda name: keep(self.record.fighters[name]), "character")
         setup = [html_text("<b>Characters</b>: Stamina now blank for full"),
                  self.row(self.f_name, self.f_strength, self.f_willpower, self.f_max, self.f_now, self.f_heavy, self.b_add, cls="besm-add-message"),
+                 self.roster_part,
                  html_text("<b>Rules</b>: <i>exertion</i> charges each round of effort 1 Stamina (2 heavily encumbered); "
                            "<i>Stamina per rest</i> is what a round of doing nothing gives back (your game's recovery rules say)"),
                  self.row(self.exertion, self.recovery, self.b_rules, cls="besm-rules-message")]
@@ -188,6 +194,7 @@ class StaminaTracker(Tracker):
         finally: self._redrawing = False
         self.b_end.disabled = not r.fighters
         self.b_repeat.disabled = not r.can_repeat
+        self.roster_part.offer()
         self.status.value = (f'<div class="besm-round" data-round="{r.round}"><b>Who</b> <small>· round {r.round} · exertion '
                              f"{'on' if r.rules['exertion'] else 'off'} · {r.rules['recovery']} Stamina per rest</small></div>")
         self.log_view.value = "<br>".join(f"<code>R{n}: {escape(t)}</code>" for n, t in reversed(r.log[-60:])) or "<i>Nothing yet.</i>"
@@ -276,6 +283,11 @@ class StaminaTracker(Tracker):
         self.record.add(self.f_name.value, self.f_strength.value, self.f_willpower.value, self.f_max.value, stamina, self.f_heavy.value)
         name = self.f_name.value.strip()
         self.refresh(); self.who.value = name; self.f_name.value = ""
+
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: each entry joins through the record's own add event, checked as the form's is (a name already in it is refused, and nobody joins)."
+        for e in entries: self._relabel(lambda e=e: self.record.do(to_stamina_event(e)), {"name": "Add from roster"})
+        return f"{', '.join(e.name for e in entries)} {'is' if len(entries) == 1 else 'are'} in the fight."
 
     def _move_on(self, after: str | None = None) -> None:
         "The card moves on to the next character (after `after`, in the order of play, round the end) who has done nothing yet this round; it stays if there is none."

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 from html import escape
 from pathlib import Path
+from typing import Sequence
 
 import ipywidgets as widgets
 
@@ -21,7 +22,9 @@ from ...special.mountings import ROUGHNESS
 from ...special.rolls import MODIFIER_RANGE, SKILL_RANGE
 from ...special.vehicles import (AMMO, BYPASS_REACH, EMPTY_SEAT, ENGINE_DEFAULTS, ENGINE_DR_READINGS, FACINGS, FLAT_TYRE, FRONT_4,
                                       GONE_WINDSHIELD, TABLES, TYRES, VEHICLES, VITAL_PART, WINDOW_RULES)
+from ...roster import Entry, keep, to_vehicle_steps
 from ..calc import fit, html_text, segmented, shared_layout, tick_box
+from ..roster import RosterPart
 from ..tracker import NO_FOES, Bar, Play, Side, Tracker, foes_table, hide_left, last_html, order_html
 
 
@@ -307,9 +310,12 @@ class CarChaseTracker(Tracker):
                                                                         self._declared()), names="value")
         readings = W.VBox([html_text("<b>Readings</b>: where the chapter can be read two ways; set them between hits, kept with the chase"),
                            *self.readings.values(), self.row(self.b_rules, cls="besm-rules-message")])
+        self.roster_part = RosterPart(self, "special", ["vehicle"], self.add_from_roster, lambda: list(self.chase.vehicles),
+                                      lambda name: keep(self.chase.vehicles[name]), "vehicle")
         setup = [html_text("<b>Add a vehicle</b> (its driver comes with it; passengers board below, at any time)"),
                  self.row(self.f_name, self.f_kind, self.f_driver, self.f_skill, self.f_speed, self.f_tons, self.f_tyre, self.f_ht, self.f_hp,
                           self.f_limp, self.f_goggles, self.f_full, self.f_gas, self.f_nowind, self.b_add, cls="besm-add-message"),
+                 self.roster_part,
                  *self.foes_controls("vehicles"), readings]
         # the GM's card: the vehicle in view (one tap), its control roll's own modifier, a hit's choices; the rarer things in folds
         fold = lambda title, cls, *children: self._fold(title, cls, W.VBox(list(children), layout=W.Layout()))
@@ -381,6 +387,7 @@ class CarChaseTracker(Tracker):
                                    for v in c.vehicles.values()) or \
             "<i>No vehicles yet: add one in Set-up.</i>"
         self.b_end.disabled = bool(waiting) or not c.vehicles
+        self.roster_part.offer()
         self._once(lambda: [setattr(self.readings[k], "value", getattr(c.rules, k)) for k in self.readings])
         self._once(self._show_vehicle)
         self._guard(self._show_odds, quiet=True, where=self.b_hit._besm_message)
@@ -633,6 +640,12 @@ class CarChaseTracker(Tracker):
                                "none" if self.f_nowind.value else "intact")
         name = self.f_name.value.strip()
         self.refresh(); self.pick.value = name; self.f_name.value = ""; self.f_driver.value = ""
+
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: each vehicle joins through the chase's own steps, as the form and Board bring it in (its driver, then each passenger); a refusal changes nothing."
+        for e in entries:
+            for step in to_vehicle_steps(e): self._relabel(lambda step=step: self.chase.do(step), {"name": "Add from roster"})
+        return f"{', '.join(e.name for e in entries)} {'is' if len(entries) == 1 else 'are'} in the chase."
 
     def resolve_hit(self) -> None:
         "Roll the hit (or the burst's hits) with the dice typed, else the seed; the vehicle takes what they do."

@@ -22,9 +22,11 @@ from ...tristat.combat import (COMBAT_MODIFIERS, MODIFIERS_BY_NAME, VITAL_SPOT, 
 from ...tristat.round import (APPLIED_ROWS, FIGHT_KIND, FIGHT_VERSION, GRAPPLES, HEALTH_RANGE, Action, Attack, AttackPlan, Combatant,
                                    Fight, Response, action_kinds, answer_modifier, attack_modifier, can_act, fight_act, fight_from_dict,
                                    fight_next_round, fight_to_dict, incapacity, is_pinned, roll_initiative)
+from ...roster import Entry, keep, to_fighter
 from ..calc import TickPicker, fit, html_text, segmented, shared_layout, shared_style, style_kind
 from ..tracker import FOE_VIEWS, Bar, Play, Side, foes_table, last_html, own_draft
 from ..tracker import Tracker as _Kit
+from ..roster import RosterPart
 
 
 def _sized(w, label: str = "5.5em", width: str = "13em", own: bool = False):
@@ -293,8 +295,11 @@ class Tracker(_Kit):
         self.readings_message = self._row_messages[-1]
         declare = self.row(self.who, self.does, self.attack, self.energy, self.g_mod, self.note, cls="besm-declare-message")
         self.declare_message = self._row_messages[-1]  # what the declaration's choices say (a refused box) shows right under them
+        self.roster_part = RosterPart(self, "tristat", ["fighter"], self.add_from_roster, lambda: list(self.fight.fighters),
+                                      lambda name: keep(self.fight.fighters[name]), "fighter")
         setup = [html_text("<b>Combatants</b> (they change between rounds; the same name updates her)"), self.table, *form,
                  self.row(self.add_button, self.add_attack_button, cls="besm-add-message"), self.row(self.remove_pick, self.remove_button),
+                 self.roster_part,
                  html_text("<b>Readings</b>: where the book can be read two ways, or is silent; set between rounds, kept with the fight"
                            f"<ul style='margin:0.2em 0;padding-left:1.2em'>{explain}</ul>"), readings,
                  html_text("<b>Players' view</b>: a read-only page for the players' phones or a screen on the table, following this one "
@@ -431,11 +436,25 @@ class Tracker(_Kit):
                           conditions=tuple(x.strip() for x in self.f_conditions.value.split(",") if x.strip()))
         except InputError as err: raise _renamed(err, _COMBATANT_LABELS) from None
         updated = name in self.fight.fighters
-        self._changed(dict(self.fight.fighters) | {name: c})
-        t = self.table_view
-        t["foes"] = [n for n in t["foes"] if n != name] + ([name] if self.f_foe.value else [])
-        t["full"][name] = [max(1, c.health), max(1, c.energy)]
+        self._join(c, self.f_foe.value)
         self._say(f"{name} is {'updated' if updated else 'in the fight'}. Roll initiative when everyone is in.", self.add_button._besm_message)
+
+    def _join(self, c: Combatant, foe: bool) -> None:
+        "Put a combatant in the fight (in place of the one of her name): the form's and the roster's one way in."
+        self._changed(dict(self.fight.fighters) | {c.name: c})
+        t = self.table_view
+        t["foes"] = [n for n in t["foes"] if n != c.name] + ([c.name] if foe else [])
+        t["full"][c.name] = [max(1, c.health), max(1, c.energy)]
+
+    def add_from_roster(self, entries: Sequence[Entry]) -> str:
+        "Add from roster: each entry joins as the form would add her (between rounds only); a name already in the fight is refused, and nothing joins."
+        self._between_rounds("Add from roster")
+        for e in entries:
+            if e.name in self.fight.fighters:
+                raise ValueError(f"Add from roster: {e.name} is in the fight already (change her in the form, or Remove her first)")
+            self._join(to_fighter(e), False)
+        return (f"{', '.join(e.name for e in entries)} {'is' if len(entries) == 1 else 'are'} in the fight. "
+                "Roll initiative when everyone is in.")
 
     def add_attack(self) -> None:
         "Give the combatant named in the form one more attack (or replace hers of the same name)."
@@ -586,6 +605,8 @@ class Tracker(_Kit):
         for b in (self.add_button, self.add_attack_button, self.remove_button):
             b.disabled, b.tooltip = not between, "" if between else "between rounds only (Undo this round's actions, or Next round)"
         self.remove_button.disabled = not between or not self.fight.fighters
+        self.roster_part.add_button.disabled = not between
+        self.roster_part.offer()
         self.roll_init_button.disabled = not between or not self.fight.fighters or bool(self.fight.initiatives)
         self.roll_init_button.layout.display = None if self.fight.fighters and not self.fight.initiatives else "none"
         self.next_button.disabled = not self.fight.fighters
