@@ -1,5 +1,5 @@
 """The kit in JupyterLab (`make lab`): at 1366 px with the file browser open (JupyterLab's default), the Tri-Stat tracker of
-nbs/tristat/11_round_ui.ipynb fits its notebook's column and a click at the centre of each of its buttons and toggles (the
+nbs/tristat/11_round_ui.ipynb fits its notebook's column and a click at the centre of each of its buttons, fields and toggles (the
 play screen's targets, modifiers and answers, one tap each) lands on it. The widget rules of the dashboards and the site
 (WIDGET_CSS) reach JupyterLab through the kit (`besm_nb.ui.calc.lab_style`)."""
 import os
@@ -18,8 +18,9 @@ from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
 
-# what a GM clicks: the buttons, and the tick boxes and choices drawn as toggles (their label is what is tapped)
-CONTROLS = "button, .besm-chips .widget-checkbox label, .besm-segmented .widget-radio-box label"
+# what a GM clicks or types in: the buttons, the fields, and the tick boxes and choices drawn as toggles (their label is what is tapped)
+CONTROLS = ("button, select, input[type=text], input[type=number], textarea, .besm-chips .widget-checkbox label, "
+            ".besm-segmented .widget-radio-box label")
 
 MEASURE = """(sel) => {
   const t = document.querySelector('.jp-NotebookPanel .besm-tracker'), nb = t.closest('.jp-NotebookPanel-notebook');
@@ -28,7 +29,7 @@ MEASURE = """(sel) => {
   return {tracker: Math.round(t.getBoundingClientRect().width), column: nb.clientWidth, overflow: nb.scrollWidth - nb.clientWidth,
           past: buttons.filter(b => b.getBoundingClientRect().right > col.left + nb.clientWidth + 1).map(name),
           cut: buttons.filter(b => b.scrollWidth > b.clientWidth + 1).map(name), controls: buttons.length,
-          toggles: buttons.filter(b => b.matches('label')).length,
+          toggles: buttons.filter(b => b.matches('label')).length, fields: buttons.filter(b => !b.matches('button, label')).length,
           styles: document.querySelectorAll('style.besm-lab-style').length};
 }"""
 
@@ -94,4 +95,4 @@ def test_the_tristat_tracker_fits_its_column_in_jupyterlab(browser):
     assert measured["styles"] >= 1  # the kit's rules, shown before the tracker
     assert measured["tracker"] <= measured["column"] and measured["overflow"] <= 0, measured
     assert measured["past"] == [] and measured["cut"] == [], measured
-    assert missed == [] and measured["controls"] >= 10, (missed, measured)
+    assert missed == [] and measured["controls"] >= 10 and measured["fields"] >= 1, (missed, measured)
