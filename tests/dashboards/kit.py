@@ -115,6 +115,16 @@ def draft_kept(saves, want: Callable[[dict], bool], seconds: float = 60) -> None
         time.sleep(0.2)
 
 
+FOLLOWED = """() => [...document.querySelectorAll('.besm-play-box')].every(b => {
+  const s = b.querySelector('.besm-follow-step'); return !s || +(b.dataset.followed || 0) >= +s.dataset.step; })"""
+
+
+def settle(page) -> None:
+    "Wait until the page has followed play to the card (it moves the focus there: a box being typed in meanwhile would lose it)."
+    try: page.wait_for_function(FOLLOWED, timeout=5_000)
+    except Exception: pass  # a page that never followed (opened on a game already under way) has nothing pending
+
+
 def check_tracker_kit(page, url: str,  # the dashboard's address
                       tracker_selector: str,  # the tracker on the page (several widgets may be there)
                       step: Callable[[object], None],  # plays one action on the tracker
@@ -154,6 +164,7 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
         t.locator("button.besm-redo").click()
         steps_are(t, left + i + 1, back - i - 1)  # each redo waited for: counted on the history line
     t.locator(".besm-history-message", has_text="Redone").first.wait_for(timeout=10_000)
+    settle(page)  # redo moved play on: the page follows it before anything else is clicked
     assert settled(page, t, marker, after)
 
     # Download, then a corrupt upload (refused beside the control, the game kept), then the download uploaded back
@@ -173,9 +184,11 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
     assert marker(t) == after
     t.locator("button.besm-undo").click()  # something else on screen, so the upload visibly brings the save back
     t.locator(".besm-history-message", has_text="Undone").first.wait_for(timeout=10_000)
+    settle(page)  # undo moved play back: the page follows it before the upload is clicked
     upload("mine.json", json.dumps(saved).encode())
     t.locator(".besm-file-message", has_text="Loaded mine.json").first.wait_for(timeout=10_000)
     assert settled(page, t, marker, after)  # the message and the redrawn state are separate updates
+    settle(page)  # the upload moved play on: the page follows it before the name is typed
 
     # saves by name stay inside the saves folder
     name = t.locator(".besm-save-name input").first

@@ -11,7 +11,7 @@ from besm_nb.besm_d20.battle_odds import turn_odds
 from besm_nb.besm_d20.battles import Battle, BattleRules, army_from_troops, start_battle
 from besm_nb.dice import pct
 from besm_nb.ui.besm_d20.battles import DEFAULT_ARMIES, DEFAULT_TROOPS
-from tests.dashboards.kit import check_foes, check_tracker_kit, undo
+from tests.dashboards.kit import check_foes, check_tracker_kit, settle, undo
 from tests.helpers import assert_beside
 
 pytestmark = pytest.mark.browser
@@ -33,16 +33,6 @@ def fresh(page, dashboards_url):
     page.locator(".besm-battles").wait_for(timeout=120_000)
     page.locator("button.besm-new").click()  # the page resumes the last autosave: start afresh (the old one is kept)
     page.locator(".besm-battle-status", has_text="Set up both armies").wait_for(timeout=30_000)
-
-
-FOLLOWED = """() => [...document.querySelectorAll('.besm-play-box')].every(b => {
-  const s = b.querySelector('.besm-follow-step'); return !s || +(b.dataset.followed || 0) >= +s.dataset.step; })"""
-
-
-def settle(page):
-    "Wait until the page has followed play to the card (it moves the focus there: a box being typed in meanwhile would lose it)."
-    try: page.wait_for_function(FOLLOWED, timeout=5_000)
-    except Exception: pass  # a page that never followed (opened on a game already under way) has nothing pending
 
 
 FOLLOWS = "() => Math.max(0, ...[...document.querySelectorAll('.besm-play-box')].map(b => +(b.dataset.followed || 0)))"
