@@ -633,7 +633,7 @@ def to_defender_fields(entry: Entry) -> dict:
 
 
 def to_damage_save_fields(entry: Entry) -> dict:
-    "The Damage Save calculator's inputs about the character, from a roster entry: Constitution bonus, Armour Value, Damn Healthy! ranks (added up, her save bonus)."
+    "The Damage Save calculator's inputs about the character, from a roster entry: her Con bonus, her armour and her ranks of Damn Healthy! (added up, her save bonus)."
     t = to_target(entry)
     return {"con": t.con, "armour": t.armour, "damn_healthy": t.damn_healthy}
 
