@@ -239,19 +239,21 @@ def cmd_d20_attack(args) -> None:
     from besm_nb.anime_d20.combat import attack_odds, drop_below_zero
     who, extra = {}, args.extra_defences
     if getattr(args, "from"):
-        from besm_nb.roster import to_anime_character
-        a = to_anime_character(_entry(args, "--from", "anime_d20", "anime-character"))
-        if args.bonus is None: args.bonus = a.attack_bonus
-        if args.damage is None: args.damage = a.damage
+        from besm_nb.roster import to_attacker_fields  # the attack resolver's own mapping: the options typed win
+        a = _entry(args, "--from", "anime_d20", "anime-character")
+        f = to_attacker_fields(a)
+        if args.bonus is None: args.bonus = f["attack_bonus"]
+        if args.damage is None: args.damage = f["damage"]
         who["attacker"] = a.name
     if args.target_from:
-        from besm_nb.roster import to_anime_character
-        t = to_anime_character(_entry(args, "--target-from", "anime_d20", "anime-character"))
-        if args.ac is None: args.ac = t.ac
-        if args.defence is None and not args.no_defence: args.defence = t.defence_bonus
-        if args.armour is None: args.armour = t.armour
-        if args.hp is None: args.hp = max(0, t.hp)
-        if extra is None: extra = t.extra_defences
+        from besm_nb.roster import to_defender_fields
+        t = _entry(args, "--target-from", "anime_d20", "anime-character")
+        f = to_defender_fields(t)
+        if args.ac is None: args.ac = f["ac"]
+        if args.defence is None and not args.no_defence: args.defence = f["defence_bonus"]
+        if args.armour is None: args.armour = f["armour"]
+        if args.hp is None: args.hp = f["current_hp"]
+        if extra is None: extra = f["extra_defences"]
         who["target"] = t.name
     if args.bonus is None or args.ac is None or args.damage is None:
         args.command_parser.error("give --bonus, --ac and --damage, or take them from the Anime d20 roster (--from NAME, --target-from NAME)")
@@ -271,13 +273,13 @@ def cmd_d20_attack(args) -> None:
 
 def cmd_damage_save(args) -> None:
     "BESM d20: the exact chance of each result of a Damage Save."
-    from besm_nb.besm_d20.damage_saves import damage_save_odds
+    from besm_nb.besm_d20.damage_saves import damage_save_bonus, damage_save_odds
     from besm_nb.dice import fmt_odds
     who = {}
     if getattr(args, "from"):
-        from besm_nb.roster import to_target
-        t = to_target(_entry(args, "--from", "besm_d20", "damage-target"))
-        if args.save is None: args.save = t.save_bonus  # Constitution + Armour + Damn Healthy!
+        from besm_nb.roster import to_damage_save_fields  # the calculator's own mapping
+        t = _entry(args, "--from", "besm_d20", "damage-target")
+        if args.save is None: args.save = damage_save_bonus(**to_damage_save_fields(t))  # Constitution + Armour + Damn Healthy!
         who["target"] = t.name
     if args.save is None: args.command_parser.error("give --save, or --from NAME (a Damage Save character of the BESM d20 roster)")
     odds = damage_save_odds(args.save, args.dc, args.attack, args.stun_hits, args.lethal_hits, args.mook)

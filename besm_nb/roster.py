@@ -79,9 +79,10 @@ __all__ = ['ROSTER_KIND', 'ROSTER_VERSION', 'MAX_ENTRIES', 'MAX_GROUPS', 'MAX_ME
            'Kind', 'Entry', 'Group', 'Roster', 'RosterBehind', 'add_entry', 'keep_entry', 'update_entry',
            'remove_entry', 'add_group', 'update_group', 'remove_group', 'replace_roster', 'combatant', 'to_fighter',
            'to_mecha', 'to_unit', 'to_unit_character', 'to_army', 'to_target', 'to_anime_character', 'to_wounds',
-           'to_attacker_fields', 'to_defender_fields', 'to_vehicle_steps', 'to_stamina_event', 'keep', 'from_wounds',
-           'roster_to_dict', 'roster_from_dict', 'roster_to_text', 'roster_from_text', 'starter_roster', 'roster_path',
-           'load_roster', 'save_roster', 'read_roster', 'edit_roster']
+           'to_attacker_fields', 'to_defender_fields', 'to_damage_save_fields', 'to_vehicle_hit_fields',
+           'to_vehicle_steps', 'to_stamina_event', 'keep', 'from_wounds', 'roster_to_dict', 'roster_from_dict',
+           'roster_to_text', 'roster_from_text', 'starter_roster', 'roster_path', 'load_roster', 'save_roster',
+           'read_roster', 'edit_roster']
 
 # %% ../nbs/core/10_roster.ipynb #2d7b4319
 _VEHICLE_SETUP = tuple(STEPS["vehicle"])  # a vehicle as the car chase's "vehicle" step sets it up: name, kind, driver, skill …
@@ -629,6 +630,20 @@ def to_defender_fields(entry: Entry) -> dict:
     c = to_anime_character(entry)
     return {"ac": c.ac, "defence_bonus": c.defence_bonus, "extra_defences": c.extra_defences, "armour": c.armour,
             "current_hp": max(0, c.hp)}
+
+
+def to_damage_save_fields(entry: Entry) -> dict:
+    "The Damage Save calculator's inputs about the character, from a roster entry: her Con bonus, her armour and her ranks of Damn Healthy! (added up, her save bonus)."
+    t = to_target(entry)
+    return {"con": t.con, "armour": t.armour, "damn_healthy": t.damn_healthy}
+
+
+def to_vehicle_hit_fields(entry: Entry) -> dict:
+    "The vehicle damage resolver's inputs about the vehicle, from a roster entry, as the car chase sets it up for a hit: new, its glass whole and nothing flat or hurt."
+    chase = CarChase(steps=to_vehicle_steps(entry))
+    options = chase.hit_options(next(iter(chase.vehicles)))  # the vehicle first: the kind decides what the others may be
+    windows = options.pop("windows")
+    return options | {"windows_gone": windows.count("gone"), "tyre_flat": False}
 
 
 def to_vehicle_steps(entry: Entry) -> list[dict]:

@@ -546,14 +546,20 @@ class CarChase:
         v = self.vehicle(vehicle)
         return v.limp_mph if v.kind == "car" and v.flats and self.rules.flat_tyre == "limp" else None
 
+    def hit_options(self, vehicle: str,  # the vehicle hit
+                   ) -> dict:
+        "The damage resolver's options about the vehicle itself as it stands (kind, speed, glass, tyres, engine, tank, anyone beside the driver); the shot and the readings add theirs."
+        v = self.vehicle(vehicle)
+        return dict(vehicle=v.kind, tank_full=v.tank_full, gasoline=v.gasoline, tyre=v.tyre, speed_mph=v.speed, goggles=v.goggles,
+                    passenger=bool(v.passengers), engine_ht=v.engine_ht, engine_hp=v.engine_hp, engine_taken=min(v.engine_taken, v.engine_hp),
+                    engine_dead=v.engine_dead, windshield=v.windshield, rear_window=v.rear_window if v.kind == "car" else "intact",
+                    windows=tuple(v.windows))
+
     def _setup(self, v: Vehicle, facing: str, location: str, burst: bool, shot_dice: int | None, ammo: str, critical: int | None,
                tyre_flat: bool, side_pane: str) -> dict:
         "The damage resolver's options for a hit on this vehicle as it stands."
-        return dict(vehicle=v.kind, facing=facing, location=location, shot_dice=shot_dice, burst=burst, ammo=ammo, tank_full=v.tank_full,
-                    gasoline=v.gasoline, tyre=v.tyre, speed_mph=v.speed, goggles=v.goggles, passenger=bool(v.passengers),
-                    engine_ht=v.engine_ht, engine_hp=v.engine_hp, engine_taken=min(v.engine_taken, v.engine_hp),
-                    engine_dead=v.engine_dead, tyre_flat=tyre_flat, critical=critical, side_pane=side_pane, windshield=v.windshield,
-                    rear_window=v.rear_window if v.kind == "car" else "intact", windows=tuple(v.windows), **self.rules.resolver)
+        return dict(self.hit_options(v.name), facing=facing, location=location, shot_dice=shot_dice, burst=burst, ammo=ammo,
+                    tyre_flat=tyre_flat, critical=critical, side_pane=side_pane, **self.rules.resolver)
 
     def hit_odds(self, vehicle: str,  # the vehicle hit
                  damage: str,  # the weapon's damage, e.g. "6d6"

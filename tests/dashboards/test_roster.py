@@ -1,6 +1,8 @@
 """The roster in the trackers (issue 35), through real clicks and typing: a party built once (typed into a tracker's set-up
 and kept with Keep in roster), then a Tri-Stat fight and an Anime d20 fight each started afresh from it with Add from
 roster (toggles, one step each); after a reload both fights are still there, and so is the roster."""
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -67,5 +69,30 @@ def test_a_party_kept_once_starts_a_tristat_and_an_anime_d20_fight(page, dashboa
     t = page.locator(".besm-tracker"); t.wait_for(timeout=120_000)
     for name, *_ in PARTY: t.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=30_000)
     for name, *_ in PARTY: expect(t.locator(".besm-roster-pick").get_by_label(name, exact=True)).to_have_count(1)
+    assert page.errors == [], page.errors
+    assert page.outside == [], page.outside
+
+
+def test_the_attack_resolver_takes_its_attacker_and_target_from_the_roster(page, dashboards_server):
+    "Issue 35's calculators: a character kept in the Anime d20 roster is chosen in the attack resolver's picks; the inputs and the answer follow."
+    from besm_nb.anime_d20.modifiers import resolve_attack
+    from besm_nb.roster import AnimeCharacter, edit_roster, keep, keep_entry, read_roster
+    from tests.dashboards import test_anime_d20_attack as attack
+    from tests.helpers import field
+    url, server = dashboards_server
+    hotaru = AnimeCharacter("Hotaru", attack_bonus=11, damage="3d6+1", ac=19, defence_bonus=7, max_hp=25, hp=25, extra_defences=0,
+                            armour=4, fortitude=2)
+    edit_roster(server.saves, "anime_d20", keep_entry, keep(hotaru), seen=read_roster(server.saves, "anime_d20").revision)
+    attack.open_resolver(page, url)
+    attack.wait_for_output(page, attack.shown(resolve_attack(6, 14, "2d6+3", defence_bonus=4, armour=2, current_hp=20)))
+    page.get_by_label("Attacker from roster").select_option(label="Hotaru")
+    expect(field(page, "attack_bonus")).to_have_value("11", timeout=30_000)
+    expect(field(page, "damage")).to_have_value("3d6+1")
+    expect(page.locator(".besm-roster-calc-note").first).to_contain_text("Hotaru fills Attack bonus; Damage")
+    attack.wait_for_output(page, attack.shown(resolve_attack(11, 14, "3d6+1", defence_bonus=4, armour=2, current_hp=20)))
+    page.get_by_label("Target from roster").select_option(label="Hotaru")
+    expect(field(page, "ac")).to_have_value("19", timeout=30_000)
+    attack.wait_for_output(page, attack.shown(resolve_attack(11, 19, "3d6+1", defence_bonus=7, armour=4, current_hp=25)))
+    expect(page.locator(".besm-calculator .besm-link-href").first).to_have_attribute("href", re.compile(r"attack_bonus=11.*ac=19"))
     assert page.errors == [], page.errors
     assert page.outside == [], page.outside

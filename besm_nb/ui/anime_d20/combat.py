@@ -5,6 +5,8 @@
 # %% ../../../nbs/anime_d20/21_combat_ui.ipynb #48b57f86
 from __future__ import annotations
 
+from pathlib import Path
+
 import ipywidgets as widgets
 
 from ...anime_d20.combat import AC_RANGE, BONUS_RANGE
@@ -12,7 +14,9 @@ from ...anime_d20.modifiers import (ATTACK_MODIFIERS, DEFENCE_MODIFIERS, DEFENDI
                                    Row, block_result, resolve_attack)
 from ...dice import InputError, fmt_odds, headline_odds, roll
 from ...render import Result
+from ...roster import Entry, to_anime_character, to_attacker_fields, to_defender_fields
 from ..calc import Calculator, bool_field, choice_field, int_field, shared_layout, text_field, tick_field
+from ..roster import RosterPick, with_roster
 
 COUNTS = range(1, 6)  # the counts offered for a "per" row
 FLAT_FOOTED_DEX = range(1, 6)  # the Dexterity modifiers offered for the flat-footed row
@@ -101,9 +105,17 @@ def _roll_line(rng, **values) -> str:
             f"{max(0, share(dmg.total) - armour)}")
 
 
+def _target_unfilled(entry: Entry) -> str:
+    "What a target's entry leaves to the GM."
+    hp = to_anime_character(entry).hp
+    return ("Whether she defends, her defence situations and Block Ranged Attack are not in the roster: set them below."
+            + (f" Her Hit Points are below 0 ({hp}): 0 here." if hp < 0 else ""))
+
+
 def attack_calculator(seed: int | None = None,  # the first seed shown
+                      saves: str | Path | None = "",  # the saves folder its roster picks read ("": the dashboards'); None: no files
                      ) -> Calculator:
-    "Calculator: one fully modified Anime d20 attack against one defender, exactly."
+    "Calculator: one fully modified Anime d20 attack against one defender, exactly; the attacker and the target may be picked from the Anime d20 roster."
     paces = [(p, p) for p in PACES]
     attack_paces = [("still (not moving: needed to aim)", "still")] + paces
     attack_rows = _grouped(ATTACK_MODIFIERS, tuple(n for n in PACE_ROWS.values() if n) + tuple(
@@ -142,7 +154,10 @@ def attack_calculator(seed: int | None = None,  # the first seed shown
         intro="The attack must reach AC; a defence must beat the attack total; a natural 20 cannot be defended.")
     for f in calc.fields:  # the readings' choices are long: wide enough to read them whole
         if isinstance(f.widget, widgets.Dropdown): f.widget.layout = shared_layout(width="28em")
-    return calc
+    take = ("anime_d20", ["anime-character"])
+    return with_roster(calc, RosterPick(calc, *take, to_attacker_fields, "Attacker from roster",
+                                        "Her situations and pace this attack are not in the roster: set them below.", saves),
+                       RosterPick(calc, *take, to_defender_fields, "Target from roster", _target_unfilled, saves))
 
 # %% auto #0
 __all__ = ['COUNTS', 'FLAT_FOOTED_DEX', 'attack_result', 'attack_calculator']

@@ -23,8 +23,8 @@ from ...checks import D20_BONUS_RANGE, Step
 from ...dice import InputError, fmt_odds, pct, roll
 from ...render import Result, bar_chart, odds_table
 from ..calc import ERROR_STYLE, Calculator, bool_field, choice_field, fit, html_text, int_field, message_text, segmented, tabs
-from ...roster import Entry, keep, to_target
-from ..roster import RosterPart
+from ...roster import Entry, keep, to_damage_save_fields, to_target
+from ..roster import RosterPart, RosterPick, with_roster
 from ..tracker import Bar, Play, Side, Tracker, last_html
 
 SOURCE_CHOICES = [("melee, armed or bare-handed (Strength)", "melee"), ("muscle-powered ranged (Strength)", "muscle-powered"),
@@ -88,10 +88,17 @@ def _damage_save_roll(rng: random.Random,  # the random.Random the d20 comes fro
     return f"d20 {nat} {s.bonus:+d} = {s.total} vs DC {dc}: {s.outcome}"
 
 
+def _save_unfilled(entry: Entry) -> str:
+    "What a Damage Save character's entry leaves to the GM."
+    return (f"The hits she carries and whether she is a mook (her Level is {to_target(entry).level}: 5 or more below the "
+            "attacker's) are not in the roster: set them below.")
+
+
 def damage_save_calculator(seed: int | None = None,  # the first seed shown
+                           saves: str | Path | None = "",  # the saves folder its roster pick reads ("": the dashboards'); None: no files
                           ) -> Calculator:
-    "Calculator: the exact odds of each Damage Save result for an attack built from its parts, and a seeded roll."
-    return Calculator("Damage save odds (BESM d20)", [
+    "Calculator: the exact odds of each Damage Save result for an attack built from its parts, and a seeded roll; the target may be picked from the BESM d20 roster."
+    calc = Calculator("Damage save odds (BESM d20)", [
         int_field("con", "Target: Constitution bonus", 2, *CON_RANGE), int_field("armour", "Target: Armour Value", 2, *ARMOUR_RANGE),
         int_field("damn_healthy", "Target: Damn Healthy! ranks", 0, *RANKS_RANGE),
         int_field("stun_hits", "Target: stun hits carried", 0, *HITS_RANGE), int_field("lethal_hits", "Target: lethal hits carried", 0, *HITS_RANGE),
@@ -109,6 +116,7 @@ def damage_save_calculator(seed: int | None = None,  # the first seed shown
         bool_field("natural_1", "A natural 1 always fails", True)],
         damage_save_result, _damage_save_roll, seed=seed,
         intro="Fail: a hit. By more than 5: stunned. By more than 10: unconscious (stun) or disabled (lethal).")
+    return with_roster(calc, RosterPick(calc, "besm_d20", ["damage-target"], to_damage_save_fields, unfilled=_save_unfilled, saves=saves))
 
 # %% auto #0
 __all__ = ['SOURCE_CHOICES', 'WEAPON_CHOICES', 'CAP_CHOICES', 'ATTACK_CHOICES', 'UNITS', 'ATTACK_DEFAULTS', 'RARE',

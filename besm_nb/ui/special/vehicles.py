@@ -5,6 +5,8 @@
 # %% ../../../nbs/special/61_vehicles_ui.ipynb #11e2b810
 from __future__ import annotations
 
+from pathlib import Path
+
 import ipywidgets as widgets
 
 from ...dice import fmt_odds, headline_odds
@@ -13,7 +15,9 @@ from ...special.criticals import vehicle_critical
 from ...special.vehicles import (AMMO, ENGINE_DEFAULTS, ENGINE_DR_READINGS, ENGINE_HP, ENGINE_HT_LIMITS, FACINGS, FLAT_TYRE,
                                       CAR_WINDOWS, FRONT_4, GONE_WINDSHIELD, SPEED_RANGE, TABLES, TANK_MODIFIER_RANGE, TYRES, VEHICLES, VITAL_PART,
                                       WINDOW_RULES, roll_vehicle_hit, vehicle_hit_odds)
+from ...roster import to_vehicle_hit_fields
 from ..calc import Calculator, Panel, bool_field, choice_field, int_field, text_field
+from ..roster import RosterPick, with_roster
 from .rolls import WingResult, criticals_field
 
 READINGS = ("engine_dr", "front_4", "flat_tyre", "window_rule", "gone_windshield", "bike_tyre_dr", "one_die", "vital_part",
@@ -95,8 +99,9 @@ class _Adapt:
 
 def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
                               vehicle: str = "car",  # the vehicle at first
+                              saves: str | Path | None = "",  # the saves folder its roster pick reads ("": the dashboards'); None: no files
                              ) -> Calculator:
-    "Calculator: one hit on a car or motorcycle, its exact odds and a seeded, logged roll."
+    "Calculator: one hit on a car or motorcycle, its exact odds and a seeded, logged roll; the vehicle may be picked from the Special situations roster."
     ht, hp = ENGINE_DEFAULTS[vehicle]
     fields = [
         choice_field("vehicle", "Vehicle", list(VEHICLES), vehicle),
@@ -145,7 +150,9 @@ def vehicle_damage_calculator(seed: int | None = None,  # the first seed shown
     plain_rows = [rows[first + i] for i, f in enumerate(calc.fields) if f.name not in READINGS]
     folded = widgets.Accordion(children=[widgets.VBox(reading_rows)], titles=("Readings (switches)",), selected_index=None)
     calc.children = [rows[0]] + plain_rows + [folded] + rows[first + len(calc.fields):]
-    return calc
+    return with_roster(calc, RosterPick(calc, "special", ["vehicle"], to_vehicle_hit_fields, unfilled=(
+        "It comes in new, as the car chase brings it in (glass whole, no tyre flat, the engine unhurt): the shot, "
+        "what earlier hits did and the readings are set below."), saves=saves))
 
 # %% auto #0
 __all__ = ['READINGS', 'ONLY_FOR', 'critical_choices', 'vehicle_damage_result', 'vehicle_damage_calculator']
