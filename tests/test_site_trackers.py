@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import CHROMIUM_ARGS, chromium_path
 from tests.dashboards.kit import resize
@@ -440,4 +441,52 @@ def test_opened_from_disk_the_pages_read_and_say_why_they_are_snapshots(pw, prof
     assert "Opened from a file" in note.inner_text() and "http.server" in note.inner_text()
     assert "Fate" in pg.locator("h1").first.inner_text()
     assert ctx.outside == [], ctx.outside
+    ctx.close()
+
+
+def test_a_party_kept_once_starts_both_fights_on_the_site_and_offline(pw, profile):
+    """Issue 35 on the site: the party typed once into the Tri-Stat tracker and kept in the roster (another tab on the same
+    page offers it at once), a Tri-Stat fight and an Anime d20 fight each started from it with Add from roster; then, with
+    the server gone, a reload finds both fights and the roster on the device."""
+    from tests.dashboards import test_home_dice_tristat as tristat
+    from tests.dashboards import test_play_screen_fight as d20
+    from tests.dashboards.test_roster import D20_PARTY, PARTY, add_from_roster, keep
+    server = Server().start()
+    try:
+        ctx = open_profile(pw, profile)
+        pg, other = page_of(ctx), ctx.new_page()
+        for p in (pg, other):
+            p.goto(f"{server.url}/tristat/round_ui.html")
+            wait_live(p)
+        t = pg.locator(".besm-live .besm-tracker").first
+        tristat.add_fighters(pg, t, PARTY)
+        for name, *_ in PARTY:  # the other tab has the game: what it shows next comes from the roster alone
+            other.locator(".besm-live .besm-combatants td", has_text=name).first.wait_for(timeout=30_000)
+        for name, *_ in PARTY: keep(t, name)
+        for name, *_ in PARTY:  # the other tab was told, and offers them without being touched
+            expect(other.locator(".besm-live .besm-roster-pick").first.get_by_label(name, exact=True)).to_have_count(1, timeout=30_000)
+        other.close()
+        t.locator("button.besm-new").click()
+        t.locator(".besm-combatants", has_text="No combatants yet").wait_for(timeout=30_000)
+        add_from_roster(t, [name for name, *_ in PARTY], "Usagi, Naru are in the fight")
+        pg.goto(f"{server.url}/anime_d20/fight_ui.html")
+        wait_live(pg)
+        f = pg.locator(".besm-live .besm-d20-fight").first
+        d20.add_fighters(f, D20_PARTY)
+        for name, *_ in D20_PARTY: keep(f, name)
+        f.locator("button.besm-new").click()
+        f.locator(".besm-combatants", has_text="No fighters yet").wait_for(timeout=30_000)
+        add_from_roster(f, ["Minako"], "Minako is in the fight, with the heroes")
+        f.locator(".besm-roster-side").get_by_label("foes", exact=True).check()
+        add_from_roster(f, ["Kunzite"], "Kunzite is in the fight, with the foes")
+    finally:
+        server.stop()
+    for path, tracker, party in (("anime_d20/fight_ui.html", ".besm-d20-fight", D20_PARTY), ("tristat/round_ui.html", ".besm-tracker", PARTY)):
+        pg.goto(f"{server.url}/{path}") if path != "anime_d20/fight_ui.html" else pg.reload()
+        wait_live(pg)
+        t = pg.locator(f".besm-live {tracker}").first
+        for name, *_ in party:
+            t.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=30_000)
+            expect(t.locator(".besm-roster-pick").get_by_label(name, exact=True)).to_have_count(1)
+    assert ctx.outside == [] and ctx.errors == [], (ctx.outside, ctx.errors)
     ctx.close()

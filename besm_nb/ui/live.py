@@ -271,12 +271,12 @@ def build_tracker(name: str,  # 'module:Class', as `tracker_name` gave it
 
 
 def catch_up() -> int:
-    "Another tab has written the saves folder: each live tracker that can tell shows the latest. How many changed."
+    "Another tab has written the saves folder: each live tracker that can tell shows the latest game, and its roster the latest roster (a combatant kept in another tab is offered here at once). How many changed."
     changed = 0
     with batched():
         for t in _trackers:
-            look = getattr(t, "catch_up", None)
-            try: changed += bool(look()) if callable(look) else 0
-            except ValueError: pass  # a file mid-change: its own next look reads it again
+            for look in (getattr(t, "catch_up", None), getattr(getattr(t, "roster_part", None), "look", None)):
+                try: changed += bool(look()) if callable(look) else 0
+                except ValueError: pass  # a file mid-change: its own next look reads it again
     return changed
 
