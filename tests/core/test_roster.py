@@ -253,10 +253,12 @@ def test_five_thousand_entries_load_in_half_a_second(kind, tmp_path):
     path = tmp_path / "big.json"
     path.write_text(document_text(ROSTER_KIND, ROSTER_VERSION, big_roster(e, MAX_ENTRIES)))
     load_roster(path)  # the first read builds each check's caches (a module's first import, its first dice)
-    took = time.process_time()  # process time: other work on a shared machine does not count
-    assert len(load_roster(path).entries) == MAX_ENTRIES
-    took = time.process_time() - took
-    assert took <= 0.5, f"{MAX_ENTRIES} {kind} entries took {took:.2f} s"
+    took = []
+    for _ in range(3):  # process time, the best of three: other work on a shared machine slows a run, never speeds it
+        start = time.process_time()
+        assert len(load_roster(path).entries) == MAX_ENTRIES
+        took.append(time.process_time() - start)
+    assert min(took) <= 0.5, f"{MAX_ENTRIES} {kind} entries took {min(took):.2f} s at best"
 
 
 def test_one_more_than_the_cap_is_refused_before_any_entry_is_read():
