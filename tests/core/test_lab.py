@@ -1,7 +1,8 @@
 """The kit in JupyterLab (`make lab`): at 1366 px with the file browser open (JupyterLab's default), the Tri-Stat tracker of
-nbs/tristat/11_round_ui.ipynb fits its notebook's column and a click at the centre of each of its buttons, fields and toggles (the
+nbs/tristat/11_round_ui.ipynb (its cells run down to the one showing it, after the source's round) fits its notebook's column and a click at the centre of each of its buttons, fields and toggles (the
 play screen's targets, modifiers and answers, one tap each) lands on it. The widget rules of the dashboards and the site
 (WIDGET_CSS) reach JupyterLab through the kit (`besm_nb.ui.calc.lab_style`)."""
+import json
 import os
 import shutil
 import subprocess
@@ -17,6 +18,8 @@ from tests.conftest import free_port
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
+
+SHOWN_BY = "9e016e57"  # the notebook's cell that shows the tracker, after the source's round played through its buttons
 
 # what a GM clicks or types in: the buttons, the fields, and the tick boxes and choices drawn as toggles (their label is what is tapped)
 CONTROLS = ("button, select, input[type=text], input[type=number], textarea, .besm-chips .widget-checkbox label, "
@@ -49,6 +52,9 @@ def lab_tracker(browser, style: bool = True) -> tuple[dict, list]:
     home = Path(tempfile.mkdtemp(prefix="besm-lab-"))
     (home / "work").mkdir()
     shutil.copy(ROOT / "nbs" / "tristat" / "11_round_ui.ipynb", home / "work" / "round_ui.ipynb")  # autosave never touches nbs/
+    cells = json.loads((home / "work" / "round_ui.ipynb").read_text())["cells"]
+    shown_at = next((i for i, c in enumerate(cells) if c.get("id") == SHOWN_BY), None)
+    assert shown_at is not None, f"the cell {SHOWN_BY} that shows the tracker is no longer in the notebook: name the one that does"
     env = os.environ | {k: str(home / v) for k, v in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTERLAB_WORKSPACES_DIR", "ws"),
                                                        ("JUPYTERLAB_SETTINGS_DIR", "settings"), ("JUPYTER_RUNTIME_DIR", "rt"))}
     if not style: env["BESM_NB_LAB_STYLE"] = "off"
@@ -76,7 +82,11 @@ def lab_tracker(browser, style: bool = True) -> tuple[dict, list]:
                 || window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel""", timeout=120_000)
             if pg.locator(".jp-Dialog .jp-mod-accept").count(): pg.locator(".jp-Dialog .jp-mod-accept").click()
             assert pg.locator(".jp-FileBrowser").first.is_visible()  # the file browser open, as JupyterLab starts
-            pg.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")  # not awaited: it waits for every cell
+            # the cells down to the one showing the tracker, as a GM opening it does (not awaited: it waits for every cell). Not
+            # run-all: in about one run in three, JupyterLab's widget manager stops taking the kernel's messages during the last
+            # proofs ("widget model not found"), with the kernel idle and every cell run, and the notebook shows busy for ever
+            pg.evaluate("""k => { const nb = window.jupyterapp.shell.currentWidget.content; nb.activeCellIndex = k + 1;
+                                  window.jupyterapp.commands.execute('notebook:run-all-above'); }""", shown_at)
             pg.locator(".jp-NotebookPanel .besm-tracker").first.wait_for(timeout=300_000)
             pg.wait_for_function("document.querySelector('.jp-Notebook-ExecutionIndicator[data-status=\"idle\"]')", timeout=300_000)
             measured = pg.evaluate(MEASURE, CONTROLS)
