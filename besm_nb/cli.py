@@ -190,21 +190,22 @@ def cmd_tristat_attack(args) -> None:
     from besm_nb.tristat.combat import MODIFIERS_BY_NAME, VITAL_SPOT, dodge_odds, expected_loss, health_lost_odds, hit_odds
     mental, adds_acv, who = False, True, {}
     if getattr(args, "from"):
-        from besm_nb.roster import to_fighter
-        f = to_fighter(_entry(args, "--from", "tristat", "fighter"))
-        if not f.attacks: raise InputError("--from", f"{f.name} has no attack")
-        a = f.attack(args.attack) if args.attack else f.attacks[0]
-        if a.controls: raise InputError("--attack", f"{f.name}'s {a.name} controls or deceives: it costs no Health, which is what this gives")
-        mental, adds_acv, who = a.mental, a.adds_acv, {"attacker": f.name, "attack": a.name}
-        if args.acv is None: args.acv = f.mind if mental else f.acv  # a mental attack rolls against Mind
-        if args.power is None: args.power = a.power
+        from besm_nb.roster import to_tristat_attacker_fields  # the hit-and-dodge calculator's own mapping: the options typed win
+        e = _entry(args, "--from", "tristat", "fighter")
+        try: f = to_tristat_attacker_fields(e, args.attack)
+        except InputError as err: raise InputError({"entry": "--from"}.get(err.param, "--attack"), str(err).split(": ", 1)[1]) from None
+        if f["controls"]: raise InputError("--attack", f"{e.name}'s {f['attack']} controls or deceives: it costs no Health, which is what this gives")
+        mental, adds_acv, who = f["mental"], f["adds_acv"], {"attacker": e.name, "attack": f["attack"]}
+        if args.acv is None: args.acv = f["acv"]  # her Mind, for a mental attack
+        if args.power is None: args.power = f["power"]
     elif args.attack: args.command_parser.error("--attack picks one of the attacks of the fighter --from names: give --from too")
     if args.target_from:
-        from besm_nb.roster import to_fighter
-        t = to_fighter(_entry(args, "--target-from", "tristat", "fighter"))
-        if args.dodge and args.dcv is None: args.dcv = t.mind if mental else t.dcv
-        if args.armour is None: args.armour = t.armour
-        if args.force_field is None: args.force_field = t.force_field
+        from besm_nb.roster import to_tristat_target_fields
+        t = _entry(args, "--target-from", "tristat", "fighter")
+        f = to_tristat_target_fields(t, mental)
+        if args.dodge and args.dcv is None: args.dcv = f["dcv"]
+        if args.armour is None: args.armour = f["armour"]
+        if args.force_field is None: args.force_field = f["force_field"]
         who["target"] = t.name
     if args.acv is None or args.power is None: args.command_parser.error("give --acv and --power, or --from NAME (a fighter of the Tri-Stat roster)")
     if args.dodge and args.dcv is None: args.command_parser.error("--dodge needs --dcv, the defender's Defence Combat Value")

@@ -79,10 +79,10 @@ __all__ = ['ROSTER_KIND', 'ROSTER_VERSION', 'MAX_ENTRIES', 'MAX_GROUPS', 'MAX_ME
            'Kind', 'Entry', 'Group', 'Roster', 'RosterBehind', 'add_entry', 'keep_entry', 'update_entry',
            'remove_entry', 'add_group', 'update_group', 'remove_group', 'replace_roster', 'combatant', 'to_fighter',
            'to_mecha', 'to_unit', 'to_unit_character', 'to_army', 'to_target', 'to_anime_character', 'to_wounds',
-           'to_attacker_fields', 'to_defender_fields', 'to_damage_save_fields', 'to_vehicle_hit_fields',
-           'to_vehicle_steps', 'to_stamina_event', 'keep', 'from_wounds', 'roster_to_dict', 'roster_from_dict',
-           'roster_to_text', 'roster_from_text', 'starter_roster', 'roster_path', 'load_roster', 'save_roster',
-           'read_roster', 'edit_roster']
+           'to_attacker_fields', 'to_defender_fields', 'to_tristat_attacker_fields', 'to_tristat_target_fields',
+           'to_damage_save_fields', 'to_vehicle_hit_fields', 'to_vehicle_steps', 'to_stamina_event', 'keep',
+           'from_wounds', 'roster_to_dict', 'roster_from_dict', 'roster_to_text', 'roster_from_text', 'starter_roster',
+           'roster_path', 'load_roster', 'save_roster', 'read_roster', 'edit_roster']
 
 # %% ../nbs/core/10_roster.ipynb #2d7b4319
 _VEHICLE_SETUP = tuple(STEPS["vehicle"])  # a vehicle as the car chase's "vehicle" step sets it up: name, kind, driver, skill …
@@ -630,6 +630,27 @@ def to_defender_fields(entry: Entry) -> dict:
     c = to_anime_character(entry)
     return {"ac": c.ac, "defence_bonus": c.defence_bonus, "extra_defences": c.extra_defences, "armour": c.armour,
             "current_hp": max(0, c.hp)}
+
+
+@checked
+def to_tristat_attacker_fields(entry: Entry,  # a roster entry of kind "fighter"
+                               attack: str | None = None,  # which of her attacks (None: her first)
+                              ) -> dict:
+    "A Tri-Stat attack's attacker inputs, from a roster entry: the ACV she rolls (her Mind, for a mental attack), the attack's power, its name, and whether it is mental, adds her ACV or controls."
+    f = to_fighter(entry)
+    if not f.attacks: raise InputError("entry", f"{f.name} has no attack")
+    a = f.attacks[0] if attack is None else f.attack(attack)
+    return {"acv": f.mind if a.mental else f.acv, "power": a.power, "attack": a.name, "mental": a.mental, "adds_acv": a.adds_acv,
+            "controls": a.controls}
+
+
+@checked
+def to_tristat_target_fields(entry: Entry,  # a roster entry of kind "fighter"
+                             mental: bool = False,  # is the attack she meets mental? Then she dodges with her Mind
+                            ) -> dict:
+    "A Tri-Stat attack's defender inputs, from a roster entry: the DCV she dodges with (her Mind, against a mental attack), her armour and her force field."
+    t = to_fighter(entry)
+    return {"dcv": t.mind if mental else t.dcv, "armour": t.armour, "force_field": t.force_field}
 
 
 def to_damage_save_fields(entry: Entry) -> dict:

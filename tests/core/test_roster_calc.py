@@ -30,7 +30,8 @@ def same(picked, by_hand):
     assert picked.values == by_hand.values
     assert picked.answer.value == by_hand.answer.value and picked.output.value == by_hand.output.value
     assert picked.link_query() == by_hand.link_query()
-    assert picked.roll_fn(random.Random(5), **picked.values) == by_hand.roll_fn(random.Random(5), **by_hand.values)
+    if picked.roll_fn is None: assert by_hand.roll_fn is None  # no Roll (the Tri-Stat hit and dodge: exact odds only)
+    else: assert picked.roll_fn(random.Random(5), **picked.values) == by_hand.roll_fn(random.Random(5), **by_hand.values)
 
 
 @pytest.fixture
@@ -163,3 +164,33 @@ def test_a_pick_takes_only_its_own_systems_kinds():
     calc = damage_save_calculator(saves=None)
     with pytest.raises(ValueError, match="kinds"):
         RosterPick(calc, "besm_d20", ["vehicle"], dict)
+
+
+def test_the_tristat_hit_and_dodge_takes_an_attacker_and_a_target_from_the_roster():
+    from besm_nb.ui.tristat.combat import attack_calculator as tristat_calculator
+    calc = tristat_calculator(saves=None)  # no saves folder: the starters, source 001's worked round
+    attacker, target = calc.roster_picks
+    assert (attacker.pick.description, target.pick.description) == ("Attacker from roster", "Target from roster")
+    assert [v for _, v in attacker.pick.options] == ["", "Jadeite", "Sailor Moon", "Mercury", "Mars", "Tuxedo Mask"]
+    before = calc.answer.value
+    attacker.choose("Mars"); target.choose("Mercury")
+    same(calc, typed(tristat_calculator(saves=None), acv=7, dcv=4))  # Mars's ACV 7 against Mercury's DCV 4
+    assert calc.answer.value != before and "Lands: 35/72" in calc.answer.value  # 21/36 to hit × 30/36 past the dodge
+    assert "Mars" not in calc.link_query() and "dcv=4" in calc.link_query()
+
+
+@pytest.mark.parametrize("attacker, target, attack", [("Jadeite", "Mercury", ()), ("Mars", "Sailor Moon", ()),
+                                                      ("Hotaru", "Hotaru", ("--attack", "Mind Lance")), ("Hotaru", "Mars", ())])
+def test_the_tristat_hit_and_dodge_agrees_with_the_command_line(tmp_path, capsys, attacker, target, attack):
+    import json
+    from besm_nb.cli import main
+    from besm_nb.tristat.round import Attack, Combatant
+    from besm_nb.ui.tristat.combat import attack_calculator as tristat_calculator, attack_result
+    psychic = Combatant("Hotaru", 5, 4, 40, 50, mind=9, attacks=(Attack("Mind Lance", 20, mental=True), Attack("Kick", 10)))
+    edit_roster(tmp_path, "tristat", add_entry, keep(psychic), seen=0)
+    calc = tristat_calculator(saves=tmp_path)
+    calc.roster_picks[1].choose(target); calc.roster_picks[0].choose(attacker)  # either order: the target's DCV follows the attack
+    assert main(["tristat-attack", "--from", attacker, *attack, "--target-from", target, "--dodge", "--saves", str(tmp_path), "--json"]) in (0, None)
+    cli = json.loads(capsys.readouterr().out)
+    assert str(attack_result(**calc.values).exact["lands"]) == cli["lands"]["exact"]
+    if attacker == "Hotaru": assert (calc.values["acv"], calc.values["dcv"]) == (9, 9 if target == "Hotaru" else 0)  # Mind against Mind

@@ -6,12 +6,15 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 from ...checks import Step
 from ...dice import fmt_odds, headline_odds
 from ...render import Result
+from ...roster import Entry, to_tristat_attacker_fields, to_tristat_target_fields
 from ...tristat.combat import (CV_RANGE, RULE, dodge_modifier, dodge_odds, expected_loss, health_lost_odds, hit_odds)
 from ..calc import Calculator, bool_field, choice_field, int_field
+from ..roster import RosterPick, with_roster
 
 # %% auto #0
 __all__ = ['DEFENCES', 'attack_result', 'attack_calculator', 'defence_result', 'defence_calculator']
@@ -33,14 +36,42 @@ def attack_result(acv: int,  # the attacker's ACV
     return Result(f"Lands: {headline_odds(odds['lands'])}", working, odds, "the attack", highlight=["lands"], exact={"lands": odds["lands"]})
 
 
+def _dodges_with(target: Entry,  # the target's roster entry
+                 attacker: Entry | None,  # the attacker's, if one is picked
+                ) -> dict:
+    "The target's input: her DCV, or her Mind when the attacker picked makes a mental attack."
+    try: mental = attacker is not None and to_tristat_attacker_fields(attacker)["mental"]
+    except ValueError: mental = False  # an attacker with no attack: nothing to say it is mental
+    return {"dcv": to_tristat_target_fields(target, mental)["dcv"]}
+
+
+def _attacker_unfilled(entry: Entry) -> str:
+    "What an attacker's entry leaves to the GM."
+    a = to_tristat_attacker_fields(entry)
+    return (f"Her first attack, {a['attack']}, is the one counted" + ("; it is mental, so her Mind is used, and the target's." if a["mental"] else ".")
+            + " This attack's roll modifier is not in the roster: set it below.")
+
+
 def attack_calculator(seed: int | None = None,  # unused: no roll here; kept for a uniform signature
+                      saves: str | Path | None = "",  # the saves folder its roster picks read ("": the dashboards'); None: no files
                      ) -> Calculator:
-    "Calculator: chance to hit, to dodge the n-th attack, and to land through the dodge."
-    return Calculator("Hit and dodge (Tri-Stat)",
+    "Calculator: chance to hit, to dodge the n-th attack, and to land through the dodge; the attacker and the target may be picked from the Tri-Stat roster."
+    calc = Calculator("Hit and dodge (Tri-Stat)",
                       [int_field("acv", "Attacker's ACV (or Mind)", 8, *CV_RANGE), int_field("attack_modifier", "Attack roll modifier", 0, -20, 20),
                        int_field("dcv", "Defender's DCV (or Mind)", 5, *CV_RANGE), int_field("nth", "This is her dodge number", 1, 1, 20),
                        int_field("dodge_extra", "Other dodge modifier", 0, -20, 20)],
                       attack_result, intro="Modifiers add to the roll: + is harder. Each dodge after the first in a round is 2 harder.")
+    take = ("tristat", ["fighter"])
+    entry = lambda pick: pick.roster.entry(pick.pick.value) if pick.pick.value else None
+
+    def attacker_fields(e: Entry) -> dict:  # with a target picked, her DCV follows: her Mind against a mental attack
+        fields = {"acv": to_tristat_attacker_fields(e)["acv"]}
+        return fields | (_dodges_with(entry(target), e) if target.pick.value else {})
+
+    attacker = RosterPick(calc, *take, attacker_fields, "Attacker from roster", _attacker_unfilled, saves)
+    target = RosterPick(calc, *take, lambda e: _dodges_with(e, entry(attacker)), "Target from roster",
+                        "Which dodge of her round this is, and any other modifier to it, are not in the roster: set them below.", saves)
+    return with_roster(calc, attacker, target)
 
 # %% ../../../nbs/tristat/10_combat_ui.ipynb #c8a1a428
 DEFENCES = ("stand", "dodge", "shield", "counterattack", "dodge + shield", "dodge + counterattack",
