@@ -480,8 +480,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--dodge", action="store_true", help="the defender dodges (give her --dcv)")
     c.add_argument("--dcv", type=int, help="the defender's Defence Combat Value, when she dodges")
     c.add_argument("--nth", type=int, default=1, help="which dodge of her round this is (default 1: the first)")
-    for name, what in (("shield", "shield value raised against the attack"), ("armour", "the defender's armour"),
-                       ("force-field", "the defender's force field")):
+    c.add_argument("--shield", type=int, help="shield value raised against the attack (default 0: raising a shield is an answer "
+                   "a defender chooses, so --target-from never gives it)")
+    for name, what in (("armour", "the defender's armour"), ("force-field", "the defender's force field")):
         c.add_argument(f"--{name}", type=int, help=f"{what} (default 0, or the --target-from fighter's)")
     c.add_argument("--vital", action="store_true", help="the attack aims at a vital spot: +4 to its roll, its damage doubled")
     c.add_argument("--attack", metavar="NAME", help="which attack of the --from fighter (default her first)")
