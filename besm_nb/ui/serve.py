@@ -144,9 +144,12 @@ A11Y_JS = r"""(() => {
     return (auto(s.overflowX) && el.scrollWidth > el.clientWidth + 1) || (auto(s.overflowY) && el.scrollHeight > el.clientHeight + 1);
   };
   const reach = () => {  // a box that scrolls takes the keyboard's focus (arrow keys then scroll it), named by its heading
-    for (const el of document.querySelectorAll('.widget-html-content, .widget-html-content table, .cell_output, .cell_output table, .jp-OutputArea-output table')) {
+    // every box measured first, then marked: one layout of the page, not one per box
+    const boxes = [...document.querySelectorAll('.widget-html-content, .widget-html-content table, .cell_output, .cell_output table, .jp-OutputArea-output table')]
+      .map((el) => [el, scrolls(el)]);
+    for (const [el, scrolling] of boxes) {
       const ours = el.dataset.besmScroll === '1';
-      if (scrolls(el) && (ours || !el.querySelector(FOCUSABLE))) {
+      if (scrolling && (ours || !el.querySelector(FOCUSABLE))) {
         if (ours) continue;
         el.dataset.besmScroll = '1';
         el.tabIndex = 0;
@@ -155,11 +158,20 @@ A11Y_JS = r"""(() => {
           const head = el.querySelector('caption, h1, h2, h3, h4, th, b, strong');
           el.setAttribute('aria-label', `${words(head).slice(0, 60) || 'Scrolling box'} (scrolls)`);
         }
-      } else if (ours && !scrolls(el)) {
+      } else if (ours && !scrolling) {
         delete el.dataset.besmScroll;
         el.removeAttribute('tabindex');
         if (el.getAttribute('role') === 'region') el.removeAttribute('role');
       }
+    }
+  };
+  const outline = () => {  // a widget's headings continue the page's outline, never two levels down at once: a calculator's
+    let last = 0;           // H3 under a dashboard's H1 is said as level 2 (the site's pages put it under an H2 or H3)
+    for (const h of document.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+      if (!h.getClientRects().length) continue;  // in a closed tab or fold: not read
+      const own = Number(h.tagName[1]), level = h.closest('.jupyter-widgets') ? Math.min(own, last + 1) : own;
+      if (level === own) h.removeAttribute('aria-level'); else h.setAttribute('aria-level', String(level));
+      last = level;
     }
   };
   const pass = () => {
@@ -175,6 +187,7 @@ A11Y_JS = r"""(() => {
     for (const i of document.querySelectorAll('.jupyter-button > i')) i.setAttribute('aria-hidden', 'true');
     for (const b of document.querySelectorAll('.jupyter-button'))
       if (!words(b) && b.title && !b.hasAttribute('aria-label')) b.setAttribute('aria-label', b.title);
+    outline();
   };
   let queued = false, settling = 0;
   const soon = () => {  // names at the next frame; scrolling boxes (which measure the layout) once the drawing pauses
