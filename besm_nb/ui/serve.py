@@ -190,10 +190,13 @@ A11Y_JS = r"""(() => {
     outline();
   };
   let queued = false, settling = 0;
-  const soon = () => {  // names at the next frame; scrolling boxes (which measure the layout) once the drawing pauses
-    if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; pass(); }); }
+  // when the browser is idle, after it has laid the page out: what pass and reach measure is then ready, not laid out
+  // again for them (at the next frame, a large page was laid out once more, in a long task, for every pass)
+  const later = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 200 }) : setTimeout(fn, 50));
+  const soon = () => {  // names as soon as the browser is idle; scrolling boxes (which measure the layout) once the drawing pauses
+    if (!queued) { queued = true; later(() => { queued = false; pass(); }); }
     clearTimeout(settling);
-    settling = setTimeout(reach, 300);
+    settling = setTimeout(() => later(reach), 300);
   };
   window.besmA11y = { pass, reach };
   const start = () => {
