@@ -133,6 +133,7 @@ async function show(manager, id, el, n, tracker = false) {  // draw a live calcu
   box.hidden = true;
   el.append(box);
   await manager.display_view(view, box);
+  await slice.drawn();  // every view inside it made, before it takes the snapshot's place
   el.replaceChildren(box);
   box.hidden = false;
   live.shown++;
@@ -143,6 +144,8 @@ async function show(manager, id, el, n, tracker = false) {  // draw a live calcu
 
 const slice = {  // long work cut into tasks of about 10 ms: between them the page answers the reader
   until: 0,
+  views: 0,  // views being made (a box makes its children's after itself: its own view is ready before they are)
+  async drawn() { while (this.views) await idle(); },
   async yield() {
     if (performance.now() < this.until) return;
     await idle();
@@ -171,7 +174,10 @@ async function start(spec) {
   await Promise.race([python, done]);  // the page is read and used as its snapshot meanwhile: the widget manager loads only now
   const manager = await widgetManager();
   const create = manager.create_view.bind(manager);
-  manager.create_view = async (...args) => { await slice.yield(); return create(...args); };  // a tracker's hundreds of views, a slice at a time
+  manager.create_view = async (...args) => {  // a tracker's hundreds of views, a slice at a time
+    slice.views++;
+    try { await slice.yield(); return await create(...args); } finally { slice.views--; }
+  };
   const comms = new Map();
   const pending = { next: 0, calls: new Map() };
   const shown = [];
