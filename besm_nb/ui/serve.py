@@ -144,12 +144,9 @@ A11Y_JS = r"""(() => {
     return (auto(s.overflowX) && el.scrollWidth > el.clientWidth + 1) || (auto(s.overflowY) && el.scrollHeight > el.clientHeight + 1);
   };
   const reach = () => {  // a box that scrolls takes the keyboard's focus (arrow keys then scroll it), named by its heading
-    // every box measured first, then marked: one layout of the page, not one per box
-    const boxes = [...document.querySelectorAll('.widget-html-content, .widget-html-content table, .cell_output, .cell_output table, .jp-OutputArea-output table')]
-      .map((el) => [el, scrolls(el)]);
-    for (const [el, scrolling] of boxes) {
+    for (const el of document.querySelectorAll('.widget-html-content, .widget-html-content table, .cell_output, .cell_output table, .jp-OutputArea-output table')) {
       const ours = el.dataset.besmScroll === '1';
-      if (scrolling && (ours || !el.querySelector(FOCUSABLE))) {
+      if (scrolls(el) && (ours || !el.querySelector(FOCUSABLE))) {
         if (ours) continue;
         el.dataset.besmScroll = '1';
         el.tabIndex = 0;
@@ -158,7 +155,7 @@ A11Y_JS = r"""(() => {
           const head = el.querySelector('caption, h1, h2, h3, h4, th, b, strong');
           el.setAttribute('aria-label', `${words(head).slice(0, 60) || 'Scrolling box'} (scrolls)`);
         }
-      } else if (ours && !scrolling) {
+      } else if (ours && !scrolls(el)) {
         delete el.dataset.besmScroll;
         el.removeAttribute('tabindex');
         if (el.getAttribute('role') === 'region') el.removeAttribute('role');
