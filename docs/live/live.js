@@ -162,7 +162,11 @@ async function start(spec) {
   let handle = (m) => inbox.push(m);  // Python's messages wait for the widget manager
   let ready;  // Python has made a page's calculator (or cannot): the widget manager is needed only from then on
   const python = new Promise((resolve) => { ready = resolve; });
-  worker.onmessage = ({ data }) => { if (['built', 'done', 'failed'].includes(data.type)) ready(); handle(data); };
+  worker.onmessage = ({ data }) => {
+    if (data.type === 'mark') return mark(data.name, data.t - performance.timeOrigin);  // not the widget manager's: at once
+    if (['built', 'done', 'failed'].includes(data.type)) ready();
+    handle(data);
+  };
   let finished;
   const done = new Promise((resolve, reject) => { finished = { resolve, reject }; });
   worker.onerror = inflater.onerror = (e) => finished.reject(new Error(e.message || 'the Python worker could not start'));
