@@ -2,7 +2,9 @@
 
 Quarto (nbdev_docs) is not used: nbdev's processor writes Quarto-flavoured notebooks into _proc/; this script
 executes them (keeping widget state, so calculators appear as snapshots), turns the Quarto-isms into what
-myst-nb reads, and runs Sphinx with warnings as errors. Every script, stylesheet and font the pages load is
+myst-nb reads, and runs Sphinx with warnings as errors. The snapshots are then drawn into the pages in headless
+Chromium (`bake`), so that a page reads without the widget manager, which loads only to make a calculator live.
+Every script, stylesheet and font the pages load is
 served from the site itself (vendored from the npm registry into .vendor/ once), so the site opens from disk
 with no network access.
 """
@@ -675,12 +677,137 @@ def toctrees(sections: list[tuple[str | None, list[str]]], pages: dict[str, str]
     return "\n\n".join(out)
 
 
+# -- the widget snapshots drawn into the pages: the widget runtime (3.6 MB) is no longer needed to read them ------------
+RUNTIME = ("mathjax-hub.js", "require.js", "widgets/embed-amd.js")  # what myst-nb puts in a widget page's head (conf.py)
+_RUNTIME_TAG = re.compile(r'\s*<script(?: data-jupyter-widgets-cdn="[^"]*")? src="((?:\.\./)*_static/(?:'
+                          + "|".join(map(re.escape, RUNTIME)) + r')\?v=[0-9a-f]+)"></script>')
+_STATE_TAG = re.compile(r'\s*<script type="application/vnd\.jupyter\.widget-state\+json">.*?</script>', re.S)
+_NOT_AT_BAKE = re.compile(r".*/(?:live\.js|besm-offline\.js|sw\.js|tex-chtml\.js)(?:\?.*)?$")  # no Python, no offline copy, no MathJax
+_FONT_URL = re.compile(r"""url\(["']?[^"')]*?/([0-9a-f]{20}\.(?:woff2|woff|ttf|eot|svg))((?:\?|#)[^"')]*)?["']?\)""")
+# the page's widgets, once the widget manager has drawn every view: each view's drawing with its inputs' values written
+# into the markup, and the rules of the stylesheets the widget manager added that match something drawn (a rule's
+# states and pseudo-elements are left out of the test: :hover, ::before)
+BAKE_JS = r"""() => {
+  const views = [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')].map((s) => {
+    const box = s.previousElementSibling;
+    for (const el of box.querySelectorAll('input')) {
+      if (el.type === 'checkbox' || el.type === 'radio') el.toggleAttribute('checked', el.checked); else el.setAttribute('value', el.value);
+    }
+    for (const el of box.querySelectorAll('textarea')) el.textContent = el.value;
+    for (const el of box.querySelectorAll('select')) for (const o of el.options) o.toggleAttribute('selected', o.selected);
+    return box.outerHTML;
+  });
+  const used = (selector) => {
+    const bare = selector.replace(/::?[a-zA-Z-]+(\((?:[^()]|\([^()]*\))*\))?/g, '').trim();
+    if (!bare || /(^|,)\s*(,|$)/.test(bare)) return true;
+    try { return !!document.querySelector(bare); } catch { return true; }
+  };
+  const keep = (rule) => {
+    if (rule instanceof CSSStyleRule) return used(rule.selectorText) ? rule.cssText : '';
+    if (rule instanceof CSSMediaRule || rule instanceof CSSSupportsRule) {
+      const inner = [...rule.cssRules].map(keep).filter(Boolean);
+      return inner.length ? `@${rule instanceof CSSMediaRule ? 'media' : 'supports'} ${rule.conditionText} {\n${inner.join('\n')}\n}` : '';
+    }
+    return rule.cssText;  // @font-face (a font loads only if used), @keyframes
+  };
+  const sheets = [...document.head.querySelectorAll('style:not([data-besm-page])')].map((s) => s.textContent);
+  const rules = [...document.head.querySelectorAll('style:not([data-besm-page])')].map((s) => [...s.sheet.cssRules].map(keep));
+  return { views, sheets: sheets.map((t) => t.length + ':' + t.slice(0, 200) + t.slice(-200)), rules };
+}"""
+
+
+LIVE_MODULES = ("base", "controls", "html-manager")  # what a live page's widget manager is made of (ipywidgets 8: not base7, controls7)
+
+
+def split_manager(folder: Path) -> list[str]:
+    """The widget manager's bundle (libembed-amd.js, 3.6 MB) is six AMD modules, one after another: write the three a live
+    page needs (`LIVE_MODULES`, 2.4 MB) as a file each, so that the browser compiles and runs them as separate tasks.
+    Returns their paths from _static, in load order."""
+    text = (folder / "libembed-amd.js").read_text(encoding="utf-8")
+    parts = re.split(r"\n\n(?=(?:/\*![^\n]*\*/\n)?define\(\")", text)
+    found = {}
+    for part in parts:
+        m = re.search(r'^(?:/\*![^\n]*\*/\n)?define\("@jupyter-widgets/([\w-]+)",', part)
+        if m and m.group(1) in LIVE_MODULES: found[m.group(1)] = re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", part)
+    if set(found) != set(LIVE_MODULES): raise SystemExit(f"docs: the widget manager's bundle has changed: found {sorted(found)} of {LIVE_MODULES}")
+    for name in LIVE_MODULES: (folder / f"manager-{name}.js").write_text(found[name], encoding="utf-8")
+    return [f"widgets/manager-{name}.js" for name in LIVE_MODULES]
+
+
+def bake(out: Path) -> dict:
+    """Draw each page's widget snapshots into the page itself, in headless Chromium (the widget manager draws them as it
+    would in the reader's browser), with the widget stylesheet rules they use in _static/widgets/snapshot.css: a page
+    with widgets is read at once, and the widget runtime (require.js, the 3.6 MB widget manager) is loaded by live.js
+    after the page has loaded, and only for a live calculator or tracker. Without Chromium the pages keep the runtime
+    in their head and draw their snapshots as before. Returns how many pages and views were drawn."""
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    try: from playwright.sync_api import sync_playwright
+    except ImportError: chromium = None
+    if not chromium:
+        print("docs: no Chromium (or no Playwright): the widget snapshots are drawn by the widget manager in the reader's browser", flush=True)
+        return {"pages": 0, "views": 0}
+    import functools, http.server, threading
+    pages = [p for p in sorted(out.rglob("*.html")) if p.relative_to(out).parts[0] not in ("_static", "_sources")
+             and WIDGET_VIEW in p.read_text(encoding="utf-8")]
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args): pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(out)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    runtime = {name: f"{name}?v={hashlib.sha256((out / '_static' / name).read_bytes()).hexdigest()[:8]}"
+               for name in ("mathjax-hub.js", "require.js", *split_manager(out / "_static" / "widgets"))}
+    order, kept, views = {}, {}, 0
+    drawn = ("() => [...document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]')]"
+             ".every((s) => s.previousElementSibling?.classList.contains('widget-subarea') && s.previousElementSibling.childElementCount)")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
+            ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+            ctx.route(_NOT_AT_BAKE, lambda r: r.abort())
+            ctx.add_init_script("document.addEventListener('DOMContentLoaded', () => "
+                                "document.querySelectorAll('style').forEach((s) => { s.dataset.besmPage = '1'; }))")
+            pg = ctx.new_page()
+            for page in pages:
+                rel = page.relative_to(out).as_posix()
+                pg.goto(f"http://127.0.0.1:{server.server_port}/{rel}", wait_until="load")
+                pg.wait_for_function(drawn, timeout=180_000)
+                pg.wait_for_timeout(300)  # a view's last children, drawn a moment later
+                got = pg.evaluate(BAKE_JS)
+                for sheet, rules in zip(got["sheets"], got["rules"]):
+                    at = order.setdefault(sheet, len(order))
+                    for i, text in enumerate(rules):
+                        if text: kept.setdefault((at, i), text)
+                html = page.read_text(encoding="utf-8")
+                tags = list(re.finditer(r'<script type="application/vnd\.jupyter\.widget-view\+json">', html))
+                if len(tags) != len(got["views"]): raise SystemExit(f"docs: {rel}: {len(tags)} widget views, {len(got['views'])} drawn")
+                for m, drawn_html in reversed(list(zip(tags, got["views"]))):
+                    html = html[:m.start()] + drawn_html + html[m.start():]
+                up = "../" * (len(page.relative_to(out).parts) - 1)
+                html = _RUNTIME_TAG.sub("", html)
+                html = _STATE_TAG.sub("", html)  # the widgets' saved state: drawn now, read by nothing (a live page's Python makes its own)
+                spec = json.dumps([f"{up}_static/{v}" for v in runtime.values()])
+                html = html.replace("</head>", f'<link rel="stylesheet" type="text/css" href="{up}_static/widgets/snapshot.css?v=@CSS@" />\n'
+                                    f'<script type="application/json" id="besm-widget-runtime">{spec}</script>\n</head>', 1)
+                page.write_text(html, encoding="utf-8")
+                views += len(got["views"])
+            browser.close()
+    finally:
+        server.shutdown()
+    css = "\n".join(_FONT_URL.sub(lambda m: f'url("../../@jupyter-widgets/{m.group(1)}{m.group(2) or ""}")', kept[k]) for k in sorted(kept))
+    css = "/* The widget manager's stylesheet rules that the pages' widget snapshots use (docs/build.py bake) */\n" + css
+    (out / "_static" / "widgets" / "snapshot.css").write_text(css, encoding="utf-8")
+    v = hashlib.sha256(css.encode()).hexdigest()[:8]
+    for page in pages: page.write_text(page.read_text(encoding="utf-8").replace("snapshot.css?v=@CSS@", f"snapshot.css?v={v}"), encoding="utf-8")
+    return {"pages": len(pages), "views": views, "css": len(css)}
+
+
 # -- the site kept for offline use: a service worker, a web app manifest and icons -------------------------------------
 THEME = "#1565c0"
 DESCRIPTION = "The rules, their exact odds, the calculators and the trackers, in the browser, with or without a network."
-# not kept offline: the notebooks' sources, Sphinx's own files, source maps, a second copy of the widget manager, and the
+# not kept offline: the notebooks' sources, Sphinx's own files, source maps, the copy of the widget manager no page names
+# (see `offline`), and the
 # widget fonts other than woff2 (every browser with a service worker reads woff2) or copied beside each folder's pages
-OFFLINE_SKIP = re.compile(r"^(?:_sources/|\.doctrees/|\.buildinfo$|objects\.inv$|sw\.js$|.*\.(?:ipynb|map)$|_static/widgets/libembed-amd\.js$"
+OFFLINE_SKIP = re.compile(r"^(?:_sources/|\.doctrees/|\.buildinfo$|objects\.inv$|sw\.js$|.*\.(?:ipynb|map)$"
                           r"|.*\.br$|(?!_static/python/python\.snapshot\.gz$).*\.gz$|_static/python/python\.snapshot$"  # a host's compressed copies
                           r"|.+/@jupyter-widgets/|@jupyter-widgets/html-manager/|(?:@jupyter-widgets|_static/widgets)/[^/]+\.(?:woff|ttf|eot|svg)$)")
 
@@ -729,10 +856,15 @@ def offline(out: Path) -> dict:
                 f'<link rel="apple-touch-icon" href="{up}_static/icon-192.png"><script src="{up}_static/besm-offline.js" defer></script>')
         html = page.read_text(encoding="utf-8")
         if "besm-offline.js" not in html: page.write_text(html.replace("</head>", head + "</head>", 1), encoding="utf-8")
+    # the widget manager comes in several copies: embed-amd.js draws a page's snapshots as it loads (a page whose
+    # snapshots `bake` could not draw names it), libembed-amd.js only defines it, and its parts a live page loads
+    # (`split_manager`): only what the pages name is kept
+    named = {name for page in out.rglob("*.html") for name in re.findall(r"_static/widgets/([\w.-]+\.js)", page.read_text(encoding="utf-8"))}
     files = {}
     for f in sorted(p for p in out.rglob("*") if p.is_file()):
         path = f.relative_to(out).as_posix()
-        if not OFFLINE_SKIP.match(path): files[path] = hashlib.sha256(f.read_bytes()).hexdigest()[:16]
+        unnamed = re.fullmatch(r"_static/widgets/[\w.-]+\.js", path) and path.rsplit("/", 1)[1] not in named
+        if not OFFLINE_SKIP.match(path) and not unnamed: files[path] = hashlib.sha256(f.read_bytes()).hexdigest()[:16]
     version = hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()[:12]
     # the pages ask for many files with a "?v=" query: the worker asks for the same address, so the browser's cache answers
     # it ("not modified") instead of sending the file again
@@ -841,6 +973,10 @@ def main() -> int:
     r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(SRC), str(out)])
     if r.returncode == 0: print(f"docs: {anchor_site(out)} tables given an anchor", flush=True)
     if r.returncode == 0: print(f"docs: {accessible(out)} pages named and described", flush=True)
+    if r.returncode == 0:
+        drawn = bake(out)
+        if drawn["pages"]: print(f"docs: {drawn['views']} widget snapshots drawn into {drawn['pages']} pages "
+                                  f"(their stylesheet rules: {drawn['css'] / 1e3:.0f} kB)", flush=True)
     shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copies, beside the output
     if r.returncode == 0:
         kept = offline(out)

@@ -162,6 +162,15 @@ A11Y_JS = r"""(() => {
       }
     }
   };
+  const outline = () => {  // a widget's headings continue the page's outline, never two levels down at once: a calculator's
+    let last = 0;           // H3 under a dashboard's H1 is said as level 2 (the site's pages put it under an H2 or H3)
+    for (const h of document.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+      if (!h.getClientRects().length) continue;  // in a closed tab or fold: not read
+      const own = Number(h.tagName[1]), level = h.closest('.jupyter-widgets') ? Math.min(own, last + 1) : own;
+      if (level === own) h.removeAttribute('aria-level'); else h.setAttribute('aria-level', String(level));
+      last = level;
+    }
+  };
   const pass = () => {
     for (const c of document.querySelectorAll('.jupyter-widgets input, .jupyter-widgets select, .jupyter-widgets textarea')) name(c);
     for (const g of document.querySelectorAll('.widget-toggle-buttons')) {
@@ -175,12 +184,16 @@ A11Y_JS = r"""(() => {
     for (const i of document.querySelectorAll('.jupyter-button > i')) i.setAttribute('aria-hidden', 'true');
     for (const b of document.querySelectorAll('.jupyter-button'))
       if (!words(b) && b.title && !b.hasAttribute('aria-label')) b.setAttribute('aria-label', b.title);
+    outline();
   };
   let queued = false, settling = 0;
-  const soon = () => {  // names at the next frame; scrolling boxes (which measure the layout) once the drawing pauses
-    if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; pass(); }); }
+  // when the browser is idle, after it has laid the page out: what pass and reach measure is then ready, not laid out
+  // again for them (at the next frame, a large page was laid out once more, in a long task, for every pass)
+  const later = (fn) => (window.requestIdleCallback ? requestIdleCallback(fn, { timeout: 200 }) : setTimeout(fn, 50));
+  const soon = () => {  // names as soon as the browser is idle; scrolling boxes (which measure the layout) once the drawing pauses
+    if (!queued) { queued = true; later(() => { queued = false; pass(); }); }
     clearTimeout(settling);
-    settling = setTimeout(reach, 300);
+    settling = setTimeout(() => later(reach), 300);
   };
   window.besmA11y = { pass, reach };
   const start = () => {

@@ -451,7 +451,7 @@ class Tracker(Panel):
 
     def file_controls(self) -> widgets.Widget:
         "Download and Upload, and saves by name in the saves folder, each with its message beside it."
-        rows = [html_text(FIT_CSS + "<h4>Saves</h4>"), self.row(self.download, self.upload, cls="besm-file-message")]
+        rows = [html_text(FIT_CSS + "<h3>Saves</h3>"), self.row(self.download, self.upload, cls="besm-file-message")]
         self._upload_message = self._row_messages[-1]
         if self.saves is not None:
             rows += [self.row(self.save_as, self.save_button, cls="besm-save-message"),
@@ -550,7 +550,7 @@ class Tracker(Panel):
         play = W.HBox([order, panel], layout=shared_layout()); play.add_class("besm-play")
         self.add_class("besm-play-box")
         return [html_text(PLAY_CSS), head, self.history_note, self.setup_box, play, *(list(more) if bar else []),
-                html_text("<h4>Log, newest first</h4>"), log, self.file_controls()]
+                html_text("<h3>Log, newest first</h3>"), log, self.file_controls()]
 
     def follow_play(self) -> None:
         "Bring the acting side's card into view, with focus on its first choice: the page's script does it when this step changes."
@@ -934,9 +934,9 @@ class PlayersView(widgets.VBox):
         self._file = _Autosave(Path(saves).resolve() if saves else saves_folder(), tracker.kind, tracker.version)
         self.view = html_text(cls="besm-players-order")
         self.latest = html_text(cls="besm-players-results")
-        super().__init__([html_text(f"<h3>The {escape(tracker.noun)}, for the players</h3>"
+        super().__init__([html_text(f"<h2>The {escape(tracker.noun)}, for the players</h2>"
                                     "<small>Read-only: it follows the GM's screen as it changes.</small>"),
-                          self.view, html_text("<h4>Latest</h4>"), self.latest])
+                          self.view, html_text("<h3>Latest</h3>"), self.latest])
         self.add_class("besm-players")
         self.look(force=True)
         self._following = follow(self, self.look)
@@ -1006,9 +1006,9 @@ def players_data(tracker: type[Tracker],  # the tracker followed
 
 PLAYERS_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title><style>body {{ font-family: system-ui, sans-serif; margin: 12px; max-width: 720px; color: #111; }}
-h3 {{ margin: 0.2em 0; }} h4 {{ margin: 0.8em 0 0.2em; }}</style></head><body><div class="besm-players">
-<h3>{title}</h3><small>Read-only: it follows the GM's screen as it changes.</small>
-<div class="besm-players-order">{order}</div><h4>Latest</h4><div class="besm-players-results">{latest}</div></div>
+h1 {{ font-size: 1.3em; margin: 0.2em 0; }} h2 {{ font-size: 1.1em; margin: 0.8em 0 0.2em; }}</style></head><body><div class="besm-players">
+<h1>{title}</h1><small>Read-only: it follows the GM's screen as it changes.</small>
+<div class="besm-players-order">{order}</div><h2>Latest</h2><div class="besm-players-results">{latest}</div></div>
 <script>
 let stamp = {stamp};
 async function look() {{

@@ -1,6 +1,6 @@
 // The calculators on this page, live in the reader's browser (see the contributors' page "Live calculators in the
-// browser"). A worker (live-worker.js) runs Python; this script draws the calculators with the page's own widget
-// manager, the one that drew their snapshots, and carries the widgets' messages between the two. Nothing leaves the
+// browser"). A worker (live-worker.js) runs Python; this script draws the calculators with the widget manager (loaded
+// here, after the page: the snapshots are drawn into the page), and carries the widgets' messages between the two. Nothing leaves the
 // browser. Whatever fails, the snapshot stays, and its note says so.
 const STATIC = new URL('./', import.meta.url);
 const live = window.besmLive = { state: 'loading', times: {}, errors: [], shown: 0, storage: null };
@@ -55,8 +55,41 @@ const parsed = new Promise((resolve) => {  // the page's text and snapshots are 
   else document.addEventListener('DOMContentLoaded', resolve, { once: true });
 });
 
-function widgetManager() {  // the page's widget manager (vendored @jupyter-widgets/html-manager), once its script has run
+const loaded = new Promise((resolve) => {  // the page has loaded (and been painted)
+  if (document.readyState === 'complete') resolve();
+  else addEventListener('load', resolve, { once: true });
+});
+const idle = () => new Promise((resolve) => {  // a moment when the browser has nothing else to do: what comes next is a task of its own
+  if (window.requestIdleCallback) requestIdleCallback(() => resolve(), { timeout: 1000 });
+  else setTimeout(resolve, 20);
+});
+
+function script(src) {
   return new Promise((resolve, reject) => {
+    const tag = document.createElement('script');
+    tag.src = src;
+    tag.onload = resolve;
+    tag.onerror = () => reject(new Error(`${src} did not load`));
+    document.head.append(tag);
+  });
+}
+
+async function widgetManager() {  // the page's widget manager (vendored @jupyter-widgets/html-manager)
+  const runtime = document.getElementById('besm-widget-runtime');
+  if (runtime && !window.require?.defined?.('@jupyter-widgets/html-manager')) {
+    // the snapshots are drawn into the page (docs/build.py bake): the widget manager (its three modules, 2.4 MB) loads
+    // once Python has made the calculators, a script and then a module at a time, each when the browser is idle, so
+    // that no one task holds up the reader for long
+    const srcs = JSON.parse(runtime.textContent).map((src) => new URL(src, document.baseURI).href);
+    await loaded;
+    for (const src of srcs) { await idle(); await script(src); }
+    for (const m of ['@jupyter-widgets/base', '@jupyter-widgets/controls', '@jupyter-widgets/html-manager']) {
+      await idle();
+      await new Promise((resolve, reject) => window.require([m], resolve, reject));
+    }
+    await idle();
+  }
+  return new Promise((resolve, reject) => {  // a page that loads the runtime in its head: once its script has run
     const wait = (n) => {
       if (window.require?.defined?.('@jupyter-widgets/html-manager'))
         return window.require(['@jupyter-widgets/html-manager'], (hm) => resolve(new hm.HTMLManager()), reject);
@@ -100,6 +133,7 @@ async function show(manager, id, el, n, tracker = false) {  // draw a live calcu
   box.hidden = true;
   el.append(box);
   await manager.display_view(view, box);
+  await slice.drawn();  // every view inside it made, before it takes the snapshot's place
   el.replaceChildren(box);
   box.hidden = false;
   live.shown++;
@@ -108,6 +142,17 @@ async function show(manager, id, el, n, tracker = false) {  // draw a live calcu
   if (tracker) mark('tracker');  // a tracker page's tool, live
 }
 
+const slice = {  // long work cut into tasks of about 10 ms: between them the page answers the reader
+  until: 0,
+  views: 0,  // views being made (a box makes its children's after itself: its own view is ready before they are)
+  async drawn() { while (this.views) await idle(); },
+  async yield() {
+    if (performance.now() < this.until) return;
+    await idle();
+    this.until = performance.now() + 10;
+  },
+};
+
 async function start(spec) {
   const worker = new Worker(new URL(spec.python.worker, STATIC), { type: 'module' });
   const inflater = new Worker(new URL(spec.python.worker, STATIC), { type: 'module' });
@@ -115,7 +160,13 @@ async function start(spec) {
   inflater.postMessage({ type: 'inflate', url: new URL(spec.python.snapshot, STATIC).href, port: line.port1 }, [line.port1]);
   const inbox = [];
   let handle = (m) => inbox.push(m);  // Python's messages wait for the widget manager
-  worker.onmessage = ({ data }) => handle(data);
+  let ready;  // Python has made a page's calculator (or cannot): the widget manager is needed only from then on
+  const python = new Promise((resolve) => { ready = resolve; });
+  worker.onmessage = ({ data }) => {
+    if (data.type === 'mark') return mark(data.name, data.t - performance.timeOrigin);  // not the widget manager's: at once
+    if (['built', 'done', 'failed'].includes(data.type)) ready();
+    handle(data);
+  };
   let finished;
   const done = new Promise((resolve, reject) => { finished = { resolve, reject }; });
   worker.onerror = inflater.onerror = (e) => finished.reject(new Error(e.message || 'the Python worker could not start'));
@@ -124,7 +175,13 @@ async function start(spec) {
     query: location.search, port: line.port2 }, [line.port2]);  // a link's inputs (see 'Copy link') are in the page's address
   await parsed;
   say('loading');
+  await Promise.race([python, done]);  // the page is read and used as its snapshot meanwhile: the widget manager loads only now
   const manager = await widgetManager();
+  const create = manager.create_view.bind(manager);
+  manager.create_view = async (...args) => {  // a tracker's hundreds of views, a slice at a time
+    slice.views++;
+    try { await slice.yield(); return await create(...args); } finally { slice.views--; }
+  };
   const comms = new Map();
   const pending = { next: 0, calls: new Map() };
   const shown = [];
@@ -160,7 +217,18 @@ async function start(spec) {
       finished.reject(new Error(m.error));
     }
   };
-  for (const m of inbox.splice(0)) handle(m);
+  // what Python sent meanwhile (for a tracker, hundreds of widgets), handled in slices of about 10 ms, each a task of its
+  // own (a phone is several times slower); new messages wait behind them, in order
+  const real = handle;
+  handle = (m) => inbox.push(m);
+  const slices = (m) => (m.type === 'batch' ? JSON.parse(m.text).map(([type, id, msg]) => ({ type, id, msg })) : [m]);
+  while (inbox.length) {
+    for (const m of slices(inbox.shift())) {
+      real(m);
+      await slice.yield();
+    }
+  }
+  handle = real;
   return done;
 }
 

@@ -135,7 +135,7 @@ class _ArmyForm:
         except InputError as err: raise self.told(err, "Troops", whose=False) from None  # shown in the army's own box
 
     def box(self, tracker: "BattleTracker") -> widgets.VBox:
-        return widgets.VBox([html_text(f"<h4>Army {self.side}</h4>"), tracker.row(self.name, self.general),
+        return widgets.VBox([html_text(f"<h3>Army {self.side}</h3>"), tracker.row(self.name, self.general),
                              tracker.row(self.intelligence, self.military, self.aura, self.area), self.table,
                              tracker.row(self.t_name, self.t_count, self.t_level, self.t_kind, self.t_mount, self.t_war, self.t_obm),
                              tracker.row(self.add, self.remove)])
@@ -272,10 +272,10 @@ class BattleTracker(Tracker):
                                                 layout=widgets.Layout()), self.row(self.glory), self.encounter_note, self.fights, self.won_row)
         action = [part(self.turn_head, self.row(self.circ["A"], self.circ["B"])), self.encounter_part]
         bar = [self.turn_odds, self.dice_controls(), self.row(self.turn_button, self.encounter_button, cls="besm-play-message"), self.last]
-        more = [html_text("<h4>GM's change</h4>"), self.row(self.adj_side, self.adj_strength, self.adj_quality, self.adj_note),
+        more = [html_text("<h3>GM's change</h3>"), self.row(self.adj_side, self.adj_strength, self.adj_quality, self.adj_note),
                 self.row(self.adj_button),
-                html_text("<h4>Battle odds from here</h4>"), self.row(self.odds_turns, self.odds_n, self.odds_seed), self.odds_help,
-                self.row(self.odds_button), self.battle_odds, html_text("<h4>The armies in full</h4>"), self.status, self.message]
+                html_text("<h3>Battle odds from here</h3>"), self.row(self.odds_turns, self.odds_n, self.odds_seed), self.odds_help,
+                self.row(self.odds_button), self.battle_odds, html_text("<h3>The armies in full</h3>"), self.status, self.message]
         super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: both armies, the battle's settings, foes", bar=bar))
         self.add_class("besm-tracker"); self.add_class("besm-battles"); self.add_class("besm-narrow")
         self.resume()

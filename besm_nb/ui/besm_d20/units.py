@@ -292,12 +292,12 @@ class UnitTracker(Tracker):
         action = [part(self.turn_note), self.action_part, self.target_part, self.morale_part, self.details_part]
         bar = [self.outlook, self.dice_controls(),
                self.row(self.init_button, self.act_button, self.morale_button, self.round_button, cls="besm-act-message"), self.last]
-        more = [html_text("<h4>Magic and characters</h4>"), self.m_who, self.row(self.m_target),
+        more = [html_text("<h3>Magic and characters</h3>"), self.m_who, self.row(self.m_target),
                 self.row(self.m_dc, self.m_save, self.m_damage, self.m_area, self.m_armour), self.row(self.save_button_),
                 self.row(self.m_hd, self.m_creatures, self.m_why), self.row(self.hd_button),
                 self.row(self.m_effect, self.m_n), self.row(self.cond_button),
                 self.row(self.m_deed, self.m_value), self.row(self.award_button),
-                html_text("<h4>The units in full</h4>"), self.status, self.message]
+                html_text("<h3>The units in full</h3>"), self.status, self.message]
         super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: rosters, characters, counter hit points, readings, foes",
                                           bar=bar))
         self.add_class("besm-tracker"); self.add_class("besm-units"); self.add_class("besm-narrow")
