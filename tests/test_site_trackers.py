@@ -449,8 +449,7 @@ def test_a_party_kept_once_starts_both_fights_on_the_site_and_offline(pw, profil
     page offers it at once), a Tri-Stat fight and an Anime d20 fight each started from it with Add from roster; then, with
     the server gone, a reload finds both fights and the roster on the device."""
     from tests.dashboards import test_home_dice_tristat as tristat
-    from tests.dashboards import test_play_screen_fight as d20
-    from tests.dashboards.test_roster import D20_PARTY, PARTY, add_from_roster, keep
+    from tests.dashboards.test_roster import D20_PARTY, PARTY, add_from_roster, d20_fight_from_roster, keep
     server = Server().start()
     try:
         ctx = open_profile(pw, profile)
@@ -472,13 +471,7 @@ def test_a_party_kept_once_starts_both_fights_on_the_site_and_offline(pw, profil
         pg.goto(f"{server.url}/anime_d20/fight_ui.html")
         wait_live(pg)
         f = pg.locator(".besm-live .besm-d20-fight").first
-        d20.add_fighters(f, D20_PARTY)
-        for name, *_ in D20_PARTY: keep(f, name)
-        f.locator("button.besm-new").click()
-        f.locator(".besm-combatants", has_text="No fighters yet").wait_for(timeout=30_000)
-        add_from_roster(f, ["Minako"], "Minako is in the fight, with the heroes")
-        f.locator(".besm-roster-side").get_by_label("foes", exact=True).check()
-        add_from_roster(f, ["Kunzite"], "Kunzite is in the fight, with the foes")
+        d20_fight_from_roster(f)
     finally:
         server.stop()
     for path, tracker, party in (("anime_d20/fight_ui.html", ".besm-d20-fight", D20_PARTY), ("tristat/round_ui.html", ".besm-tracker", PARTY)):

@@ -34,6 +34,17 @@ def add_from_roster(t, names, said):
     expect(t.locator(".besm-roster-add-message")).to_contain_text(said, timeout=30_000)
 
 
+def d20_fight_from_roster(f):
+    "The Anime d20 party typed once and kept, then a new fight started from the roster: the heroes, then the foes (as such)."
+    d20.add_fighters(f, D20_PARTY)
+    for name, *_ in D20_PARTY: keep(f, name)
+    f.locator("button.besm-new").click()
+    f.locator(".besm-combatants", has_text="No fighters yet").wait_for(timeout=30_000)
+    add_from_roster(f, ["Minako"], "Minako is in the fight, with the heroes")
+    f.locator(".besm-roster-side").get_by_label("foes", exact=True).check()
+    add_from_roster(f, ["Kunzite"], "Kunzite is in the fight, with the foes")
+
+
 def test_a_party_kept_once_starts_a_tristat_and_an_anime_d20_fight(page, dashboards_url):
     # Tri-Stat: the party typed once and kept
     t = tristat.fresh_fight(page, dashboards_url)
@@ -50,13 +61,7 @@ def test_a_party_kept_once_starts_a_tristat_and_an_anime_d20_fight(page, dashboa
 
     # Anime d20: the party typed once and kept; a new fight from it, the heroes then the foes
     f = d20.fresh_fight(page, dashboards_url)
-    d20.add_fighters(f, D20_PARTY)
-    for name, *_ in D20_PARTY: keep(f, name)
-    f.locator("button.besm-new").click()
-    f.locator(".besm-combatants", has_text="No fighters yet").wait_for(timeout=30_000)
-    add_from_roster(f, ["Minako"], "Minako is in the fight, with the heroes")
-    f.locator(".besm-roster-side").get_by_label("foes", exact=True).check()
-    add_from_roster(f, ["Kunzite"], "Kunzite is in the fight, with the foes")
+    d20_fight_from_roster(f)
     for name, *_ in D20_PARTY: f.locator(".besm-combatants td", has_text=name).first.wait_for(timeout=30_000)
 
     # a reload finds both fights, and the roster
