@@ -242,8 +242,8 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 
 # %% auto #0
 __all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'SPARES',
-           'OPENED_FILE', 'INSTALL_HINT', 'write_template', 'dashboards_folder', 'user_saves_folder', 'spare_plan',
-           'read_opened', 'quiet_stderr', 'main']
+           'OPENED_FILE', 'PAGE_GRACE', 'INSTALL_HINT', 'write_template', 'dashboards_folder', 'user_saves_folder',
+           'spare_plan', 'read_opened', 'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 # a page's title (its browser tab, a bookmark) is the dashboard's own heading, not its file's name ("index")
@@ -393,6 +393,44 @@ def _lean(base: type) -> type:
 
     return BesmKernelManager
 
+# %% ../../nbs/core/04_serve.ipynb #35d4a5f8
+import time
+
+PAGE_GRACE = 600.0  # seconds a started kernel waits for its page's first connection before it may be culled
+
+
+def _patient(base: type) -> type:
+    "`base`, a Jupyter kernel manager, culling no kernel that no page has connected to yet for `page_grace` seconds after its start."
+    from traitlets import Float
+    from jupyter_core.utils import ensure_async
+
+    class PatientKernelManager(base):
+        page_grace = Float(PAGE_GRACE, config=True, help="seconds a kernel no page has connected to yet is kept from culling")
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self._unconnected: dict[str, float] = {}  # kernel id -> when it started, until a page connects to it
+
+        async def start_kernel(self, *args, **kwargs):
+            kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
+            self._unconnected[kernel_id] = time.monotonic()
+            return kernel_id
+
+        def notify_connect(self, kernel_id):
+            self._unconnected.pop(kernel_id, None)
+            super().notify_connect(kernel_id)
+
+        async def cull_kernel_if_idle(self, kernel_id):
+            for gone in [k for k in self._unconnected if k not in self._kernels]: del self._unconnected[gone]
+            started = self._unconnected.get(kernel_id)
+            dead = getattr(self._kernels.get(kernel_id), "execution_state", None) == "dead"
+            if started is not None and not dead and time.monotonic() - started < self.page_grace:
+                self.log.info("Kernel %s kept: no page has connected to it yet", kernel_id)
+                return
+            await super().cull_kernel_if_idle(kernel_id)
+
+    return PatientKernelManager
+
 # %% ../../nbs/core/04_serve.ipynb #bc345a3f
 def _app_class():
     "Voila, with `/` redirected to the home page, and the trackers' light players' page (no kernel per page) at `/besm/players`."
@@ -402,8 +440,8 @@ def _app_class():
     from voila.app import Voila
     from voila.voila_kernel_manager import voila_kernel_manager_factory
 
-    def factory(base, preheat, *args, **kwargs):  # Voila makes its kernel manager here: ours preheats what a table opens
-        made = voila_kernel_manager_factory(base, preheat, *args, **kwargs)
+    def factory(base, preheat, *args, **kwargs):  # Voila makes its kernel manager here: ours waits for slow pages, preheats what a table opens
+        made = voila_kernel_manager_factory(_patient(base), preheat, *args, **kwargs)  # under Voila's: its spares start there
         return _lean(made) if preheat else made
     voila.app.voila_kernel_manager_factory = factory
 

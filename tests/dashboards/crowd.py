@@ -130,12 +130,24 @@ def _kernel_msg(msg_type: str, content: dict, session: str, metadata: dict | Non
 async def visit(url: str, path: str, timeout_s: float = 240) -> float:
     """One device opening a Voila page, as the server sees it: the page, then what its widget manager asks over the kernel's
     websocket (the widgets' states). Seconds until the server has sent every state the page draws its first widget from."""
-    import asyncio, json, re, uuid
-    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
-    from tornado.websocket import websocket_connect
+    from tornado.httpclient import AsyncHTTPClient
     t0 = time.perf_counter()
     page = (await AsyncHTTPClient(force_instance=True).fetch(url + path, request_timeout=timeout_s)).body.decode()
-    kernel, session, control = re.search(r'"kernelId": "([0-9a-f-]+)"', page).group(1), uuid.uuid4().hex, uuid.uuid4().hex
+    return await states(url, kernel_of(page), t0, timeout_s)
+
+
+def kernel_of(page: str) -> str:
+    "The id of the kernel a Voila page was drawn by (from its HTML)."
+    import re
+    return re.search(r'"kernelId": "([0-9a-f-]+)"', page).group(1)
+
+
+async def states(url: str, kernel: str, t0: float, timeout_s: float = 240) -> float:
+    "Connect to `kernel` as a page's widget manager does and ask for its widgets' states: the seconds from `t0` until they came."
+    import asyncio, json, uuid
+    from tornado.httpclient import HTTPRequest
+    from tornado.websocket import websocket_connect
+    session, control = uuid.uuid4().hex, uuid.uuid4().hex
     ws = await websocket_connect(HTTPRequest(url.replace("http", "ws", 1) + f"/api/kernels/{kernel}/channels?session_id={session}",
                                              connect_timeout=timeout_s, request_timeout=timeout_s))
     ws.write_message(_kernel_msg("comm_info_request", {"target_name": "jupyter.widget"}, session))

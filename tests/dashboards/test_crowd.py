@@ -5,7 +5,7 @@ import pytest
 
 from tests.conftest import serve_dashboards
 from tests.bench import PLAYERS
-from tests.dashboards.crowd import crowd
+from tests.dashboards.crowd import crowd, kernel_of, states
 
 pytestmark = pytest.mark.browser
 
@@ -30,19 +30,29 @@ def test_a_table_at_once(browser, dashboards_server):
 
 
 @pytest.mark.timeout(300)
-def test_idle_kernels_are_culled(browser, tmp_path):
-    "A page closed (or left idle and unconnected) has its kernel shut down after the cull timeout."
+def test_idle_kernels_are_culled_and_a_page_still_loading_keeps_its_kernel(browser, tmp_path):
+    """A page closed (or left idle and unconnected) has its kernel shut down after the cull timeout; a page whose script
+    has not connected yet (a slow device) keeps its kernel past that timeout, and draws from it once it connects."""
+    import asyncio, threading, urllib.request
     log = tmp_path / "voila.log"
     with serve_dashboards("--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=2",
                           "--VoilaConfiguration.preheat_kernel=False", log_path=log) as (url, proc):
+        page = url + "/voila/render/dice_and_checks.ipynb"
+        slow = kernel_of(urllib.request.urlopen(page, timeout=120).read().decode())  # drawn, its script not yet run
         ctx = browser.new_context()
         pg = ctx.new_page()
-        pg.goto(url + "/voila/render/dice_and_checks.ipynb")
+        pg.goto(page)
         pg.locator(".besm-calculator").first.wait_for(timeout=120_000)
+        closed = kernel_of(pg.content())
         ctx.close()  # the tablet went to sleep: the connection is gone, nobody shut the kernel down
-        deadline = time.time() + 60
+        culled, kept = f"Culling 'idle' kernel 'python3' ({closed})", f"Kernel {slow} kept"
+        text, deadline = "", time.time() + 60
         while time.time() < deadline:
             text = log.read_text()
-            if "Culling 'idle' kernel" in text: break
+            if culled in text and kept in text.split(culled, 1)[1]: break  # spared again after the other was culled
             time.sleep(0.2)  # looked at again until the server says so
-        assert "Culling 'idle' kernel" in text, text[-2000:]
+        assert culled in text and kept in text.split(culled, 1)[1], text[-2000:]
+        assert f"({slow})" not in text, text[-2000:]
+        got = []  # the slow device's script runs at last: its widgets are there
+        t = threading.Thread(target=lambda: got.append(asyncio.run(states(url, slow, time.perf_counter(), 60)))); t.start(); t.join()
+        assert len(got) == 1 and got[0] < 60, got
