@@ -960,6 +960,8 @@ def main() -> int:
                                                "(besm_nb.ui.serve.WIDGET_CSS) */" + WIDGET_CSS)
     from besm_nb.ui.serve import A11Y_JS  # the widgets named, their pressed states said: as on the dashboards
     (SRC / "_static" / "besm-a11y.js").write_text(A11Y_JS)
+    from besm_nb.ui.serve import ORDER_JS  # a click waits for the value typed just before it: as on the dashboards
+    (SRC / "_static" / "besm-order.js").write_text(ORDER_JS)
     shutil.copy(DOCS / "mathjax-hub.js", SRC / "_static" / "mathjax-hub.js")
     # the widget manager asks for its icon fonts relative to the page, in two places, from every folder's pages
     fonts = [f for f in (static / "widgets").iterdir() if f.suffix in {".woff2", ".woff", ".ttf", ".eot", ".svg"}]
@@ -970,13 +972,18 @@ def main() -> int:
             for f in fonts: shutil.copy(f, SRC / where / f.name)
     out = (ROOT / args.out).resolve()
     shutil.rmtree(out, ignore_errors=True)
+    t1 = time.time()
+    print(f"docs: every notebook run in {t1 - t0:.0f} s", flush=True)
     r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", str(SRC), str(out)])
+    t2 = time.time()
+    print(f"docs: Sphinx in {t2 - t1:.0f} s", flush=True)
     if r.returncode == 0: print(f"docs: {anchor_site(out)} tables given an anchor", flush=True)
     if r.returncode == 0: print(f"docs: {accessible(out)} pages named and described", flush=True)
     if r.returncode == 0:
+        t3 = time.time()
         drawn = bake(out)
         if drawn["pages"]: print(f"docs: {drawn['views']} widget snapshots drawn into {drawn['pages']} pages "
-                                  f"(their stylesheet rules: {drawn['css'] / 1e3:.0f} kB)", flush=True)
+                                  f"(their stylesheet rules: {drawn['css'] / 1e3:.0f} kB) in {time.time() - t3:.0f} s", flush=True)
     shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copies, beside the output
     if r.returncode == 0:
         kept = offline(out)

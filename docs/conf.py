@@ -21,7 +21,7 @@ myst_heading_anchors = 3
 mathjax_path = "mathjax/tex-chtml.js"
 # mathjax-hub.js: the widget manager speaks MathJax 2 to label typesetting; the site has MathJax 3 (see the file)
 nb_ipywidgets_js = {"mathjax-hub.js": {}, "require.js": {}, "widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/widgets/"}}
-html_js_files = ["besm-search.js", "besm-follow.js", ("besm-a11y.js", {"defer": "defer"})]  # besm-follow.js: a live tracker's page follows play (besm_nb.ui.serve.FOLLOW_JS); besm-a11y.js: the widgets named (A11Y_JS)
+html_js_files = ["besm-search.js", "besm-follow.js", "besm-order.js", ("besm-a11y.js", {"defer": "defer"})]  # besm-follow.js: a live tracker's page follows play (besm_nb.ui.serve.FOLLOW_JS); besm-a11y.js: the widgets named (A11Y_JS); besm-order.js: a click waits for the value typed before it (ORDER_JS)
 
 
 def _unsearched(app, doctree):

@@ -210,3 +210,14 @@ def assert_beside(control, message, within: int = 80):
     assert c and m, "both must be visible"
     gap = max(m["y"] - (c["y"] + c["height"]), c["y"] - (m["y"] + m["height"]), 0)
     assert gap <= within, f"the message is {gap:.0f} px away from its control"
+
+
+# in a page: with window.besmSlow set (ms), every message from Python (the dashboards' kernel, the site's worker) reaches
+# the page that much later, in order, as from a busy Python
+SLOW_REPLIES = """(() => {
+  for (const kind of [WebSocket, Worker]) {
+    const d = Object.getOwnPropertyDescriptor(kind.prototype, 'onmessage');
+    Object.defineProperty(kind.prototype, 'onmessage', {configurable: true, get() { return d.get.call(this); },
+      set(f) { d.set.call(this, f && ((e) => { const ms = window.besmSlow || 0; if (ms) setTimeout(() => f.call(this, e), ms); else f.call(this, e); })); }});
+  }
+})();"""

@@ -36,11 +36,10 @@ def skip_to_content(pg) -> None:
 
 
 def retype(pg, text: str) -> None:
-    """Replace what the focused box holds, as the keyboard enters a word at once (as a paste or a phone's keyboard does).
-    Not key by key: while the kernel is busy the widget manager holds back a box's later keystrokes, and the button pressed
-    next overtook them (Roll initiative rolled with "6" of "6 1" typed; see issue 32's note)."""
+    """Replace what the focused box holds, key by key. While Python is busy the widget manager holds back a box's later
+    keystrokes; the button pressed next waits for them (ORDER_JS: Roll initiative had once rolled "6" of "6 1")."""
     pg.keyboard.press("Control+A")
-    pg.keyboard.insert_text(text)
+    pg.keyboard.type(text)
 
 
 @pytest.mark.docs

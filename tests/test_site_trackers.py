@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import CHROMIUM_ARGS, chromium_path
 from tests.dashboards.kit import resize
-from tests.helpers import ROOT
+from tests.helpers import ROOT, SLOW_REPLIES
 
 SITE = ROOT / "_site"
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
@@ -483,3 +483,30 @@ def test_a_party_kept_once_starts_both_fights_on_the_site_and_offline(pw, profil
             expect(t.locator(".besm-roster-pick").get_by_label(name, exact=True)).to_have_count(1)
     assert ctx.outside == [] and ctx.errors == [], (ctx.outside, ctx.errors)
     ctx.close()
+
+
+def test_a_click_waits_for_the_dice_typed_just_before_it_on_the_site(pw, profile):
+    """The site's Python is a worker: with its answers slow, the widget manager holds a box's later keystrokes back and
+    sends a click at once. Typed "1 6" key by key, then Roll initiative at once: both dice are rolled, never "1" alone."""
+    from tests.dashboards import test_home_dice_tristat as tristat
+    server = Server().start()
+    ctx = open_profile(pw, profile)
+    try:
+        ctx.add_init_script(SLOW_REPLIES)
+        pg = page_of(ctx)
+        pg.goto(f"{server.url}/tristat/round_ui.html")
+        wait_live(pg)
+        t = pg.locator(".besm-live .besm-tracker").first
+        tristat.add_fighters(pg, t, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
+        pg.evaluate("window.besmSlow = 1500")
+        t.get_by_label("Typed dice", exact=True).first.click()
+        pg.keyboard.type("1 6")  # Youma's 6 puts her first: only a roll with both dice gives this order
+        t.get_by_role("button", name="Roll initiative").click()
+        pg.wait_for_function("() => JSON.stringify([...document.querySelectorAll('.besm-live .besm-order .besm-side')].map((e) => e.dataset.name))"
+                             " === '[\"Youma\",\"Rei\"]' && document.querySelector('.besm-live .besm-order .besm-current')?.dataset.name === 'Youma'",
+                             timeout=60_000)
+        assert ctx.errors == [], ctx.errors
+    finally:
+        ctx.close()
+        server.stop()
+

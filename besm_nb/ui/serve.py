@@ -241,9 +241,9 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 """
 
 # %% auto #0
-__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'SPARES',
-           'OPENED_FILE', 'PAGE_GRACE', 'INSTALL_HINT', 'write_template', 'dashboards_folder', 'user_saves_folder',
-           'spare_plan', 'read_opened', 'quiet_stderr', 'main']
+__all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'ORDER_JS',
+           'SPARES', 'OPENED_FILE', 'PAGE_GRACE', 'INSTALL_HINT', 'write_template', 'dashboards_folder',
+           'user_saves_folder', 'spare_plan', 'read_opened', 'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 # a page's title (its browser tab, a bookmark) is the dashboard's own heading, not its file's name ("index")
@@ -278,6 +278,45 @@ FOLLOW_JS = """(() => {
 })();"""
 
 
+# a click waits for what was typed just before it: ipywidgets sends a box's first keystroke at once but holds its later
+# ones back until Python has answered the first, while a button's click goes at once. With Python busy the click came
+# first (Roll initiative had "1" of "1 6"). So a click, and what follows it, waits until the box last typed in has sent
+# the value it shows: 2 s at most. `besmOutgoing` sees every widget message before it goes: the dashboards' kernel
+# websocket (the kernel protocol's binary form, v1, or JSON text) here, the site's Python worker in live.js.
+ORDER_JS = r"""(() => {
+  const BOX = '.jupyter-widgets input[type=text], .jupyter-widgets input[type=number], .jupyter-widgets input:not([type]), .jupyter-widgets textarea';
+  let typed = null, held = null;  // the box typed in whose value has not gone out; {lane, queue, timer} while a click waits
+  document.addEventListener('input', (e) => { if (e.target.matches?.(BOX)) typed = e.target; }, true);
+  const same = (sent, box) => String(sent) === box.value || (box.type === 'number' && Number(sent) === Number(box.value));
+  const release = () => { const h = held; held = null; clearTimeout(h.timer); typed = null; h.queue.forEach((go) => go()); };
+  // `lane`: the connection; `data`: a widget message's data, or null for another message; `go` sends it
+  window.besmOutgoing = (lane, data, go) => {
+    if (typed && data?.method === 'update' && data.state && 'value' in data.state && same(data.state.value, typed)) {
+      typed = null;
+      go();  // the typed value first, then the click that waited for it
+      if (held) release();
+    } else if (held && held.lane === lane) held.queue.push(go);
+    else if (typed && !held && data?.method === 'custom' && data.content?.event === 'click') held = {lane, queue: [go], timer: setTimeout(release, 2000)};
+    else go();
+  };
+  const send = WebSocket.prototype.send, utf8 = new TextDecoder();
+  const widgetData = (raw) => {  // a kernel message's comm data, if it is one
+    try {
+      let m;
+      if (typeof raw === 'string') m = JSON.parse(raw);
+      else {
+        const bytes = raw instanceof ArrayBuffer ? raw : raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength);
+        const view = new DataView(bytes), at = (i) => Number(view.getBigUint64(8 * i, true));
+        const part = (i) => JSON.parse(utf8.decode(bytes.slice(at(i + 1), at(i + 2))));
+        m = {header: part(1), content: part(4)};  // after the count and the offsets: channel, header, parent, metadata, content
+      }
+      return m?.header?.msg_type === 'comm_msg' ? m.content?.data ?? null : null;
+    } catch (e) { return null; }
+  };
+  WebSocket.prototype.send = function (raw) { window.besmOutgoing(this, widgetData(raw), () => send.call(this, raw)); };
+})();"""
+
+
 def write_template(dest: Path,  # a Jupyter data folder to write the template into
                   ) -> Path:
     "Write the 'besm' Voila template: Voila's lab template without its CDN stylesheet links, with the dashboards' stylesheet."
@@ -290,7 +329,7 @@ def write_template(dest: Path,  # a Jupyter data folder to write the template in
     kept = [line for line in lab.read_text().splitlines(keepends=True) if "cdn.jsdelivr.net" not in line]
     text = "".join(kept).replace("{{ super() }}\n{%- endblock notebook_css -%}",
                                  "{{ super() }}\n<style>" + DASHBOARD_CSS + "</style>\n" + TITLE
-                                 + "{% raw %}<script>" + FOLLOW_JS + "</script><script>" + A11Y_JS + "</script>{% endraw %}\n{%- endblock notebook_css -%}", 1)
+                                 + "{% raw %}<script>" + FOLLOW_JS + "</script><script>" + ORDER_JS + "</script><script>" + A11Y_JS + "</script>{% endraw %}\n{%- endblock notebook_css -%}", 1)
     if DASHBOARD_CSS not in text: raise ValueError("Voila's 'lab' template has changed: its notebook_css block was not found")
     (out / "index.html.j2").write_text(text)
     (out / "conf.json").write_text('{"base_template": "lab"}\n')

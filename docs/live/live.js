@@ -116,7 +116,8 @@ class PageComm {  // one widget's line to Python, in the shape the widget manage
     const k = this.pending.next++;
     this.pending.calls.set(k, callbacks);
     const parts = buffers.map((b) => new Uint8Array(b.buffer ? b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) : b.slice(0)));
-    this.worker.postMessage({ type: 'msg', id: this.comm_id, text: JSON.stringify(data), k, buffers: parts }, parts.map((p) => p.buffer));
+    const go = () => this.worker.postMessage({ type: 'msg', id: this.comm_id, text: JSON.stringify(data), k, buffers: parts }, parts.map((p) => p.buffer));
+    (window.besmOutgoing ?? ((lane, d, send) => send()))(this.worker, data, go);  // a click waits for the box typed in before it (besm-order.js)
     return `${this.comm_id}-${k}`;
   }
   on_msg(cb) { this.handler = cb; for (const m of this.early.splice(0)) cb(m); }  // updates sent before the model existed

@@ -6,7 +6,7 @@ from besm_nb.dice import roll
 import pytest
 from playwright.sync_api import expect
 from tests.dashboards.kit import check_tracker_kit
-from tests.helpers import ROOT, assert_beside, field
+from tests.helpers import ROOT, SLOW_REPLIES, assert_beside, field
 
 pytestmark = pytest.mark.browser
 
@@ -258,3 +258,17 @@ def test_home_page_lists_every_dashboard():
     headings = [l[3:] for l in home.splitlines() if l.startswith("## ")]
     assert headings == sections
     assert home.index("## BESM d20") < home.index("(chase.ipynb)") < home.index("## Core")
+
+
+def test_a_click_waits_for_the_dice_typed_just_before_it(page, dashboards_url):
+    """A slow kernel: ipywidgets holds a box's later keystrokes back until the kernel has answered the first, and sends a
+    click at once. Typed "1 6" key by key, then Roll initiative at once: the roll uses both dice, never "1" alone (the
+    site's worker: test_site_trackers)."""
+    page.add_init_script(SLOW_REPLIES)
+    tracker = fresh_fight(page, dashboards_url)
+    add_fighters(page, tracker, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
+    page.evaluate("window.besmSlow = 1500")
+    tracker.get_by_label("Typed dice", exact=True).first.click()
+    page.keyboard.type("1 6")  # Youma's 6 puts her first: only a roll with both dice gives this order
+    tracker.get_by_role("button", name="Roll initiative").click()
+    in_turn(page, ["Youma", "Rei"], "Youma")
