@@ -206,9 +206,11 @@ def field(pg, name):
 
 def assert_beside(control, message, within: int = 80):
     "A message sits beside its control: on its row or right under it, not somewhere else on the page."
-    c, m = control.bounding_box(), message.bounding_box()
-    assert c and m, "both must be visible"
-    gap = max(m["y"] - (c["y"] + c["height"]), c["y"] - (m["y"] + m["height"]), 0)
+    # both measured in one moment: between two separate measurements the page may scroll (it follows play)
+    gap = control.evaluate("""(c, m) => { if (!c.getClientRects().length || !m.getClientRects().length) return null;
+        const a = c.getBoundingClientRect(), b = m.getBoundingClientRect(); return Math.max(b.top - a.bottom, a.top - b.bottom, 0); }""",
+                           message.element_handle())
+    assert gap is not None, "both must be visible"
     assert gap <= within, f"the message is {gap:.0f} px away from its control"
 
 

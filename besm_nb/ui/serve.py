@@ -286,12 +286,18 @@ FOLLOW_JS = """(() => {
 ORDER_JS = r"""(() => {
   const BOX = '.jupyter-widgets input[type=text], .jupyter-widgets input[type=number], .jupyter-widgets input:not([type]), .jupyter-widgets textarea';
   let typed = null, held = null;  // the box typed in whose value has not gone out; {lane, queue, timer} while a click waits
-  document.addEventListener('input', (e) => { if (e.target.matches?.(BOX)) typed = e.target; }, true);
+  const had = new WeakMap();  // a box's value as its widget has it: when the box is focused, and each time it goes out
+  document.addEventListener('focusin', (e) => { if (e.target.matches?.(BOX)) had.set(e.target, e.target.value); }, true);
+  document.addEventListener('input', (e) => {  // the same value again sends nothing: nothing to wait for
+    const box = e.target;
+    if (box.matches?.(BOX)) typed = had.get(box) === box.value ? (typed === box ? null : typed) : box;
+  }, true);
   const same = (sent, box) => String(sent) === box.value || (box.type === 'number' && Number(sent) === Number(box.value));
   const release = () => { const h = held; held = null; clearTimeout(h.timer); typed = null; h.queue.forEach((go) => go()); };
   // `lane`: the connection; `data`: a widget message's data, or null for another message; `go` sends it
   window.besmOutgoing = (lane, data, go) => {
     if (typed && data?.method === 'update' && data.state && 'value' in data.state && same(data.state.value, typed)) {
+      had.set(typed, typed.value);
       typed = null;
       go();  // the typed value first, then the click that waited for it
       if (held) release();
