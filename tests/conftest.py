@@ -168,3 +168,27 @@ def page(browser, dashboards_url):
     yield pg
     ctx.close()
 
+
+
+# a parallel run's balance, printed with the slowest tests: each worker's busy time and when it finished its last test
+# (a worker done long before the other is time the split wastes)
+_WORKERS: dict[str, list[float]] = {}
+_STARTED = [0.0]
+
+
+def pytest_sessionstart(session):
+    _STARTED[0] = time.time()
+
+
+def pytest_runtest_logreport(report):
+    node = getattr(report, "node", None)  # a report a worker of pytest-xdist sent to the controller
+    if node is None or not hasattr(node, "gateway"): return
+    busy = _WORKERS.setdefault(node.gateway.id, [0.0, 0.0])
+    busy[0] += report.duration
+    busy[1] = time.time() - _STARTED[0]
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _WORKERS:
+        terminalreporter.write_line("workers: " + "; ".join(f"{w} busy {b:.0f} s, its last test done at {end:.0f} s"
+                                                           for w, (b, end) in sorted(_WORKERS.items())))
