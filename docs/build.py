@@ -756,10 +756,11 @@ def bake(out: Path) -> dict:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     runtime = {name: f"{name}?v={hashlib.sha256((out / '_static' / name).read_bytes()).hexdigest()[:8]}"
                for name in ("mathjax-hub.js", "require.js", *split_manager(out / "_static" / "widgets"))}
-    order, kept, views = {}, {}, 0
     drawn = ("() => [...document.querySelectorAll('script[type=\"application/vnd.jupyter.widget-view+json\"]')]"
              ".every((s) => s.previousElementSibling?.classList.contains('widget-subarea') && s.previousElementSibling.childElementCount)")
-    try:
+    got_by_page: dict[Path, dict] = {}
+
+    def draw(share: list[Path]) -> None:  # in a thread of its own, with its own Playwright and browser (Playwright's rule)
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=["--headless", "--no-sandbox", "--disable-gpu"])
             ctx = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -767,30 +768,40 @@ def bake(out: Path) -> dict:
             ctx.add_init_script("document.addEventListener('DOMContentLoaded', () => "
                                 "document.querySelectorAll('style').forEach((s) => { s.dataset.besmPage = '1'; }))")
             pg = ctx.new_page()
-            for page in pages:
-                rel = page.relative_to(out).as_posix()
-                pg.goto(f"http://127.0.0.1:{server.server_port}/{rel}", wait_until="load")
+            for page in share:
+                pg.goto(f"http://127.0.0.1:{server.server_port}/{page.relative_to(out).as_posix()}", wait_until="load")
                 pg.wait_for_function(drawn, timeout=180_000)
                 pg.wait_for_timeout(300)  # a view's last children, drawn a moment later
-                got = pg.evaluate(BAKE_JS)
-                for sheet, rules in zip(got["sheets"], got["rules"]):
-                    at = order.setdefault(sheet, len(order))
-                    for i, text in enumerate(rules):
-                        if text: kept.setdefault((at, i), text)
-                html = page.read_text(encoding="utf-8")
-                tags = list(re.finditer(r'<script type="application/vnd\.jupyter\.widget-view\+json">', html))
-                if len(tags) != len(got["views"]): raise SystemExit(f"docs: {rel}: {len(tags)} widget views, {len(got['views'])} drawn")
-                for m, drawn_html in reversed(list(zip(tags, got["views"]))):
-                    html = html[:m.start()] + drawn_html + html[m.start():]
-                up = "../" * (len(page.relative_to(out).parts) - 1)
-                html = _RUNTIME_TAG.sub("", html)
-                html = _STATE_TAG.sub("", html)  # the widgets' saved state: drawn now, read by nothing (a live page's Python makes its own)
-                spec = json.dumps([f"{up}_static/{v}" for v in runtime.values()])
-                html = html.replace("</head>", f'<link rel="stylesheet" type="text/css" href="{up}_static/widgets/snapshot.css?v=@CSS@" />\n'
-                                    f'<script type="application/json" id="besm-widget-runtime">{spec}</script>\n</head>', 1)
-                page.write_text(html, encoding="utf-8")
-                views += len(got["views"])
+                got_by_page[page] = pg.evaluate(BAKE_JS)
             browser.close()
+
+    order, kept, views = {}, {}, 0
+    try:
+        # two browsers, each drawing every other page: the pages are drawn at twice the pace on two cores
+        workers = [threading.Thread(target=draw, args=(pages[i::2],)) for i in range(2)]
+        for w in workers: w.start()
+        for w in workers: w.join()
+        missing = [p.relative_to(out).as_posix() for p in pages if p not in got_by_page]
+        if missing: raise SystemExit(f"docs: the widget snapshots of {len(missing)} pages were not drawn (first: {missing[0]})")
+        for page in pages:  # in page order, as one browser drew them: the stylesheet comes out the same every build
+            rel, got = page.relative_to(out).as_posix(), got_by_page[page]
+            for sheet, rules in zip(got["sheets"], got["rules"]):
+                at = order.setdefault(sheet, len(order))
+                for i, text in enumerate(rules):
+                    if text: kept.setdefault((at, i), text)
+            html = page.read_text(encoding="utf-8")
+            tags = list(re.finditer(r'<script type="application/vnd\.jupyter\.widget-view\+json">', html))
+            if len(tags) != len(got["views"]): raise SystemExit(f"docs: {rel}: {len(tags)} widget views, {len(got['views'])} drawn")
+            for m, drawn_html in reversed(list(zip(tags, got["views"]))):
+                html = html[:m.start()] + drawn_html + html[m.start():]
+            up = "../" * (len(page.relative_to(out).parts) - 1)
+            html = _RUNTIME_TAG.sub("", html)
+            html = _STATE_TAG.sub("", html)  # the widgets' saved state: drawn now, read by nothing (a live page's Python makes its own)
+            spec = json.dumps([f"{up}_static/{v}" for v in runtime.values()])
+            html = html.replace("</head>", f'<link rel="stylesheet" type="text/css" href="{up}_static/widgets/snapshot.css?v=@CSS@" />\n'
+                                f'<script type="application/json" id="besm-widget-runtime">{spec}</script>\n</head>', 1)
+            page.write_text(html, encoding="utf-8")
+            views += len(got["views"])
     finally:
         server.shutdown()
     css = "\n".join(_FONT_URL.sub(lambda m: f'url("../../@jupyter-widgets/{m.group(1)}{m.group(2) or ""}")', kept[k]) for k in sorted(kept))
@@ -891,11 +902,16 @@ def precompress(out: Path) -> dict:
     import gzip
     files = [p for p in sorted(out.rglob("*")) if p.is_file() and PRECOMPRESS.match(p.name) and p.stat().st_size > 1024
              and p.relative_to(out).parts[0] not in ("_sources", ".doctrees")]
-    for p in files: p.with_name(p.name + ".gz").write_bytes(gzip.compress(p.read_bytes(), 9, mtime=0))
     js = ("const z=require('zlib'),fs=require('fs');for(const f of JSON.parse(fs.readFileSync(0,'utf8'))){const d=fs.readFileSync(f);"
           "fs.writeFileSync(f+'.br',z.brotliCompressSync(d,{params:{[z.constants.BROTLI_PARAM_QUALITY]:d.length>1048576?11:6,"
           "[z.constants.BROTLI_PARAM_LGWIN]:24,[z.constants.BROTLI_PARAM_SIZE_HINT]:d.length}}))}")
-    subprocess.run(["node", "-e", js], input=json.dumps([str(p) for p in files]), text=True, check=True)
+    # brotli at its best is the slow part: two node processes, the files shared out by size, while gzip runs here
+    shares: list[list[str]] = [[], []]
+    for p in sorted(files, key=lambda p: -p.stat().st_size): min(shares, key=lambda s: sum(Path(f).stat().st_size for f in s)).append(str(p))
+    running = [subprocess.Popen(["node", "-e", js], stdin=subprocess.PIPE, text=True) for _ in shares]
+    for proc, share in zip(running, shares): proc.stdin.write(json.dumps(share)); proc.stdin.close()
+    for p in files: p.with_name(p.name + ".gz").write_bytes(gzip.compress(p.read_bytes(), 9, mtime=0))
+    if any(proc.wait() for proc in running): raise SystemExit("docs: brotli compression failed")
     return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),
             "brotli": sum(p.with_name(p.name + ".br").stat().st_size for p in files)}
 
@@ -986,10 +1002,13 @@ def main() -> int:
                                   f"(their stylesheet rules: {drawn['css'] / 1e3:.0f} kB) in {time.time() - t3:.0f} s", flush=True)
     shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)  # myst-nb's scratch copies, beside the output
     if r.returncode == 0:
+        t4 = time.time()
         kept = offline(out)
-        print(f"docs: kept for offline use: {kept['files']} files, {kept['bytes'] / 1e6:.1f} MB (version {kept['version']})")
+        print(f"docs: kept for offline use: {kept['files']} files, {kept['bytes'] / 1e6:.1f} MB (version {kept['version']}) in {time.time() - t4:.0f} s")
+        t5 = time.time()
         packed = precompress(out)
-        print(f"docs: {packed['files']} files precompressed for hosts that send .br/.gz copies: {packed['bytes'] / 1e6:.1f} -> {packed['brotli'] / 1e6:.1f} MB")
+        print(f"docs: {packed['files']} files precompressed for hosts that send .br/.gz copies: {packed['bytes'] / 1e6:.1f} -> "
+              f"{packed['brotli'] / 1e6:.1f} MB in {time.time() - t5:.0f} s")
         print(f"docs: built {out}/index.html in {time.time() - t0:.1f} s")
     return r.returncode
 
