@@ -608,11 +608,22 @@ def default_exp(fname: str) -> str | None:
     return None
 
 
+def run(nb: nbformat.NotebookNode, where: Path, **kwargs) -> None:
+    """Run a notebook; on Linux its kernel talks over local sockets in a folder of its own. Two kernels started at once
+    on free TCP ports can collide: one could not bind its port, and the build waited 60 s for it and failed."""
+    from nbclient import NotebookClient
+    folder, km = Path(tempfile.mkdtemp(prefix="besm-kernel-")), None
+    if sys.platform.startswith("linux"):
+        from jupyter_client.manager import KernelManager
+        km = KernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "kernel"))
+    try: NotebookClient(nb, km=km, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(where)}}, **kwargs).execute()
+    finally: shutil.rmtree(folder, ignore_errors=True)
+
+
 def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> tuple[set[str], dict[str, str]]:
     """Run the notebook; nbdev has dropped the exported cells, so their module is imported first, hidden. Returns the
     model ids of the widgets that the site makes live, asked of the kernel at the end: the stateless calculators, and
     the trackers (model id -> the tracker's 'module:Class')."""
-    from nbclient import NotebookClient
     pre = "from nbdev.showdoc import show_doc\n"
     if module:
         pre += f"import besm_nb.{module.removesuffix('.__init__')} as _m\nglobals().update({{k: v for k, v in vars(_m).items() if not k.startswith('__')}})\n"
@@ -622,8 +633,7 @@ def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> tuple
     nb.cells.append(nbformat.v4.new_code_cell("import json as _json\nfrom besm_nb.ui.live import live_ids as _live_ids, tracker_ids as _trackers\n"
                                               f"open({answer!r}, 'w').write(_json.dumps([_live_ids(), _trackers()]))"))
     try:
-        NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
-                       resources={"metadata": {"path": str(where)}}).execute()
+        run(nb, where, store_widget_state=True)
         nb.cells.pop()
         calculators, trackers = json.loads(Path(answer).read_text())
     finally: os.unlink(answer)
@@ -649,11 +659,10 @@ def build_page(fname: str, pages: dict[str, str], live: dict[str, str], python: 
 
 def run_only(fname: str, *_) -> tuple[str, None, float]:
     "Run a notebook the site does not show (a dashboard), as its test: any error fails the build."
-    from nbclient import NotebookClient
     t = time.time()
     nb = nbformat.read(ROOT / "nbs" / fname, as_version=4)
     os.environ.setdefault("BESM_NB_SAVES", tempfile.mkdtemp(prefix="besm-docs-saves-"))  # a tracker's saves: never into the project
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str((ROOT / "nbs" / fname).parent)}}).execute()
+    run(nb, (ROOT / "nbs" / fname).parent)
     return fname, None, time.time() - t
 
 
