@@ -617,7 +617,9 @@ def run(nb: nbformat.NotebookNode, where: Path, **kwargs) -> None:
         from jupyter_client.manager import KernelManager
         km = KernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "kernel"))
     try: NotebookClient(nb, km=km, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(where)}}, **kwargs).execute()
-    finally: shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        if km is not None and km.has_kernel: km.shutdown_kernel(now=True)  # a client given its manager leaves the kernel running
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def execute(nb: nbformat.NotebookNode, where: Path, module: str | None) -> tuple[set[str], dict[str, str]]:
