@@ -64,7 +64,7 @@ def last_of(log: Sequence[str],  # a tracker's log, oldest first: an action's li
 
 # %% auto #0
 __all__ = ['NARROW_CSS', 'DEFAULT_TROOPS', 'DEFAULT_ARMIES', 'READINGS_HELP', 'LABELS', 'BATTLE_LEFT', 'field_widget',
-           'typed_totals', 'last_of', 'battle_play', 'BattleTracker']
+           'typed_totals', 'last_of', 'default_battle', 'battle_play', 'BattleTracker']
 
 # %% ../../../nbs/besm_d20/53_battles_ui.ipynb #2a193000
 DEFAULT_TROOPS = {
@@ -73,6 +73,11 @@ DEFAULT_TROOPS = {
     "B": [Troops("Raiders on foot", 4000, 1), Troops("Raiders on light horses", 1000, 1, "cavalry", mount_hd=3)],
 }
 DEFAULT_ARMIES = {"A": ("Samurai", General("Kenshin", 14, 8, 2, 5)), "B": ("Raiders", General("Toghrul", 12, 6))}
+
+
+def default_battle() -> Battle:
+    "The battle the set-up form offers on a first visit: the default armies and troops, every setting at its default."
+    return Battle(start_battle(*[army_from_troops(*DEFAULT_ARMIES[s], DEFAULT_TROOPS[s]) for s in SIDES], BattleRules(), 0, "A", 3, 4))
 READINGS_HELP = "<small>" + "<br>".join([  # one line for each of the table's readings, beside its switch
     "<b>AS exactly 3 or 4 times</b>: Table A-6's rows overlap there (exactly twice is +2 and five times +4 either way).",
     "<b>Size band counts</b>: the soldiers of the larger army, or of both armies together (two armies of 6,000: × 1 or × 10).",
@@ -301,6 +306,11 @@ class BattleTracker(Tracker):
         self.troops, self.battle, self.log_lines, self.foes = troops, battle, list(log), foes
         if battle is not None: self._show_setup(battle)
         else: self._drafted(lambda: [setattr(w, "value", 0) for w in (*self.circ.values(), self.glory)])  # a new battle's first turn starts clear
+
+    def new(self) -> None:
+        "Start afresh with the set-up a first visit shows (the last battle's armies and settings stay in its backup): every screen shows one set-up."
+        super().new()
+        self._show_setup(default_battle())
 
     def _show_setup(self, battle: Battle) -> None:
         "Put a battle's own set-up back in the form, so what is shown is what is played."
