@@ -301,6 +301,7 @@ class UnitTracker(Tracker):
         super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: rosters, characters, counter hit points, readings, foes",
                                           bar=bar))
         self.add_class("besm-tracker"); self.add_class("besm-units"); self.add_class("besm-narrow")
+        self.first_rules = self.rules()  # New combat shows them again
         self.resume()
 
     # -- the kit's four ----------------------------------------------------------------------------
@@ -330,12 +331,19 @@ class UnitTracker(Tracker):
         combat = combat_from_dict(f["combat"]) if f["combat"] is not None else None
         log = [text(x, "tracker.log", max_len=5_000) for x in items(f["log"], "tracker.log", 20_000)]
         self.rosters, self.characters, self.combat, self.log_lines, self.foes = rosters, characters, combat, list(log), foes
-        if combat is not None:
-            r = combat.start.rules
-            self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_size.value = r.defence, r.rounding, r.third, r.size
-            self.r_helpless.value, self.r_crit.value, self.r_charge_ac.value, self.r_fear.value = r.helpless, r.crit, r.charge_ac, r.fear_dc
-            self.r_withdraw.value, self.r_rally.value, self.r_outsized.value = r.withdraw, r.rally, r.outsized
-            self.r_between.value, self.r_army_size.value, self.r_limits.value, self.r_bonuses.value = r.between, r.army_size, r.limits, r.morale_bonuses
+        if combat is not None: self._show_rules(combat.start.rules)
+
+    def new(self) -> None:
+        "Start afresh under the readings a first visit shows (the last combat's stay in its backup): every screen shows one set-up."
+        super().new()
+        self._show_rules(self.first_rules)
+
+    def _show_rules(self, r: UnitRules) -> None:
+        "Put the readings a combat is played under back on their switches."
+        self.r_defence.value, self.r_rounding.value, self.r_third.value, self.r_size.value = r.defence, r.rounding, r.third, r.size
+        self.r_helpless.value, self.r_crit.value, self.r_charge_ac.value, self.r_fear.value = r.helpless, r.crit, r.charge_ac, r.fear_dc
+        self.r_withdraw.value, self.r_rally.value, self.r_outsized.value = r.withdraw, r.rally, r.outsized
+        self.r_between.value, self.r_army_size.value, self.r_limits.value, self.r_bonuses.value = r.between, r.army_size, r.limits, r.morale_bonuses
 
     def refresh(self) -> None:
         self._once(self._refresh)
