@@ -610,15 +610,18 @@ def default_exp(fname: str) -> str | None:
 
 def run(nb: nbformat.NotebookNode, where: Path, **kwargs) -> None:
     """Run a notebook; on Linux its kernel talks over local sockets in a folder of its own. Two kernels started at once
-    on free TCP ports can collide: one could not bind its port, and the build waited 60 s for it and failed."""
+    on free TCP ports can collide: one could not bind its port, and the build waited 60 s for it and failed. The manager
+    is the asynchronous one nbclient expects: a blocking one's client waits on the kernel's output with no time limit
+    (a build hung there for 20 minutes), and the 300 s limit of a cell never came."""
+    from jupyter_core.utils import run_sync
     from nbclient import NotebookClient
     folder, km = Path(tempfile.mkdtemp(prefix="besm-kernel-")), None
     if sys.platform.startswith("linux"):
-        from jupyter_client.manager import KernelManager
-        km = KernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "kernel"))
+        from jupyter_client.manager import AsyncKernelManager
+        km = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "kernel"))
     try: NotebookClient(nb, km=km, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(where)}}, **kwargs).execute()
     finally:
-        if km is not None and km.has_kernel: km.shutdown_kernel(now=True)  # a client given its manager leaves the kernel running
+        if km is not None and km.has_kernel: run_sync(km.shutdown_kernel)(now=True)  # a client given its manager leaves the kernel running
         shutil.rmtree(folder, ignore_errors=True)
 
 
