@@ -615,6 +615,8 @@ def run(nb: nbformat.NotebookNode, where: Path, **kwargs) -> None:
     (a build hung there for 20 minutes), and the 300 s limit of a cell never came."""
     from jupyter_core.utils import run_sync
     from nbclient import NotebookClient
+    from besm_nb.ui.serve import keep_kernel_output
+    keep_kernel_output()  # a notebook of many widgets, run while the machine is busy, loses none of its output
     folder, km = Path(tempfile.mkdtemp(prefix="besm-kernel-")), None
     if sys.platform.startswith("linux"):
         from jupyter_client.manager import AsyncKernelManager

@@ -75,6 +75,9 @@ def wait_until_served(url: str, proc, log_path: Path, within: float = 200) -> No
                        f"tries: {tried[-5:]}\nits log ends:\n{_log_tail(log_path)}")
 
 
+_LOGGED: list[Path] = []  # the server logs this process has written: the first keeps the plain name
+
+
 @contextlib.contextmanager
 def serve_dashboards(*extra: str,  # more command-line settings for the server
                      log_path: Path | None = None,  # its log (default: .pytest_cache/voila.log when that folder exists)
@@ -84,7 +87,9 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
     "Start `besm-dashboards` on a free port with a fresh saves folder; yield (base URL, process) once the home page answers."
     port = free_port()
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # each worker of a parallel run has its own servers, and logs
-    if log_path is None and (ROOT / ".pytest_cache").exists(): log_path = ROOT / ".pytest_cache" / f"voila{'-' + worker if worker else ''}.log"
+    if log_path is None and (ROOT / ".pytest_cache").exists():  # the session's server, then any a test starts: a log each
+        log_path = ROOT / ".pytest_cache" / f"voila{'-' + worker if worker else ''}{'-' + str(port) if _LOGGED else ''}.log"
+        _LOGGED.append(log_path)
     own_log = log_path is None  # a log all the same: a server that does not start says why
     if own_log: log_path = Path(tempfile.mkstemp(prefix="besm-voila-", suffix=".log")[1])
     log = open(log_path, "w")

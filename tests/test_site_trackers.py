@@ -496,12 +496,7 @@ def test_a_click_waits_for_the_dice_typed_just_before_it_on_the_site(pw, profile
         pg = page_of(ctx)
         pg.goto(f"{server.url}/tristat/round_ui.html")
         wait_live(pg)
-        t = pg.locator(".besm-live .besm-tracker").first
-        tristat.add_fighters(pg, t, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
-        pg.evaluate("window.besmSlow = 1500")
-        t.get_by_label("Typed dice", exact=True).first.click()
-        pg.keyboard.type("1 6")  # Youma's 6 puts her first: only a roll with both dice gives this order
-        t.get_by_role("button", name="Roll initiative").click()
+        tristat.roll_typed_while_slow(pg, pg.locator(".besm-live .besm-tracker").first)
         pg.wait_for_function("() => JSON.stringify([...document.querySelectorAll('.besm-live .besm-order .besm-side')].map((e) => e.dataset.name))"
                              " === '[\"Youma\",\"Rei\"]' && document.querySelector('.besm-live .besm-order .besm-current')?.dataset.name === 'Youma'",
                              timeout=60_000)

@@ -243,7 +243,7 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 # %% auto #0
 __all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'ORDER_JS',
            'SPARES', 'OPENED_FILE', 'PAGE_GRACE', 'INSTALL_HINT', 'write_template', 'dashboards_folder',
-           'user_saves_folder', 'spare_plan', 'read_opened', 'quiet_stderr', 'main']
+           'user_saves_folder', 'spare_plan', 'read_opened', 'keep_kernel_output', 'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 # a page's title (its browser tab, a bookmark) is the dashboard's own heading, not its file's name ("index")
@@ -252,9 +252,14 @@ TITLE = ("{%- for cell in nb.cells if cell.cell_type == 'markdown' and cell.sour
 
 
 # the page follows play: when a tracker's follow step changes (an action on this page moved play on), its card comes
-# into view with focus on its first choice (`Tracker.follow_play`); a page opening stays where it is
+# into view with focus on its first choice (`Tracker.follow_play`); a page opening stays where it is. A box typed in
+# since the last press of a button keeps the focus and the page stays put: the person has moved on to it (a save's
+# name typed while Python was still answering had its last letters sent into the card's first box)
 FOLLOW_JS = """(() => {
   const seen = new WeakMap();
+  let typing = null;  // the box typed in since the last press of a button or tick box (a key's press of one clicks it too)
+  document.addEventListener('input', (e) => { if (e.target.matches?.('input:not([type=checkbox]):not([type=radio]), textarea')) typing = e.target; }, true);
+  document.addEventListener('click', () => { typing = null; }, true);
   const look = (mark) => {
     const step = mark.querySelector('.besm-follow-step')?.dataset.step ?? '0';
     const before = seen.get(mark);
@@ -265,12 +270,13 @@ FOLLOW_JS = """(() => {
     // after the other changes of the same action have been drawn (the set-up folding away moves everything up)
     setTimeout(() => requestAnimationFrame(() => {
       const card = box.querySelector('.besm-card') || box.querySelector('.besm-action-pane');
+      box.dataset.followed = step;  // for a test: the page has followed this step
+      if (typing && typing === document.activeElement && !card?.contains(typing)) return;
       const wide = window.innerWidth >= 1000;  // a wide screen shows the order beside the card: from the header down; a phone, the card
       ((wide ? box.querySelector('.besm-play-head') : card) || box).scrollIntoView({block: 'start'});
       const usable = (el) => el && [...el.querySelectorAll('input, select, button, textarea')].find((e) => !e.disabled && e.getClientRects().length);
       const first = usable(card) || usable(box.querySelector('.besm-resolve-bar'));  // nobody to declare for: the bar's button (Next round)
       if (first) first.focus({preventScroll: true});
-      box.dataset.followed = step;  // for a test: the page has followed this step
     }), 120);
   };
   new MutationObserver(() => document.querySelectorAll('.besm-follow').forEach(look))
@@ -476,6 +482,19 @@ def _patient(base: type) -> type:
 
     return PatientKernelManager
 
+# %% ../../nbs/core/04_serve.ipynb #77e419f0
+def keep_kernel_output() -> None:
+    "From now on, this process's sockets to kernels queue every message a kernel sends until it is read (ZeroMQ's cap is 1,000, then drops)."
+    import zmq
+    from jupyter_client.connect import ConnectionFileMixin
+    made = ConnectionFileMixin._create_connected_socket
+    if getattr(made, "_besm_keeps", False): return
+    def create(self, channel: str, identity: bytes | None = None):
+        self.context.setsockopt(zmq.RCVHWM, 0)  # a context's default, for the socket made next: set before it connects
+        return made(self, channel, identity)
+    create._besm_keeps = True
+    ConnectionFileMixin._create_connected_socket = create
+
 # %% ../../nbs/core/04_serve.ipynb #bc345a3f
 def _app_class():
     "Voila, with `/` redirected to the home page, and the trackers' light players' page (no kernel per page) at `/besm/players`."
@@ -580,5 +599,6 @@ def main(argv: list[str] | None = None,  # command-line arguments (default: sys.
         print(f"{prog}: serving to the local network. Anyone on it can use the dashboards and load or save "
               "tracker files in the saves folder: do this only on a network you trust. Stop with Ctrl-C.", file=sys.stderr)
     if not args.verbose: quiet_stderr()
+    keep_kernel_output()  # a page of many widgets, opened while the server is busy, loses none of them
     _app_class().launch_instance([str(folder), *extra, *rest])
     return 0

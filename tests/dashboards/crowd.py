@@ -164,12 +164,23 @@ async def states(url: str, kernel: str, t0: float, timeout_s: float = 240) -> fl
     finally: ws.close()
 
 
-def visits(url: str, paths: Sequence[str]) -> list[float]:
-    "`visit` each path at once (one device each): the seconds each took (in a thread of its own: a caller may run an event loop)."
+def off_loop(make):
+    "The result of the coroutine `make()` gives, run in a thread of its own (a caller may run an event loop); its error raised here."
     import asyncio, threading
-    out: list[float] = []
-    async def all_(): out.extend(await asyncio.gather(*(visit(url, p) for p in paths), return_exceptions=True))
-    t = threading.Thread(target=lambda: asyncio.run(all_())); t.start(); t.join()
+    out: list = []
+    def run():
+        try: out.append(asyncio.run(make()))
+        except BaseException as err: out.append(err)
+    t = threading.Thread(target=run); t.start(); t.join()
+    if isinstance(out[0], BaseException): raise out[0]
+    return out[0]
+
+
+def visits(url: str, paths: Sequence[str]) -> list[float]:
+    "`visit` each path at once (one device each): the seconds each took."
+    import asyncio
+    async def all_(): return await asyncio.gather(*(visit(url, p) for p in paths), return_exceptions=True)
+    out = off_loop(all_)
     failed = [x for x in out if isinstance(x, BaseException)]
     if failed or len(out) != len(paths): raise RuntimeError(f"{len(failed)} of {len(paths)} visits failed: {failed[:1]!r}")
     return out

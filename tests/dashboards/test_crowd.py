@@ -5,7 +5,7 @@ import pytest
 
 from tests.conftest import serve_dashboards
 from tests.bench import PLAYERS
-from tests.dashboards.crowd import crowd, kernel_of, states
+from tests.dashboards.crowd import crowd, kernel_of, off_loop, states
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def test_a_table_at_once(browser, dashboards_server):
 def test_idle_kernels_are_culled_and_a_page_still_loading_keeps_its_kernel(browser, tmp_path):
     """A page closed (or left idle and unconnected) has its kernel shut down after the cull timeout; a page whose script
     has not connected yet (a slow device) keeps its kernel past that timeout, and draws from it once it connects."""
-    import asyncio, threading, urllib.request
+    import urllib.request
     log = tmp_path / "voila.log"
     with serve_dashboards("--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=2",
                           "--VoilaConfiguration.preheat_kernel=False", log_path=log) as (url, proc):
@@ -53,6 +53,4 @@ def test_idle_kernels_are_culled_and_a_page_still_loading_keeps_its_kernel(brows
             time.sleep(0.2)  # looked at again until the server says so
         assert culled in text and kept in text.split(culled, 1)[1], text[-2000:]
         assert f"({slow})" not in text, text[-2000:]
-        got = []  # the slow device's script runs at last: its widgets are there
-        t = threading.Thread(target=lambda: got.append(asyncio.run(states(url, slow, time.perf_counter(), 60)))); t.start(); t.join()
-        assert len(got) == 1 and got[0] < 60, got
+        assert off_loop(lambda: states(url, slow, time.perf_counter(), 60)) < 60  # the slow device's script runs at last: its widgets are there

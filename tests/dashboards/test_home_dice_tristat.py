@@ -260,15 +260,41 @@ def test_home_page_lists_every_dashboard():
     assert home.index("## BESM d20") < home.index("(chase.ipynb)") < home.index("## Core")
 
 
-def test_a_click_waits_for_the_dice_typed_just_before_it(page, dashboards_url):
-    """A slow kernel: ipywidgets holds a box's later keystrokes back until the kernel has answered the first, and sends a
-    click at once. Typed "1 6" key by key, then Roll initiative at once: the roll uses both dice, never "1" alone (the
-    site's worker: test_site_trackers)."""
+FOLLOWS = "() => Math.max(0, ...[...document.querySelectorAll('.besm-play-box')].map(b => +(b.dataset.followed || 0)))"
+
+
+def test_the_page_follows_play_but_leaves_a_box_being_typed_in(page, dashboards_url):
+    """Roll initiative moves play on, Python is slow to answer it, and the GM is typing a save's name by then: every
+    letter lands in the name, and the focus stays there (the page would move it to the acting card's first box)."""
     page.add_init_script(SLOW_REPLIES)
     tracker = fresh_fight(page, dashboards_url)
+    add_fighters(page, tracker, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
+    fill(tracker, "Typed dice", "6 1")
+    before = page.evaluate(FOLLOWS)
+    page.evaluate("window.besmSlow = 1000")
+    tracker.get_by_role("button", name="Roll initiative").click()
+    name = tracker.locator(".besm-save-name input")
+    name.click()
+    name.press_sequentially("after-the-roll", delay=150)  # 2 s of typing: Python's answer comes in the middle of it
+    assert page.evaluate(FOLLOWS) > before, "the page followed play only after the typing: the test proved nothing"
+    expect(name).to_have_value("after-the-roll")
+    assert name.evaluate("e => e === document.activeElement")
+    in_turn(page, ["Rei", "Youma"], "Rei")
+
+
+def roll_typed_while_slow(page, tracker):
+    "Two fighters, then Python's answers slowed to 1.5 s: \"1 6\" typed key by key and Roll initiative clicked at once."
     add_fighters(page, tracker, [("Rei", 8, 6, 20), ("Youma", 5, 5, 10)])
     page.evaluate("window.besmSlow = 1500")
     tracker.get_by_label("Typed dice", exact=True).first.click()
     page.keyboard.type("1 6")  # Youma's 6 puts her first: only a roll with both dice gives this order
     tracker.get_by_role("button", name="Roll initiative").click()
+
+
+def test_a_click_waits_for_the_dice_typed_just_before_it(page, dashboards_url):
+    """A slow kernel: ipywidgets holds a box's later keystrokes back until the kernel has answered the first, and sends a
+    click at once. Typed "1 6" key by key, then Roll initiative at once: the roll uses both dice, never "1" alone (the
+    site's worker: test_site_trackers)."""
+    page.add_init_script(SLOW_REPLIES)
+    roll_typed_while_slow(page, fresh_fight(page, dashboards_url))
     in_turn(page, ["Youma", "Rei"], "Youma")
