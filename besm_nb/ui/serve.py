@@ -502,6 +502,7 @@ def _app_class():
     from tornado.web import RedirectHandler
     import voila.app
     from voila.app import Voila
+    from voila.tornado.handler import TornadoVoilaHandler
     from voila.voila_kernel_manager import voila_kernel_manager_factory
 
     def factory(base, preheat, *args, **kwargs):  # Voila makes its kernel manager here: ours waits for slow pages, preheats what a table opens
@@ -509,13 +510,20 @@ def _app_class():
         return _lean(made) if preheat else made
     voila.app.voila_kernel_manager_factory = factory
 
+    class Page(TornadoVoilaHandler):
+        async def get(self, path=None):
+            # the form token's cookie, set with the page: a page left sends it when it asks for its kernel to be shut down
+            # (Voila refused that for want of it, and each page left kept its kernel for the quarter of an hour to the cull)
+            self.xsrf_token
+            return await super().get(path)
+
     class DashboardsApp(Voila):
         def init_handlers(self):
             from besm_nb.ui.tracker import PLAYERS_ENV, players_handlers
             home = url_path_join(self.server_url, "voila/render", HOME)
             players = os.environ[PLAYERS_ENV] = url_path_join(self.server_url, "besm/players")  # the kernels link to it
             return ([(self.server_url, RedirectHandler, {"url": home, "permanent": False})] + players_handlers(players)
-                    + super().init_handlers())
+                    + [(h[0], Page, *h[2:]) if h[1] is TornadoVoilaHandler else h for h in super().init_handlers()])
     return DashboardsApp
 
 

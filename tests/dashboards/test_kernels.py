@@ -30,3 +30,21 @@ def test_kernels_use_local_sockets_not_tcp_ports(dashboards_server):
         info = json.loads(f.read_text())
         assert info["transport"] == "ipc", (f, info["transport"])
         assert Path(info["ip"]).parent == f.parent  # the sockets sit beside the connection file, in the server's own folder
+
+
+@pytest.mark.browser
+def test_a_page_left_shuts_its_kernel_down(page, dashboards_server):
+    "Leaving a page (a link followed, the tab closed) asks the server to shut its kernel down, and the server does at once."
+    from tests.dashboards.crowd import kernel_of
+    dashboards_url, proc = dashboards_server
+    page.goto(dashboards_url + "/voila/render/dice_and_checks.ipynb")
+    page.locator(".besm-calculator").first.wait_for(timeout=120_000)
+    kernel = kernel_of(page.content())
+    running = lambda: [f.stem.removeprefix("kernel-") for f in kernel_connection_files(proc.pid)]
+    assert kernel in running()
+    page.goto(dashboards_url + "/voila/render/index.ipynb")  # the home page: the dice page is left
+    page.wait_for_function("() => document.readyState === 'complete'")
+    for _ in range(100):  # looked at again until the server has done it (the cull would take a minute here)
+        if kernel not in running(): return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the dice page's kernel {kernel} still runs 10 s after the page was left")
