@@ -12,14 +12,21 @@ def run_loop(coro):
     with ThreadPoolExecutor(1) as pool: return pool.submit(asyncio.run, coro).result()
 
 
+async def until(holds, most_s: float = 10) -> None:
+    "Wait until `holds()` (looked at every 10 ms, `most_s` at most): a busy machine runs the loop late, never wrong."
+    for _ in range(int(most_s * 100)):
+        if holds(): return
+        await asyncio.sleep(0.01)
+
+
 def test_follow_runs_on_the_loop_and_stops_when_closed():
     async def main():
         seen, w = [], html_text()
         task = tracker.follow(w, lambda: seen.append(1), every=0.01)
-        await asyncio.sleep(0.1)
+        await until(lambda: len(seen) >= 3)
         looked = len(seen)
         w.close()
-        await asyncio.sleep(0.05)
+        await until(task.done)
         return task.done(), looked, len(seen)
     done, looked, after = run_loop(main())
     assert done and looked >= 3 and after <= looked + 1
@@ -32,7 +39,7 @@ def test_follow_keeps_looking_after_a_failed_look():
             seen.append(1)
             if len(seen) == 1: raise ValueError("a file mid-change")
         tracker.follow(w, look, every=0.01)
-        await asyncio.sleep(0.08)
+        await until(lambda: len(seen) >= 3)
         w.close()
         return len(seen)
     assert run_loop(main()) >= 3
