@@ -80,18 +80,17 @@ _LOGGED: list[Path] = []  # the server logs this process has written: the first 
 
 @contextlib.contextmanager
 def serve_dashboards(*extra: str,  # more command-line settings for the server
-                     log_path: Path | None = None,  # its log (default: .pytest_cache/voila.log when that folder exists)
+                     log_path: Path | None = None,  # its log (default: _build/test-logs/voila-<worker>.log)
                      folder: Path = ROOT / "nbs" / "dashboards",  # the dashboards served
                      env: dict | None = None,  # more environment for the server and its kernels
                     ):
     "Start `besm-dashboards` on a free port with a fresh saves folder; yield (base URL, process) once the home page answers."
     port = free_port()
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # each worker of a parallel run has its own servers, and logs
-    if log_path is None and (ROOT / ".pytest_cache").exists():  # the session's server, then any a test starts: a log each
-        log_path = ROOT / ".pytest_cache" / f"voila{'-' + worker if worker else ''}{'-' + str(port) if _LOGGED else ''}.log"
+    if log_path is None:  # kept after the run, to read when a page failed: the session's server, then any a test starts
+        (ROOT / "_build" / "test-logs").mkdir(parents=True, exist_ok=True)
+        log_path = ROOT / "_build" / "test-logs" / f"voila{'-' + worker if worker else ''}{'-' + str(port) if _LOGGED else ''}.log"
         _LOGGED.append(log_path)
-    own_log = log_path is None  # a log all the same: a server that does not start says why
-    if own_log: log_path = Path(tempfile.mkstemp(prefix="besm-voila-", suffix=".log")[1])
     log = open(log_path, "w")
     saves = tempfile.mkdtemp(prefix="besm-saves-")  # trackers autosave here, never into the project
     env = os.environ | {"BESM_NB_SAVES": saves} | (env or {})
@@ -113,7 +112,6 @@ def serve_dashboards(*extra: str,  # more command-line settings for the server
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
-        if own_log: log_path.unlink(missing_ok=True)
         shutil.rmtree(saves, ignore_errors=True)
 
 

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import CHROMIUM_ARGS, chromium_path
-from tests.dashboards.kit import resize
+from tests.dashboards.kit import FOLLOWING, resize
 from tests.helpers import ROOT, SLOW_REPLIES
 
 SITE = ROOT / "_site"
@@ -136,6 +136,7 @@ def step(pg, button: str, typed=None):
     "One action on the live tracker: type into a box (by its label), then press a button (by its class); wait for the state to change."
     link = pg.locator(".besm-live .besm-download-link").first
     before, href = game(pg), link.get_attribute("href")
+    pg.wait_for_function(FOLLOWING, timeout=30_000)  # the page done following the last step: it scrolls, and moves the focus
     if typed:
         label, value = typed
         box = pg.locator(f".besm-live .widget-text:has(label:text-is('{label}')) input").first

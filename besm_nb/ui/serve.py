@@ -252,14 +252,17 @@ TITLE = ("{%- for cell in nb.cells if cell.cell_type == 'markdown' and cell.sour
 
 
 # the page follows play: when a tracker's follow step changes (an action on this page moved play on), its card comes
-# into view with focus on its first choice (`Tracker.follow_play`); a page opening stays where it is. A box typed in
-# since the last press of a button keeps the focus and the page stays put: the person has moved on to it (a save's
-# name typed while Python was still answering had its last letters sent into the card's first box)
+# into view with focus on its first choice (`Tracker.follow_play`); a page opening stays where it is. A box clicked or
+# typed in since the last press of a button keeps the focus and the page stays put: the person has moved on to it (a
+# save's name typed while Python was still answering had its last letters sent into the card's first box)
 FOLLOW_JS = """(() => {
   const seen = new WeakMap();
-  let typing = null;  // the box typed in since the last press of a button or tick box (a key's press of one clicks it too)
-  document.addEventListener('input', (e) => { if (e.target.matches?.('input:not([type=checkbox]):not([type=radio]), textarea')) typing = e.target; }, true);
-  document.addEventListener('click', () => { typing = null; }, true);
+  const TEXT = 'input:not([type=checkbox]):not([type=radio]), textarea';
+  let typing = null, moving = false;  // the box gone to since the last press of a button or tick box (a key's press clicks it too)
+  const into = (e) => { if (!moving && e.target.matches?.(TEXT)) typing = e.target; };
+  document.addEventListener('focusin', into, true);
+  document.addEventListener('input', into, true);
+  document.addEventListener('click', (e) => { if (!e.target.matches?.(TEXT)) typing = null; }, true);
   const look = (mark) => {
     const step = mark.querySelector('.besm-follow-step')?.dataset.step ?? '0';
     const before = seen.get(mark);
@@ -267,16 +270,20 @@ FOLLOW_JS = """(() => {
     if (before === undefined || before === step) return;
     const box = mark.closest('.besm-play-box');
     if (!box) return;
+    box.dataset.following = step;  // for a test: wait before acting, the page is about to move
     // after the other changes of the same action have been drawn (the set-up folding away moves everything up)
     setTimeout(() => requestAnimationFrame(() => {
       const card = box.querySelector('.besm-card') || box.querySelector('.besm-action-pane');
       box.dataset.followed = step;  // for a test: the page has followed this step
+      if (box.dataset.following === step) delete box.dataset.following;
       if (typing && typing === document.activeElement && !card?.contains(typing)) return;
       const wide = window.innerWidth >= 1000;  // a wide screen shows the order beside the card: from the header down; a phone, the card
       ((wide ? box.querySelector('.besm-play-head') : card) || box).scrollIntoView({block: 'start'});
       const usable = (el) => el && [...el.querySelectorAll('input, select, button, textarea')].find((e) => !e.disabled && e.getClientRects().length);
       const first = usable(card) || usable(box.querySelector('.besm-resolve-bar'));  // nobody to declare for: the bar's button (Next round)
+      moving = true;
       if (first) first.focus({preventScroll: true});
+      moving = false;
     }), 120);
   };
   new MutationObserver(() => document.querySelectorAll('.besm-follow').forEach(look))

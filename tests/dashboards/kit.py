@@ -60,6 +60,7 @@ def answered(t) -> None:
         expect(t.locator(part)).to_have_count(1)
     said = t.locator(".besm-save-message .widget-html-content")
     said.evaluate("e => { e.textContent = ''; }")
+    settle(t.page)  # the page follows the last action first: it scrolls, and a click could land beside the Save button
     t.locator(".besm-save-name input").fill("../answered")
     t.locator("button.besm-save").click()
     expect(said).to_contain_text("File name: use letters", timeout=30_000)
@@ -120,9 +121,13 @@ FOLLOWED = """() => [...document.querySelectorAll('.besm-play-box')].every(b => 
 
 
 def settle(page) -> None:
-    "Wait until the page has followed play to the card (it moves the focus there: a box being typed in meanwhile would lose it)."
+    "Wait until the page has followed play to the card: it scrolls, and moves the focus there; a click meanwhile could land elsewhere."
     try: page.wait_for_function(FOLLOWED, timeout=5_000)
     except Exception: pass  # a page that never followed (opened on a game already under way) has nothing pending
+    page.wait_for_function(FOLLOWING, timeout=30_000)
+
+
+FOLLOWING = "() => !document.querySelector('.besm-play-box[data-following]')"  # none about to move the page
 
 
 def check_tracker_kit(page, url: str,  # the dashboard's address
