@@ -424,6 +424,12 @@ def _lean(base: type) -> type:
             if notebook_name: self._page_opened(notebook_name)
             return ready
 
+        async def get_rendered_notebook(self, *args, **kwargs):
+            "A spare given to a page: the page's grace starts now (nothing waits between Voila's taking it and this)."
+            render, cells, kernel_id = await super().get_rendered_notebook(*args, **kwargs)
+            self.page_takes(kernel_id)
+            return render, cells, kernel_id
+
         def _page_opened(self, page: str) -> None:
             self._opened = spare_plan(self._opened, page, 16)
             self._plan(self._opened[:self.spares], delay=self.fill_delay)
@@ -473,6 +479,10 @@ def _patient(base: type) -> type:
             kernel_id = await ensure_async(super().start_kernel(*args, **kwargs))
             self._unconnected[kernel_id] = time.monotonic()
             return kernel_id
+
+        def page_takes(self, kernel_id: str) -> None:
+            "A page was given this kernel (perhaps a spare preheated long ago): its grace starts now, while its script loads."
+            self._unconnected[kernel_id] = time.monotonic()
 
         def notify_connect(self, kernel_id):
             self._unconnected.pop(kernel_id, None)

@@ -164,6 +164,13 @@ async def states(url: str, kernel: str, t0: float, timeout_s: float = 240) -> fl
     finally: ws.close()
 
 
+def until(value, most_s: float):
+    "`value()` once it is truthy, looked at again every 0.2 s; its last (falsy) answer after `most_s` seconds."
+    deadline = time.time() + most_s
+    while not (got := value()) and time.time() < deadline: time.sleep(0.2)
+    return got
+
+
 def off_loop(make):
     "The result of the coroutine `make()` gives, run in a thread of its own (a caller may run an event loop); its error raised here."
     import asyncio, threading

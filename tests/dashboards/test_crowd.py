@@ -5,7 +5,7 @@ import pytest
 
 from tests.conftest import serve_dashboards
 from tests.bench import PLAYERS
-from tests.dashboards.crowd import crowd, kernel_of, off_loop, states
+from tests.dashboards.crowd import crowd, kernel_of, off_loop, states, until
 
 pytestmark = pytest.mark.browser
 
@@ -31,26 +31,33 @@ def test_a_table_at_once(browser, dashboards_server):
 
 @pytest.mark.timeout(300)
 def test_idle_kernels_are_culled_and_a_page_still_loading_keeps_its_kernel(browser, tmp_path):
-    """A page closed (or left idle and unconnected) has its kernel shut down after the cull timeout; a page whose script
-    has not connected yet (a slow device) keeps its kernel past that timeout, and draws from it once it connects."""
-    import urllib.request
-    log = tmp_path / "voila.log"
+    """A page closed has its kernel shut down after the cull timeout; a page whose script has not connected yet (a slow
+    device) keeps its kernel past that timeout, and draws from it once it connects, even when the kernel it was given
+    is a spare preheated before the grace began (a page's own new kernel gets the same grace: the notebook's proof)."""
+    import re, urllib.request
+    from besm_nb.ui.serve import OPENED_FILE
+    log, saves, grace = tmp_path / "voila.log", tmp_path / "saves", 8
+    saves.mkdir()
+    (saves / OPENED_FILE).write_text("dice_and_checks.ipynb\n")  # its spare is preheated from the start
     with serve_dashboards("--MappingKernelManager.cull_idle_timeout=4", "--MappingKernelManager.cull_interval=2",
-                          "--VoilaConfiguration.preheat_kernel=False", log_path=log) as (url, proc):
+                          f"--PatientKernelManager.page_grace={grace}", log_path=log, env={"BESM_NB_SAVES": str(saves)}) as (url, proc):
         page = url + "/voila/render/dice_and_checks.ipynb"
-        slow = kernel_of(urllib.request.urlopen(page, timeout=120).read().decode())  # drawn, its script not yet run
         ctx = browser.new_context()
         pg = ctx.new_page()
         pg.goto(page)
         pg.locator(".besm-calculator").first.wait_for(timeout=120_000)
         closed = kernel_of(pg.content())
         ctx.close()  # the tablet went to sleep: the connection is gone, nobody shut the kernel down
-        culled, kept = f"Culling 'idle' kernel 'python3' ({closed})", f"Kernel {slow} kept"
-        text, deadline = "", time.time() + 60
-        while time.time() < deadline:
+        culled, filled = f"Culling 'idle' kernel 'python3' ({closed})", "Kernel pool of dice_and_checks.ipynb is filled"
+        refilled = until(lambda: log.read_text().count(filled) >= 2 and time.time(), 120)  # the spare the next page takes
+        until(lambda: culled in log.read_text(), 60)
+        until(lambda: time.time() > refilled + grace, grace + 1)  # that spare is older than the grace, and long idle
+        slow = kernel_of(urllib.request.urlopen(page, timeout=120).read().decode())  # drawn, its script not yet run
+        assert until(lambda: f"Using pre-heated kernel: {slow}" in log.read_text(), 10)  # the spare, not a kernel of its own
+        kept = f"Kernel {slow} kept"
+        def told():  # spared in two cull rounds (past the timeout), or culled
             text = log.read_text()
-            if culled in text and kept in text.split(culled, 1)[1]: break  # spared again after the other was culled
-            time.sleep(0.2)  # looked at again until the server says so
-        assert culled in text and kept in text.split(culled, 1)[1], text[-2000:]
-        assert f"({slow})" not in text, text[-2000:]
+            return text if text.count(kept) >= 2 or f"({slow})" in text else ""
+        text = until(told, 60)
+        assert text.count(kept) >= 2 and f"({slow})" not in text, log.read_text()[-2000:]
         assert off_loop(lambda: states(url, slow, time.perf_counter(), 60)) < 60  # the slow device's script runs at last: its widgets are there
