@@ -66,3 +66,25 @@ def describe(violations: dict[str, list[dict]], impacts=("critical", "serious"))
 def summary(violations: dict[str, list[dict]]) -> str:
     "Rule ids and element counts by impact, on one line (the audit table)."
     return json.dumps({k: {v["id"]: v["count"] for v in vs} for k, vs in violations.items() if vs})
+
+
+def settle(pg, quiet_ms: int = 800, within_ms: int = 60_000) -> None:
+    "Wait until the page's elements stop changing for `quiet_ms` (a dashboard draws its cells as its kernel runs them)."
+    pg.evaluate("""([quiet, within]) => new Promise((done) => {
+        let last = performance.now(); const start = last;
+        const seen = new MutationObserver(() => { last = performance.now(); });
+        seen.observe(document.body, {childList: true, subtree: true, attributes: true});
+        const tick = () => { const now = performance.now();
+            if (now - last >= quiet || now - start >= within) { seen.disconnect(); done(); } else setTimeout(tick, 100); };
+        tick(); })""", [quiet_ms, within_ms])
+
+
+def skipped_levels(found: dict) -> list[str]:
+    "Headings that go down two levels at once (axe's heading-order, a moderate fault Lighthouse counts): a widget's H4 under an H2."
+    return [n["html"] for vs in found.values() for v in vs if v["id"] == "heading-order" for n in v["nodes"]]
+
+
+def audit(pg) -> dict:
+    found = axe_violations(pg)
+    print(f"{pg.url}: {summary(found)}")
+    return found

@@ -177,6 +177,7 @@ def page(browser, dashboards_url):
 # (a worker done long before the other is time the split wastes)
 _WORKERS: dict[str, list[float]] = {}
 _STARTED = [0.0]
+_SPENT: dict[str, list] = {}  # test -> [seconds in set-up, call and tear-down, worker]: all of them, in _build/test-logs/durations.tsv
 
 
 def pytest_sessionstart(session):
@@ -185,6 +186,8 @@ def pytest_sessionstart(session):
 
 def pytest_runtest_logreport(report):
     node = getattr(report, "node", None)  # a report a worker of pytest-xdist sent to the controller
+    spent = _SPENT.setdefault(report.nodeid, [0.0, getattr(getattr(node, "gateway", None), "id", "-")])
+    spent[0] += report.duration
     if node is None or not hasattr(node, "gateway"): return
     busy = _WORKERS.setdefault(node.gateway.id, [0.0, 0.0])
     busy[0] += report.duration
@@ -192,6 +195,10 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_terminal_summary(terminalreporter):
+    if _SPENT and not os.environ.get("PYTEST_XDIST_WORKER"):  # every test's time, slowest first: where the next saving is
+        (ROOT / "_build" / "test-logs").mkdir(parents=True, exist_ok=True)
+        rows = sorted(_SPENT.items(), key=lambda kv: -kv[1][0])
+        (ROOT / "_build" / "test-logs" / "durations.tsv").write_text("".join(f"{s:.2f}\t{w}\t{n}\n" for n, (s, w) in rows))
     if _WORKERS:
         terminalreporter.write_line("workers: " + "; ".join(f"{w} busy {b:.0f} s, its last test done at {end:.0f} s"
                                                            for w, (b, end) in sorted(_WORKERS.items())))

@@ -1,13 +1,14 @@
 """WCAG 2.2 AA, as axe-core checks it: every page type of the site (home, a chapter, a calculator page, a tracker page)
-in light and dark colour schemes, and the dashboards (home and each dashboard): no critical and no serious violation.
-One page load per page and scheme: the page is audited once its calculators are live (the site) or drawn (a dashboard)."""
+in light and dark colour schemes: no critical and no serious violation. One page load per page and scheme: the page is
+audited once its calculators are live. The dashboards (home and each) are audited in tests/dashboards/test_narrow.py, on
+the page opened there for every read-only check of a dashboard."""
 import functools
 import http.server
 import threading
 
 import pytest
 
-from tests.a11y import axe_violations, describe, summary
+from tests.a11y import audit, describe, settle, skipped_levels
 from tests.helpers import ROOT
 
 SITE = ROOT / "_site"
@@ -15,7 +16,6 @@ SITE = ROOT / "_site"
 # and a tracker page
 SITE_PAGES = {"home": "index.html", "chapter": "anime_d20/modifiers.html", "calculator": "core/dice_ui.html",
               "tracker": "tristat/round_ui.html"}
-DASHBOARDS = ["index", *sorted(p.stem for p in (ROOT / "nbs" / "dashboards").glob("*.ipynb") if p.stem != "index")]
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -34,28 +34,6 @@ def site_url():
     server.shutdown()
 
 
-def settle(pg, quiet_ms: int = 800, within_ms: int = 60_000) -> None:
-    "Wait until the page's elements stop changing for `quiet_ms` (a dashboard draws its cells as its kernel runs them)."
-    pg.evaluate("""([quiet, within]) => new Promise((done) => {
-        let last = performance.now(); const start = last;
-        const seen = new MutationObserver(() => { last = performance.now(); });
-        seen.observe(document.body, {childList: true, subtree: true, attributes: true});
-        const tick = () => { const now = performance.now();
-            if (now - last >= quiet || now - start >= within) { seen.disconnect(); done(); } else setTimeout(tick, 100); };
-        tick(); })""", [quiet_ms, within_ms])
-
-
-def skipped_levels(found: dict) -> list[str]:
-    "Headings that go down two levels at once (axe's heading-order, a moderate fault Lighthouse counts): a widget's H4 under an H2."
-    return [n["html"] for vs in found.values() for v in vs if v["id"] == "heading-order" for n in v["nodes"]]
-
-
-def audit(pg) -> dict:
-    found = axe_violations(pg)
-    print(f"{pg.url}: {summary(found)}")
-    return found
-
-
 @pytest.mark.browser
 @pytest.mark.docs
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -70,24 +48,6 @@ def test_site_page_has_no_critical_or_serious_violation(browser, site_url, kind,
             pg.wait_for_function("window.besmLive && window.besmLive.state !== 'loading'", timeout=120_000)
             assert pg.evaluate("window.besmLive.state") == "live", pg.evaluate("window.besmLive.errors")
         settle(pg)
-        found = audit(pg)
-        assert not found["critical"] and not found["serious"], describe(found)
-        assert not skipped_levels(found), skipped_levels(found)
-    finally:
-        ctx.close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("name", DASHBOARDS)
-def test_dashboard_has_no_critical_or_serious_violation(browser, dashboards_url, name):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    ctx.set_default_timeout(180_000)
-    try:
-        pg = ctx.new_page()
-        pg.goto(f"{dashboards_url}/voila/render/{name}.ipynb", wait_until="load")
-        pg.locator(".jp-Cell").first.wait_for()
-        if name != "index": pg.locator(".jupyter-widgets").first.wait_for()
-        settle(pg, quiet_ms=1500)
         found = audit(pg)
         assert not found["critical"] and not found["serious"], describe(found)
         assert not skipped_levels(found), skipped_levels(found)

@@ -1,9 +1,11 @@
-"""Every dashboard at a phone's width (400 px): the page never scrolls sideways, nothing runs off the edge, every
-button and tab title shows its whole label; tabbed dashboards are checked tab by tab. Every dropdown, at 1366 and 400 px,
-shows its chosen option whole. Each dashboard is opened once for both, and each check made once the page is drawn (a
-lazily made tab too: a fixed pause could look at its 'Opening…' and see nothing)."""
+"""Every dashboard as first drawn, audited by axe-core (WCAG 2.2 AA) at 1280 x 900: no critical and no serious violation.
+Every dashboard at a phone's width (400 px): the page never scrolls sideways, nothing runs off the edge, every button and
+tab title shows its whole label; tabbed dashboards are checked tab by tab. Every dropdown, at 1366 and 400 px, shows its
+chosen option whole. Each dashboard is opened once for all three (the audit first, on the page as it opens), and each
+check made once the page is drawn (a lazily made tab too: a fixed pause could look at its 'Opening…' and see nothing)."""
 import pytest
 
+from tests.a11y import audit, describe, settle, skipped_levels
 from tests.dashboards.kit import OPENING, quiet, resize
 from tests.helpers import ROOT
 
@@ -51,8 +53,8 @@ def narrow(browser):
 
 @pytest.fixture(scope="module", params=DASHBOARDS)
 def dashboard(request, narrow, dashboards_url):
-    """Each dashboard opened once, for every check made on it here: its fit at 400 px, then its dropdowns at 1366 and 400 px
-    (pytest runs the tests of one dashboard together, then closes its page)."""
+    """Each dashboard opened once, for every check made on it here: its audit, its fit at 400 px, then its dropdowns at 1366
+    and 400 px (pytest runs the tests of one dashboard together, in this file's order, then closes its page)."""
     page = narrow.new_page()
     page.name, page.errors = request.param, []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
@@ -60,6 +62,16 @@ def dashboard(request, narrow, dashboards_url):
     quiet(page, "#rendered_cells", timeout=120_000)
     yield page
     page.close()
+
+
+def test_dashboard_has_no_critical_or_serious_violation(dashboard):
+    "The page as it opens (no tab or fold touched yet), at a laptop's size."
+    page = dashboard
+    resize(page, 1280, 900)
+    settle(page, quiet_ms=1500)
+    found = audit(page)
+    assert not found["critical"] and not found["serious"], describe(found)
+    assert not skipped_levels(found), skipped_levels(found)
 
 
 def test_dashboard_fits_400_px(dashboard):
@@ -77,7 +89,7 @@ def test_dashboard_fits_400_px(dashboard):
 
 
 def test_the_check_sees_overflow_and_cut_labels(browser, dashboards_url):
-    "Not vacuous: a row that runs off the edge and a button too narrow for its label are both reported."
+    "Not vacuous: a row that runs off the edge and a button too narrow for its label are both reported; so are faults the audit looks for."
     ctx = browser.new_context(viewport={"width": 400, "height": 900})
     page = ctx.new_page()
     try:
@@ -88,6 +100,11 @@ def test_the_check_sees_overflow_and_cut_labels(browser, dashboards_url):
               '<button style="width:40px;overflow:hidden;white-space:nowrap">Next round</button>'); }""")
         found = page.evaluate(OVERFLOW)
         assert any("wide" in b for b in found["bad"]) and found["cut"] == ["Next round"], found
+        # the audit too: a box with no name (critical) and grey on grey (serious) are found
+        page.evaluate("""() => document.querySelector('#rendered_cells').insertAdjacentHTML('afterbegin',
+            '<input type="text"><p style="color:#777;background:#888">grey on grey</p>')""")  # in view: axe reads colours there
+        found = audit(page)
+        assert "label" in {v["id"] for v in found["critical"]} and "color-contrast" in {v["id"] for v in found["serious"]}, describe(found)
     finally:
         ctx.close()
 
