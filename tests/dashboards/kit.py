@@ -405,6 +405,7 @@ def check_play_screen(page, width: int, height: int,  # the viewport
     play (on a wide screen), the whole card with its choices, the odds and the bar's buttons lie within the viewport; on a
     phone the bar is fixed at the bottom, the card takes at most one screen and every target is 44 px or more; and every
     control of the play area receives a real click at its centre. Returns the boxes, for the report."""
+    settle(page)  # a follow still to come (the step's update came with the others) would move the page after the check
     s = page.evaluate(SCREEN, [width, height])
     where = f"{step} at {width}x{height}"
     assert s["card"] is not None and s["bar"] is not None, f"{where}: no card or no bar on screen: {s}"

@@ -22,10 +22,10 @@ def test_wounds_tracker_keeps_everything(page, dashboards_url):
         box = t.locator(".besm-field-amount input").first
         box.fill("7"); box.press("Tab")
         t.locator("button.besm-damage").click()
-        t.locator(".besm-headline", has_text="33 / 40 HP").first.wait_for(timeout=10_000)
+        t.locator(".besm-headline", has_text="33 / 40 HP").first.wait_for(timeout=30_000)  # as long as the kit waits: a busy machine
         box.fill("5"); box.press("Tab")
         t.locator("button.besm-damage").click()
-        t.locator(".besm-headline", has_text="28 / 40 HP").first.wait_for(timeout=10_000)
+        t.locator(".besm-headline", has_text="28 / 40 HP").first.wait_for(timeout=30_000)
     check_tracker_kit(page, dashboards_url + URL, WOUNDS, hit, None,
                       lambda t: t.locator(".besm-headline").first.inner_text(), "anime-d20-wounds",
                       open_tab=open_wounds)
