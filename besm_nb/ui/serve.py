@@ -243,7 +243,8 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 # %% auto #0
 __all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'ORDER_JS',
            'SPARES', 'OPENED_FILE', 'PAGE_GRACE', 'INSTALL_HINT', 'write_template', 'dashboards_folder',
-           'user_saves_folder', 'spare_plan', 'read_opened', 'keep_kernel_output', 'quiet_stderr', 'main']
+           'user_saves_folder', 'spare_plan', 'read_opened', 'keep_kernel_output', 'launch_kernel', 'write_kernel_spec',
+           'quiet_stderr', 'main']
 
 # %% ../../nbs/core/04_serve.ipynb #a5f9ab6c
 # a page's title (its browser tab, a bookmark) is the dashboard's own heading, not its file's name ("index")
@@ -512,6 +513,29 @@ def keep_kernel_output() -> None:
     create._besm_keeps = True
     ConnectionFileMixin._create_connected_socket = create
 
+# %% ../../nbs/core/04_serve.ipynb #88187ee3
+def launch_kernel() -> None:
+    "Run an IPython kernel whose output socket queues every message until the server reads it (ZeroMQ's default drops past 1,000)."
+    import zmq
+    from ipykernel.kernelapp import IPKernelApp
+
+    class KeepingKernelApp(IPKernelApp):
+        def init_iopub(self, context):
+            context.setsockopt(zmq.SNDHWM, 0)  # the context's default, for the output socket made next
+            super().init_iopub(context)
+    KeepingKernelApp.launch_instance()
+
+
+def write_kernel_spec(dest: Path,  # a Jupyter data folder: first in JUPYTER_PATH, its 'python3' is the one pages use
+                     ) -> Path:
+    "Write a 'python3' kernel spec into `dest` whose kernels start with `launch_kernel`."
+    import json
+    out = dest / "kernels" / "python3"
+    out.mkdir(parents=True, exist_ok=True)
+    argv = [sys.executable, "-c", "from besm_nb.ui.serve import launch_kernel; launch_kernel()", "-f", "{connection_file}"]
+    (out / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "Python 3 (besm_nb)", "language": "python"}, indent=1))
+    return out
+
 # %% ../../nbs/core/04_serve.ipynb #bc345a3f
 def _app_class():
     "Voila, with `/` redirected to the home page, and the trackers' light players' page (no kernel per page) at `/besm/players`."
@@ -605,6 +629,7 @@ def main(argv: list[str] | None = None,  # command-line arguments (default: sys.
         data = Path(tempfile.mkdtemp(prefix="besm_nb-voila-"))  # this server's own: another checkout's server writes its own
         atexit.register(shutil.rmtree, data, ignore_errors=True)
         write_template(data)
+        write_kernel_spec(data)  # its kernels keep all they publish too
     except OSError as err:  # a full disk, a folder it may not write
         print(f"{prog}: cannot start: {err.strerror or err}{f' ({err.filename})' if err.filename else ''}", file=sys.stderr)
         return 1

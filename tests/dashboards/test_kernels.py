@@ -1,4 +1,5 @@
-"""The dashboards server's kernels: on Linux they talk to the server over local sockets, never TCP ports."""
+"""The dashboards server's kernels: started through `launch_kernel` (the server's own kernel spec); on Linux they talk to
+the server over local sockets, never TCP ports."""
 import json
 import sys
 from pathlib import Path
@@ -7,7 +8,7 @@ import pytest
 
 
 def kernel_connection_files(pid: int) -> list[Path]:
-    "The connection files of the kernels a process started (its children's `-f` argument), read from /proc."
+    "The connection files of the kernels a process started through `launch_kernel` (its children's `-f` argument), read from /proc."
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -15,7 +16,7 @@ def kernel_connection_files(pid: int) -> list[Path]:
             args = (stat.parent / "cmdline").read_bytes().split(b"\0")
         except (OSError, IndexError, ValueError):
             continue  # a process that ended while being read
-        if ppid == pid and b"ipykernel_launcher" in b" ".join(args) and b"-f" in args:
+        if ppid == pid and b"launch_kernel()" in b" ".join(args) and b"-f" in args:
             found.append(Path(args[args.index(b"-f") + 1].decode()))
     return found
 
@@ -25,7 +26,7 @@ def test_kernels_use_local_sockets_not_tcp_ports(dashboards_server):
     # many kernels picking free TCP ports at once can collide; a kernel that cannot bind never answers its page
     url, proc = dashboards_server
     files = kernel_connection_files(proc.pid)
-    assert len(files) >= 1, files  # at least the home page's spare kernel
+    assert len(files) >= 1, files  # at least the home page's spare kernel, started by our spec (its output never dropped)
     for f in files:
         info = json.loads(f.read_text())
         assert info["transport"] == "ipc", (f, info["transport"])

@@ -8,7 +8,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.dashboards.kit import check_play_screen, check_tracker_kit, clickable_in_place, followed
+from tests.dashboards.kit import check_play_screen, check_tracker_kit, clickable_in_place, followed, settle
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/anime_d20_attack.ipynb"
@@ -56,9 +56,10 @@ def add_fighters(t, fighters=FIGHTERS):
 
 
 def now(page, name, root=".besm-order"):
-    "Wait until the order of play marks `name` as the one acting (or, with None, nobody)."
+    "Wait until the order of play marks `name` as the one acting (or, with None, nobody), and the page has followed play there."
     page.wait_for_function("([r, n]) => (document.querySelector(`${r} .besm-current`)?.dataset.name ?? null) === n",
                            arg=[root, name], timeout=30_000)
+    if root == ".besm-order": settle(page, quiet_ms=150)  # the GM's page: a tap now could land as it moves
 
 
 def target(t, name):
