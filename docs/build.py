@@ -615,12 +615,15 @@ def run(nb: nbformat.NotebookNode, where: Path, **kwargs) -> None:
     (a build hung there for 20 minutes), and the 300 s limit of a cell never came."""
     from jupyter_core.utils import run_sync
     from nbclient import NotebookClient
-    from besm_nb.ui.serve import keep_kernel_output
+    from besm_nb.ui.serve import keep_kernel_output, write_kernel_spec
     keep_kernel_output()  # a notebook of many widgets, run while the machine is busy, loses none of its output
     folder, km = Path(tempfile.mkdtemp(prefix="besm-kernel-")), None
     if sys.platform.startswith("linux"):
+        from jupyter_client.kernelspec import KernelSpecManager
         from jupyter_client.manager import AsyncKernelManager
-        km = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "kernel"))
+        write_kernel_spec(folder)  # nor does the kernel's end (a snapshot missing widgets never drew on its page)
+        km = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=str(folder / "kernel"),
+                                kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(folder / "kernels")]))
     try: NotebookClient(nb, km=km, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(where)}}, **kwargs).execute()
     finally:
         if km is not None and km.has_kernel: run_sync(km.shutdown_kernel)(now=True)  # a client given its manager leaves the kernel running
