@@ -4,6 +4,7 @@ tracker kit's reload, undo, download and upload; the melee panel's total against
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import expect
 
 from besm_nb.dice import DiceFeed, fmt_odds, headline_odds
 from besm_nb.special.car_chase import CHASE_KIND, CarChase
@@ -88,6 +89,9 @@ def add_vehicle(t, name, kind, driver, skill, speed, tons=None):
     if tons is not None: fill(t, "besm-new-tons", tons)
     t.locator("button.besm-add-vehicle").click()
     t.locator(f".besm-vehicle[data-name='{name}']").wait_for(timeout=30_000)
+    # the action is done when the new vehicle is picked and the form cleared: a tap before that is undone by its last updates
+    expect(t.locator(".besm-pick").first.get_by_label(name, exact=True)).to_be_checked(timeout=30_000)
+    expect(t.locator(".besm-new-name input").first).to_have_value("", timeout=30_000)
 
 
 def hit(page, t, vehicle, damage, where, typed, facing="side", tyre=None, hits=None, burst=False, critical=None):
