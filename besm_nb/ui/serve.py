@@ -242,7 +242,7 @@ body:has(.besm-players) .jp-MarkdownCell { display: none; }  /* the players' vie
 
 # %% auto #0
 __all__ = ['TEMPLATE', 'HOME', 'QUIET', 'WIDGET_CSS', 'A11Y_CSS', 'A11Y_JS', 'DASHBOARD_CSS', 'TITLE', 'FOLLOW_JS', 'ORDER_JS',
-           'SPARES', 'OPENED_FILE', 'PAGE_GRACE', 'INSTALL_HINT', 'write_template', 'dashboards_folder',
+           'SPARES', 'OPENED_FILE', 'REFILL_AFTER', 'PAGE_GRACE', 'INSTALL_HINT', 'write_template', 'dashboards_folder',
            'user_saves_folder', 'spare_plan', 'read_opened', 'keep_kernel_output', 'launch_kernel', 'write_kernel_spec',
            'quiet_stderr', 'main']
 
@@ -386,6 +386,7 @@ from collections.abc import Sequence
 
 SPARES = 3  # preheated kernels the server keeps: one for each of the pages last opened (a tracker, a calculator, the home page)
 OPENED_FILE = ".besm-pages-opened"  # in the saves folder: the pages last opened, preheated at the next start
+REFILL_AFTER = 5.0  # seconds with no page opened before the spares are started
 
 
 def spare_plan(opened: Sequence[str],  # the pages opened before, newest first
@@ -406,18 +407,22 @@ def read_opened(folder: Path | None,  # the saves folder
 
 def _lean(base: type) -> type:
     "Voila's preheating kernel manager, preheating only the pages a table opens: one spare kernel for each of the last `spares` pages opened, refilled when used, and none for the others."
-    from traitlets import Int
+    import asyncio
+    from traitlets import Float, Int
 
     class BesmKernelManager(base):
         spares = Int(SPARES, config=True, help="preheated kernels kept: one for each of the pages last opened")
+        refill_after = Float(REFILL_AFTER, config=True, help="seconds with no page opened before the spares are started")
 
         def __init__(self, **kwargs):
+            self._refill = None  # the spares' start, waiting for the pages opened to stay put
             super().__init__(**kwargs)  # Voila's pool size is 0 (voila.json): nothing is started for every page
             from besm_nb.ui.tracker import SAVES_ENV
             self._folder = Path(os.environ[SAVES_ENV]) if os.environ.get(SAVES_ENV) else None
             found = [p for p in read_opened(self._folder) if (Path(self.root_dir) / p).is_file()]
             self._opened = found or [HOME]  # a first start: the home page, which every visit opens first
-            self._plan(self._opened[:self.spares], delay=0)
+            self._plan(self._opened[:self.spares])
+            self._fill()  # at the server's start, at once
 
         def get_pool_size(self, notebook_name: str) -> int:
             "Asked by Voila for every page opened: the answer is what is ready now; the page then keeps a spare."
@@ -431,21 +436,35 @@ def _lean(base: type) -> type:
             self.page_takes(kernel_id)
             return render, cells, kernel_id
 
+        def fill_if_needed(self, delay=None, notebook_name=None, **kwargs) -> None:
+            "Voila starts a page's new spare as soon as the page takes its old one: here, once no page has been opened for `refill_after` s."
+            if not hasattr(self, "_opened"): return super().fill_if_needed(delay, notebook_name, **kwargs)  # Voila's own start
+            self._fill_later()
+
+        def _fill_later(self) -> None:
+            if self._refill is not None: self._refill.cancel()
+            self._refill = asyncio.get_event_loop().call_later(self.refill_after, self._fill)
+
+        def _fill(self) -> None:
+            "Start the spares the pages last opened lack."
+            self._refill = None
+            for page in self._opened[:self.spares]: super().fill_if_needed(delay=0, notebook_name=page)
+
         def _page_opened(self, page: str) -> None:
             self._opened = spare_plan(self._opened, page, 16)
-            self._plan(self._opened[:self.spares], delay=self.fill_delay)
+            self._plan(self._opened[:self.spares])
+            self._fill_later()
             if self._folder is not None:
                 try: (self._folder / OPENED_FILE).write_text("\n".join(self._opened) + "\n", encoding="utf-8")
                 except OSError: pass  # a read-only folder: only the next start's preheating is lost
 
-        def _plan(self, pages: list[str], delay: float) -> None:
-            "Keep one spare kernel for each of `pages` and none for any other page."
+        def _plan(self, pages: list[str]) -> None:
+            "Keep one spare kernel for each of `pages` (`_fill` starts them) and none for any other page."
             default = dict(self.kernel_pools_config.get("default", {}), pool_size=0)
             self.kernel_pools_config = {"default": default, **{p: {"pool_size": 1} for p in pages}}
             for page, pool in list(self._pools.items()):
                 if page not in pages:
                     while pool: self._drop(pool.pop())
-            for page in pages: self.fill_if_needed(delay=delay, notebook_name=page)
 
         def _drop(self, pending) -> None:
             "Shut down a spare kernel no page wants any more, once it has started."
