@@ -289,6 +289,14 @@ def check_readable(page) -> dict:
 # -- foes on the players' view: one check for every tracker that marks foes ---------------------------------------------------
 HIDDEN, BARS = "foes' names only (and who is out)", "foes as bars, without numbers"  # the set-up's words
 SETUP_TITLE = ".besm-setup .lm-AccordionPanel-title, .besm-setup .jupyter-widget-Collapse-header"
+SETUP_PANELS = ".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content"
+FOLDED = "s => ![...document.querySelectorAll(s)].some(e => e.getClientRects().length)"
+
+
+def setup_folds(page, when: str, root: str = "") -> None:
+    "Wait for the set-up (under `root`) to fold away as play starts: among an action's last updates, after the order of play's."
+    try: page.wait_for_function(FOLDED, arg=", ".join(f"{root} {p}".strip() for p in SETUP_PANELS.split(", ")), timeout=30_000)
+    except Exception: raise AssertionError(f"the set-up should fold away once {when}") from None
 
 
 def check_foes(browser, url: str,  # the dashboard's address

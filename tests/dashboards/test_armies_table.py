@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.dashboards.kit import resize
+from tests.dashboards.kit import resize, setup_folds
 from tests.dashboards.test_narrative_battle import URL as BATTLE, fresh as fresh_battle, settle, text_is
 from tests.dashboards.test_tristat_table import order, where
 from tests.dashboards.test_unit_combat import GOB, URL as UNITS, choose, counters, fresh as fresh_units, typed
@@ -17,8 +17,6 @@ from tests.dashboards.test_unit_combat import GOB, URL as UNITS, choose, counter
 pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("BESM_NB_SHOTS")  # a folder: screenshots in play at both widths are saved there
 NISHI = "Warriors of Nishihama"
-SETUP_FOLDED = "els => els.every(e => !e.getClientRects().length)"
-SETUP = ".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content"
 
 
 def current(page, name, root=".besm-order"):
@@ -65,7 +63,7 @@ def test_unit_combat_laid_out_for_play(browser, dashboards_url):
                                                                   timeout=30_000)
         typed(page, "12 15"); page.locator("button.besm-initiative").click()
         current(page, NISHI)
-        assert page.locator(SETUP).evaluate_all(SETUP_FOLDED), "the set-up should fold away once play starts"
+        setup_folds(page, "play starts")
         # round 1: the charge, the goblins pass, their morale check, the next round
         choose(page, "action", "Charge"); choose(page, "target", GOB)
         settle(page); page.get_by_label("In reach (0: all)").fill("8"); page.get_by_label("In reach (0: all)").press("Tab")
@@ -116,7 +114,7 @@ def test_narrative_battle_laid_out_for_play(browser, dashboards_url):
         expect(page.locator(".besm-start")).to_be_visible()
         page.locator("button.besm-start").click()
         page.locator(".besm-battle-head").wait_for(timeout=30_000)
-        assert page.locator(SETUP).evaluate_all(SETUP_FOLDED), "the set-up should fold away once the battle starts"
+        setup_folds(page, "the battle starts")
         expect(page.locator(".besm-dice-need")).to_contain_text("First dice: 1d20 for Kenshin's Battle Check", timeout=30_000)
         typed(page, "11")
         expect(page.locator(".besm-dice-need")).to_contain_text("Next dice: type 1d20 for Toghrul's Battle Check", timeout=30_000)

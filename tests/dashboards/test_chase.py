@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from besm_nb.besm_d20.chase import Chase, ChaseRules, Mecha, legal_manoeuvres, start_chase
 from besm_nb.besm_d20.chase_odds import round_odds
 from besm_nb.dice import fmt_odds
-from tests.dashboards.kit import HIDDEN, check_play_screen, check_readable, check_tracker_kit, draft_kept, first_screen, resize
+from tests.dashboards.kit import HIDDEN, check_play_screen, check_readable, check_tracker_kit, draft_kept, first_screen, resize, setup_folds
 from tests.dashboards.test_special_tracker_and_melee import unfold
 from tests.helpers import assert_beside
 
@@ -58,12 +58,14 @@ def test_chase_tracker_plays_a_scripted_chase(page, dashboards_url):
     page.locator(".besm-lead-in input").fill("12")
     page.locator("button.besm-start").click()
     text_is(page, ".besm-lead", 12)
+    expect(page.locator(".besm-order .besm-round-now")).to_have_text("1", timeout=30_000)  # drawn after the manoeuvres are offered
     shown = offered(tracker, "predator")
     assert sorted(shown) == sorted(legal_manoeuvres(12)["predator"]) and shown[0] == "Gun It"  # only what a lead of 12 allows, the common one first
 
     seed = 42
     for rnd, (p, q) in enumerate([("Gun It", "Pull Ahead"), ("Redline", "Zig-Zag"), ("Gun It", "Pull Ahead")], start=1):
         if chase.over: break
+        expect(page.locator(".besm-order .besm-round-now")).to_have_text(str(rnd), timeout=30_000)  # the last Resolve's lists offered
         manoeuvre(tracker, "predator", p); manoeuvre(tracker, "prey", q)
         want = fmt_odds(round_odds(chase.state, p, q).effect["predator"])
         expect(page.locator(".besm-round-line").first).to_contain_text(f"{p} takes effect {want}", timeout=10_000)  # the bar's line
@@ -154,8 +156,7 @@ def test_chase_at_the_table(browser, dashboards_url, dashboards_server):
         a.locator(".besm-lead-in input").fill("12")
         a.locator("button.besm-start").click()
         expect(a.locator(".besm-order .besm-round-now")).to_have_text("1", timeout=30_000)
-        assert a.locator(".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content").evaluate_all(
-            "els => els.every(e => !e.getClientRects().length)"), "the set-up should fold away once the chase starts"
+        setup_folds(a, "the chase starts")
         # typed dice, one roll at a time: the line says which roll comes next before the button is pressed
         manoeuvre(t, "predator", "Gun It"); manoeuvre(t, "prey", "Pull Ahead")
         expect(t.locator(".besm-dice-need")).to_contain_text("1d20 for the predator's Drive check", timeout=30_000)

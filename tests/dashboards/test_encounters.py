@@ -189,6 +189,7 @@ def fresh_fight(page, t):
     if "Nobody in it yet" not in t.locator(".besm-order").inner_text():
         t.locator("button.besm-new").click()
         expect(t.locator(".besm-order")).to_contain_text("Nobody in it yet", timeout=10_000)
+        expect(t.locator(".besm-exertion input").first).to_be_visible(timeout=30_000)  # New unfolds the set-up, after the order
     open_setup(t)
     if "exertion off · 0 Stamina per rest" not in t.locator(".besm-round").inner_text():
         t.locator(".besm-exertion input").uncheck()

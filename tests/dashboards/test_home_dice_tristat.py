@@ -5,7 +5,7 @@ from besm_nb.dice import roll
 
 import pytest
 from playwright.sync_api import expect
-from tests.dashboards.kit import check_tracker_kit
+from tests.dashboards.kit import check_tracker_kit, settle
 from tests.helpers import ROOT, SLOW_REPLIES, assert_beside, field
 
 pytestmark = pytest.mark.browser
@@ -232,6 +232,7 @@ def test_tristat_tracker_keeps_everything(page, dashboards_url):
         fill(t, "Typed dice", "5")
         t.get_by_role("button", name="Resolve").click()
         t.locator(".besm-side[data-name='Youma'] .besm-bar", has_text="12 / 40").wait_for(timeout=30_000)
+        in_turn(page, ["Rei", "Youma"], "Youma"); settle(page, quiet_ms=150)  # the page followed to Youma: the next tap lands where it aims
 
     def next_round(t):
         t.locator("button.besm-next-round").click()

@@ -193,6 +193,7 @@ def test_the_fight_tracker_keeps_everything(page, dashboards_url):
         target(t, "Oni")
         fill(t, "besm-typed-dice", "14 7"); t.locator("button.besm-resolve").click()
         t.locator(".besm-side[data-name='Oni'] .besm-bar", has_text="17 / 24").wait_for(timeout=30_000)
+        now(page, "Oni")  # Oni's turn, the page followed there: the next tap lands where it aims
 
     def next_round(t):
         target(t, "Aiko")

@@ -129,6 +129,7 @@ def test_the_tracker_keeps_everything(page, dashboards_url):
         typed(page, "14 9 7 5 9 4 11 6 8 10"); t.locator("button.besm-act").click()
         counters(page, GOB, str(war.state.get(GOB).counters))
         t.locator(".besm-round-head", has_text="Goblin raiders acts").wait_for(timeout=30_000)
+        t.locator(".besm-order .besm-current[data-name='Goblin raiders']").wait_for(timeout=30_000)  # drawn after their actions are offered
         choose(t, "action", ACTION_LABELS["pass"])
         t.locator("button.besm-act").click()
         t.locator(".besm-round-head", has_text="every unit has acted").wait_for(timeout=30_000)

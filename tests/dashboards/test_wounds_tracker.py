@@ -6,7 +6,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.dashboards.kit import check_first_screen, check_readable, check_tracker_kit, draft_kept, first_screen, resize
+from tests.dashboards.kit import check_first_screen, check_readable, check_tracker_kit, draft_kept, first_screen, resize, setup_folds
 
 pytestmark = pytest.mark.browser
 URL = "/voila/render/anime_d20_checks.ipynb"
@@ -62,8 +62,7 @@ def test_wounds_at_the_table(browser, dashboards_url, dashboards_server):
         expect(t.locator(".besm-order .besm-side")).to_have_attribute("data-name", "Aiko", timeout=30_000)
         t.locator("button.besm-start").click()
         expect(t.locator(".besm-log")).to_contain_text("→ 40 HP", timeout=30_000)
-        assert t.locator(".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-content").evaluate_all(
-            "els => els.every(e => !e.getClientRects().length)"), "the set-up should fold away once the record starts"
+        setup_folds(a, "the record starts")
         amount(t, 20)
         expect(t.locator(".besm-odds-panel")).to_contain_text("If a hit of 20 lands: 20 / 40 HP", timeout=30_000)
         expect(t.locator(".besm-odds-panel")).to_contain_text("saved 30.00%")
