@@ -181,7 +181,7 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
     for i in range(back):
         t.locator("button.besm-redo").click()
         steps_are(t, left + i + 1, back - i - 1)  # each redo waited for: counted on the history line
-    t.locator(".besm-history-message", has_text="Redone").first.wait_for(timeout=10_000)
+    t.locator(".besm-history-message", has_text="Redone").first.wait_for(timeout=30_000)
     settle(page)  # redo moved play on: the page follows it before anything else is clicked
     assert settled(page, t, marker, after)
 
@@ -197,14 +197,14 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
         chooser.value.set_files(files=[{"name": name, "mimeType": "application/json", "buffer": content}])
     upload("broken.json", b"{not json")
     err = t.locator(".besm-file-message", has_text="not a readable save file").first
-    err.wait_for(timeout=10_000)
+    err.wait_for(timeout=30_000)
     assert_beside(t.locator(".besm-upload").first, err)
     assert marker(t) == after
     t.locator("button.besm-undo").click()  # something else on screen, so the upload visibly brings the save back
-    t.locator(".besm-history-message", has_text="Undone").first.wait_for(timeout=10_000)
+    t.locator(".besm-history-message", has_text="Undone").first.wait_for(timeout=30_000)
     settle(page)  # undo moved play back: the page follows it before the upload is clicked
     upload("mine.json", json.dumps(saved).encode())
-    t.locator(".besm-file-message", has_text="Loaded mine.json").first.wait_for(timeout=10_000)
+    t.locator(".besm-file-message", has_text="Loaded mine.json").first.wait_for(timeout=30_000)
     assert settled(page, t, marker, after)  # the message and the redrawn state are separate updates
     settle(page)  # the upload moved play on: the page follows it before the name is typed
 
@@ -213,11 +213,11 @@ def check_tracker_kit(page, url: str,  # the dashboard's address
     name.fill("../x")
     t.locator("button.besm-save").click()
     err = t.locator(".besm-save-message", has_text="File name: use letters").first
-    err.wait_for(timeout=10_000)
+    err.wait_for(timeout=30_000)
     assert_beside(name, err)
     name.fill("table one")
     t.locator("button.besm-save").click()
-    t.locator(".besm-save-message", has_text="Saved as").first.wait_for(timeout=10_000)
+    t.locator(".besm-save-message", has_text="Saved as").first.wait_for(timeout=30_000)
     offered = lambda t: [o.replace("\xa0", " ").strip() for o in t.locator(".besm-saved select option").all_inner_texts()]
     assert settled(page, t, lambda t: str("table one" in offered(t)), "True"), offered(t)  # the list shows names, not files
     assert all(not o.endswith(".json") and len(o) < 40 for o in offered(t)), offered(t)  # backups by when they were kept

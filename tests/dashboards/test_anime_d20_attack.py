@@ -55,7 +55,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     page.locator(".besm-field-pace select").first.select_option(label="walking")  # the pace starts at still: walk first
     tick(page, "rows", ["aiming: +4 (round) / +2 (action)", "beyond melee: taking cover: -6 (-4 to -10)"])
     # aiming counts only standing still: refused beside the pace until the pace is "still"
-    page.locator(".besm-error", has_text="Extra Aim counts only if the attacker does not move").first.wait_for(timeout=10_000)
+    page.locator(".besm-error", has_text="Extra Aim counts only if the attacker does not move").first.wait_for(timeout=30_000)
     page.locator(".besm-field-pace select").first.select_option(label="still (not moving: needed to aim)")
     chosen = ["aiming", ("beyond melee: taking cover", -6)]
     expected = resolve_attack(9, 18, "2d6+3", chosen, "still", defence_bonus=4, armour=2, current_hp=20)
@@ -70,7 +70,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
 
     # two rows that exclude each other: the reason appears beside the list
     tick(page, "rows", ["aiming: +4 (round) / +2 (action)", "aiming with a scope: +6 (round) / +3 (action)"])
-    page.locator(".besm-error", has_text="cannot be combined").first.wait_for(timeout=10_000)
+    page.locator(".besm-error", has_text="cannot be combined").first.wait_for(timeout=30_000)
 
     # a seeded roll is logged with its seed, and the same seed replays it in the library's calculator
     tick(page, "rows", ["touch: +6"])
@@ -81,7 +81,7 @@ def test_attack_resolver_shows_the_librarys_odds(page, dashboards_url):
     calc = attack_calculator(seed=4321)
     w = {f.name: f.widget for f in calc.fields}
     w["attack_bonus"].value, w["ac"].value, w["rows"].value, w["aim"].value, w["pace"].value = 9, 18, ("touch",), "action", "still"
-    page.locator(".besm-log", has_text=f"seed 4321: {calc.do_roll()}").first.wait_for(timeout=10_000)
+    page.locator(".besm-log", has_text=f"seed 4321: {calc.do_roll()}").first.wait_for(timeout=30_000)
 
     body = page.locator("body").inner_text()
     assert "Traceback" not in body
@@ -97,9 +97,9 @@ def test_attack_resolver_takes_combined_attackers_and_the_damage_rows(page, dash
     set_int(page, "combined", 1)
     filter_box = page.locator(".besm-field-rows .besm-filter input").first
     filter_box.fill("vital")  # the filter narrows the long list as one types
-    page.locator(".besm-field-rows").get_by_label("aiming: +4 (round) / +2 (action)", exact=True).wait_for(state="hidden", timeout=10_000)
+    page.locator(".besm-field-rows").get_by_label("aiming: +4 (round) / +2 (action)", exact=True).wait_for(state="hidden", timeout=30_000)
     tick(page, "rows", ["vital spot: -8"])
-    page.locator(".besm-field-rows .besm-ticked", has_text="Ticked: vital spot: -8").wait_for(timeout=10_000)
+    page.locator(".besm-field-rows .besm-ticked", has_text="Ticked: vital spot: -8").wait_for(timeout=30_000)
     wait_for_output(page, "Damage 2d8+3; critical damage 4d8+3")  # the dice one size up, and their critical
     page.locator(".besm-field-crit select").first.select_option(label="rolled twice: 2d6+3 → 4d6+6")
     wait_for_output(page, "critical damage 4d8+6")

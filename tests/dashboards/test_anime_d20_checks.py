@@ -25,7 +25,7 @@ def set_field(page, name, value):
 
 
 def headline_becomes(calc, text):
-    calc.locator(".besm-headline", has_text=text).first.wait_for(timeout=10_000)
+    calc.locator(".besm-headline", has_text=text).first.wait_for(timeout=30_000)
 
 
 def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
@@ -67,7 +67,7 @@ def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
     page.get_by_role("tab", name="Crash or fall").click()
     set_field(page, "feet", -5)
     err = fall.locator(".besm-error", has_text=f"{FEET_LABEL}: must be").first
-    err.wait_for(timeout=10_000)
+    err.wait_for(timeout=30_000)
     assert_beside(field(page, "feet"), err)
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors

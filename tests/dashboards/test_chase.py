@@ -68,20 +68,20 @@ def test_chase_tracker_plays_a_scripted_chase(page, dashboards_url):
         expect(page.locator(".besm-order .besm-round-now")).to_have_text(str(rnd), timeout=30_000)  # the last Resolve's lists offered
         manoeuvre(tracker, "predator", p); manoeuvre(tracker, "prey", q)
         want = fmt_odds(round_odds(chase.state, p, q).effect["predator"])
-        expect(page.locator(".besm-round-line").first).to_contain_text(f"{p} takes effect {want}", timeout=10_000)  # the bar's line
+        expect(page.locator(".besm-round-line").first).to_contain_text(f"{p} takes effect {want}", timeout=30_000)  # the bar's line
         expect(page.locator(".besm-round-odds").first).to_contain_text(f"predator {want}")  # the odds in full, in the card's fold
         seed_box = page.locator(".besm-seed input")
         seed_box.fill(str(seed + rnd)); seed_box.press("Tab")
         page.locator("button.besm-resolve").click()
         chase.act(p, q, random.Random(seed + rnd))
         text_is(page, ".besm-lead", chase.state.lead)
-        page.locator(".besm-log", has_text=f"Round {rnd}").first.wait_for(timeout=10_000)
+        page.locator(".besm-log", has_text=f"Round {rnd}").first.wait_for(timeout=30_000)
 
     played = len(chase.rounds)
     page.locator("button.besm-undo").click()
     chase.undo()
     text_is(page, ".besm-lead", chase.state.lead)
-    page.locator(".besm-chase-head", has_text=f"Round {played}").first.wait_for(timeout=10_000)
+    page.locator(".besm-chase-head", has_text=f"Round {played}").first.wait_for(timeout=30_000)
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors
 
@@ -94,14 +94,14 @@ def test_chase_tracker_offers_the_review_readings_and_each_obstacles_dc(page, da
     page.locator("button.besm-start").click()
     text_is(page, ".besm-lead", 12)
     manoeuvre(tracker, "predator", "Gun It"); manoeuvre(tracker, "prey", "Pull Ahead")
-    expect(page.locator(".besm-checks").first).to_contain_text("(DC 18;", timeout=10_000)  # close terrain's obstacle
+    expect(page.locator(".besm-checks").first).to_contain_text("(DC 18;", timeout=30_000)  # close terrain's obstacle
     extras(tracker, ".besm-obstacle-adjust input")
     box = page.locator(".besm-obstacle-adjust input")
     box.fill("-2"); box.press("Tab")
-    expect(page.locator(".besm-checks").first).to_contain_text("(DC 16;", timeout=10_000)  # this obstacle, 2 easier
+    expect(page.locator(".besm-checks").first).to_contain_text("(DC 16;", timeout=30_000)  # this obstacle, 2 easier
     box.fill("3"); box.press("Tab")  # beyond the GM's ±2: refused under the round's choices, in the screen's words, never cut to 2
     msg = page.locator(".besm-round-message", has_text="Obstacle DC ±: must be from -2 to 2, got 3").first
-    msg.wait_for(timeout=10_000)
+    msg.wait_for(timeout=30_000)
     assert_beside(box, msg)
     assert page.errors == [], page.errors
 

@@ -98,7 +98,7 @@ def test_the_planner_plays_fred_the_swift_and_rolls_like_the_library(page, dashb
     play_fred(page)
     # a bad input: the message sits beside its own field and names it
     set_int(page, "ride_yards", 200)
-    page.locator(".besm-planner .besm-error", has_text="a mount covers at most its movement in a round, 60 yards").first.wait_for(timeout=10_000)
+    page.locator(".besm-planner .besm-error", has_text="a mount covers at most its movement in a round, 60 yards").first.wait_for(timeout=30_000)
     set_int(page, "ride_yards", 0)
     # the other Initiative reading, and a seeded roll replayed by the library
     page.locator(".besm-planner .besm-field-initiative_reading select").select_option(label="2d6 + Initiative")
@@ -110,14 +110,14 @@ def test_the_planner_plays_fred_the_swift_and_rolls_like_the_library(page, dashb
     w = {f.name: f.widget for f in calc.fields}
     for name, value in dict(dex=4, striking=8, defences=0, stand=True, run_yards=16, leaps=1, initiative_reading="add").items():
         w[name].value = value
-    page.locator(".besm-planner .besm-log", has_text=f"seed 4321: {calc.do_roll()}").first.wait_for(timeout=10_000)
+    page.locator(".besm-planner .besm-log", has_text=f"seed 4321: {calc.do_roll()}").first.wait_for(timeout=30_000)
 
     # the range bands tab: the heavy crossbow at 160 yards
     open_tab(page, "Ranges")
     box = page.locator(".besm-field-distance input").first
     box.fill("160"); box.press("Tab")
     r = range_penalty("heavy crossbow", 160)
-    page.locator(".besm-output", has_text=f"{r.band.capitalize()} range: challenge {r.challenge}").first.wait_for(timeout=10_000)
+    page.locator(".besm-output", has_text=f"{r.band.capitalize()} range: challenge {r.challenge}").first.wait_for(timeout=30_000)
     assert "Traceback" not in page.locator("body").inner_text()
     assert page.outside == [], page.outside
     assert page.errors == [], page.errors
@@ -157,21 +157,21 @@ def test_the_stamina_tracker_marks_a_minor_action(page, dashboards_url):
     fresh_fight(page, t)
     t.locator(".besm-exertion input").check(); t.locator(".besm-recovery input").fill("2"); t.locator(".besm-recovery input").press("Tab")
     t.locator("button.besm-set-rules").click()
-    page.wait_for_function("document.querySelector('.besm-round').innerText.includes('2 Stamina per rest')", timeout=10_000)
+    page.wait_for_function("document.querySelector('.besm-round').innerText.includes('2 Stamina per rest')", timeout=30_000)
     for name in ("Ann", "Bo"):
         t.locator(".besm-name input").fill(name)
         t.locator(".besm-max-stamina input").fill("20"); t.locator(".besm-stamina-now input").fill("10")
         t.locator("button.besm-add").click()
-        page.locator(SIDE.format(name)).wait_for(timeout=10_000)
+        page.locator(SIDE.format(name)).wait_for(timeout=30_000)
     tap(t.locator(".besm-who"), "Ann")
     t.locator("button.besm-minor").click()
-    expect(page.locator(SIDE.format("Ann"))).to_contain_text("a minor action only: no rest, no exertion", timeout=10_000)
-    expect(page.locator(SIDE.format("Bo"))).to_have_class(re.compile("besm-current"), timeout=10_000)  # the card moves on to Bo
+    expect(page.locator(SIDE.format("Ann"))).to_contain_text("a minor action only: no rest, no exertion", timeout=30_000)
+    expect(page.locator(SIDE.format("Bo"))).to_have_class(re.compile("besm-current"), timeout=30_000)  # the card moves on to Bo
     tap(t.locator(".besm-who"), "Ann")
-    expect(t.locator("button.besm-minor")).to_be_disabled(timeout=10_000)
-    expect(t.locator("button.besm-act")).to_be_enabled(timeout=10_000)
+    expect(t.locator("button.besm-minor")).to_be_disabled(timeout=30_000)
+    expect(t.locator("button.besm-act")).to_be_enabled(timeout=30_000)
     t.locator("button.besm-end-round").click()
-    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '2'", timeout=10_000)
+    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '2'", timeout=30_000)
     stamina_is(page, "Ann", 10)  # no rest, no exertion
     stamina_is(page, "Bo", 12)  # did nothing: rests
     assert page.errors == [], page.errors
@@ -188,7 +188,7 @@ def fresh_fight(page, t):
     t.locator(".besm-order").wait_for(timeout=30_000)
     if "Nobody in it yet" not in t.locator(".besm-order").inner_text():
         t.locator("button.besm-new").click()
-        expect(t.locator(".besm-order")).to_contain_text("Nobody in it yet", timeout=10_000)
+        expect(t.locator(".besm-order")).to_contain_text("Nobody in it yet", timeout=30_000)
         expect(t.locator(".besm-exertion input").first).to_be_visible(timeout=30_000)  # New unfolds the set-up, after the order
     open_setup(t)
     if "exertion off · 0 Stamina per rest" not in t.locator(".besm-round").inner_text():
@@ -196,7 +196,7 @@ def fresh_fight(page, t):
         t.locator(".besm-recovery input").fill("0"); t.locator(".besm-recovery input").press("Tab")
         t.locator("button.besm-set-rules").click()
         page.wait_for_function("document.querySelector('.besm-round').innerText.includes('exertion off · 0 Stamina per rest')",
-                               timeout=10_000)
+                               timeout=30_000)
 
 
 def test_the_stamina_tracker_holds_the_door(page, dashboards_url):
@@ -207,48 +207,48 @@ def test_the_stamina_tracker_holds_the_door(page, dashboards_url):
     t.locator(".besm-name input").fill("Garth")
     t.locator(".besm-strength input").fill("5"); t.locator(".besm-max-stamina input").fill("40")
     t.locator("button.besm-add").click()
-    page.locator(SIDE.format("Garth")).wait_for(timeout=10_000)
-    expect(t.locator(".besm-odds-panel")).to_contain_text("this round (up to 5)", timeout=10_000)  # up to double
+    page.locator(SIDE.format("Garth")).wait_for(timeout=30_000)
+    expect(t.locator(".besm-odds-panel")).to_contain_text("this round (up to 5)", timeout=30_000)  # up to double
     push_points(t, 6)
-    expect(t.locator("button.besm-push")).to_be_disabled(timeout=10_000)  # more than the rules allow: Push is not offered
+    expect(t.locator("button.besm-push")).to_be_disabled(timeout=30_000)  # more than the rules allow: Push is not offered
     push_points(t, 5)
-    expect(t.locator(".besm-odds-panel")).to_contain_text("Push Strength 5 → 10", timeout=10_000)  # what it costs, before it is done
+    expect(t.locator(".besm-odds-panel")).to_contain_text("Push Strength 5 → 10", timeout=30_000)  # what it costs, before it is done
     t.locator("button.besm-push").click()
     stamina_is(page, "Garth", 35)
-    expect(page.locator(SIDE.format("Garth"))).to_contain_text("Strength 10 (5 +5)", timeout=10_000)
+    expect(page.locator(SIDE.format("Garth"))).to_contain_text("Strength 10 (5 +5)", timeout=30_000)
     t.locator("button.besm-end-round").click()
     for _ in range(3):
-        page.wait_for_function("!document.querySelector('button.besm-repeat').disabled", timeout=10_000)
+        page.wait_for_function("!document.querySelector('button.besm-repeat').disabled", timeout=30_000)
         t.locator("button.besm-repeat").click()
         t.locator("button.besm-end-round").click()
-    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=10_000)
+    page.wait_for_function("document.querySelector('.besm-round').dataset.round === '5'", timeout=30_000)
     stamina_is(page, "Garth", 20)  # the example: 20 down
 
     # the exertion rule on: each round of holding the door costs 6 (5 pushed + 1 exertion), not 5
     open_setup(t)
     t.locator(".besm-exertion input").check(); t.locator("button.besm-set-rules").click()
-    page.wait_for_function("document.querySelector('.besm-round').innerText.includes('exertion on')", timeout=10_000)
+    page.wait_for_function("document.querySelector('.besm-round').innerText.includes('exertion on')", timeout=30_000)
     for left in ("14", "8", "2"):
         push_points(t, 5)
         t.locator("button.besm-push").click()
         t.locator("button.besm-end-round").click()
         stamina_is(page, "Garth", left)
-    expect(t.locator(".besm-odds-panel")).to_contain_text("type 1 to 2 Stamina", timeout=10_000)  # no more than he has
+    expect(t.locator(".besm-odds-panel")).to_contain_text("type 1 to 2 Stamina", timeout=30_000)  # no more than he has
     expect(t.locator("button.besm-push")).to_be_disabled()  # the 5 still typed is more than that: Push is not offered
     push_points(t, 2)
     t.locator("button.besm-push").click()
     t.locator("button.besm-end-round").click()
-    expect(page.locator(SIDE.format("Garth"))).to_contain_text("COLLAPSED", timeout=10_000)
+    expect(page.locator(SIDE.format("Garth"))).to_contain_text("COLLAPSED", timeout=30_000)
     stamina_is(page, "Garth", 0)
-    expect(t.locator("button.besm-act")).to_be_disabled(timeout=10_000)  # only what is legal
-    expect(t.locator("button.besm-push")).to_be_disabled(timeout=10_000)
+    expect(t.locator("button.besm-act")).to_be_disabled(timeout=30_000)  # only what is legal
+    expect(t.locator("button.besm-push")).to_be_disabled(timeout=30_000)
 
     # a refusal sits beside its button and names the field on screen
     open_setup(t)
     t.locator(".besm-name input").fill("Garth")
     t.locator("button.besm-add").click()
     err = t.locator(".besm-add-message", has_text="Name: Garth is already in the record").first
-    err.wait_for(timeout=10_000)
+    err.wait_for(timeout=30_000)
     assert_beside(t.locator("button.besm-add"), err)
     assert page.errors == [], page.errors
 
@@ -260,14 +260,14 @@ def test_the_stamina_tracker_keeps_everything(page, dashboards_url):
         t.locator(".besm-name input").fill("Ann")
         t.locator(".besm-strength input").fill("4"); t.locator(".besm-max-stamina input").fill("30")
         t.locator("button.besm-add").click()
-        page.locator(SIDE.format("Ann")).wait_for(timeout=10_000)
+        page.locator(SIDE.format("Ann")).wait_for(timeout=30_000)
         push_points(t, 3)
         t.locator("button.besm-push").click()
         stamina_is(page, "Ann", 27)
 
     def next_round(t):
         t.locator("button.besm-end-round").click()
-        page.wait_for_function("document.querySelector('.besm-round').dataset.round === '2'", timeout=10_000)
+        page.wait_for_function("document.querySelector('.besm-round').dataset.round === '2'", timeout=30_000)
 
     def tab(pg):
         pg.locator(".besm-planner").wait_for(timeout=120_000)

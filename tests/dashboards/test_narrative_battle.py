@@ -82,7 +82,7 @@ def test_a_battle_played_through_the_page(page, dashboards_url):
     # undo reaches back across the turn and the encounter
     undo(page.locator(".besm-battles").first, 2)
     text_is(page, ".besm-as-A", "5,100"); text_is(page, ".besm-battle-head .besm-turn", "2")
-    expect(page.locator(".besm-fights")).to_have_text("", timeout=10_000)
+    expect(page.locator(".besm-fights")).to_have_text("", timeout=30_000)
 
     # a typed total the dice cannot show: refused beside the button, nothing changes
     typed(page, "25")
@@ -115,10 +115,10 @@ def test_the_size_and_encounter_switches_through_the_page(page, dashboards_url):
     text_is(page, ".besm-as-A", "5,100")
     typed(page, "9 2 1 1 2 2 2 5"); page.locator("button.besm-encounter").click()
     page.locator(".besm-fights", has_text="d20 9 → 11 (11 to 19)").wait_for(timeout=30_000)
-    expect(page.locator("button.besm-encounter")).to_be_enabled(timeout=10_000)  # the turn's second half-hour
+    expect(page.locator("button.besm-encounter")).to_be_enabled(timeout=30_000)  # the turn's second half-hour
     typed(page, "3 3 1 4 8"); page.locator("button.besm-encounter").click()
     page.locator(".besm-fights", has_text="d20 3 → 5 (1 to 9)").wait_for(timeout=30_000)
-    expect(page.locator("button.besm-encounter")).to_be_disabled(timeout=10_000)
+    expect(page.locator("button.besm-encounter")).to_be_disabled(timeout=30_000)
     page.locator("button.besm-new").click()
     page.locator(".besm-battle-status", has_text="Set up both armies").wait_for(timeout=30_000)
     expect(minutes).to_have_value("30")  # a new battle's set-up is a first visit's: the next test's page starts there too
