@@ -68,15 +68,23 @@ def summary(violations: dict[str, list[dict]]) -> str:
     return json.dumps({k: {v["id"]: v["count"] for v in vs} for k, vs in violations.items() if vs})
 
 
+QUIET = """([selector, quiet, most]) => new Promise((done) => {
+  const start = performance.now(); let last = start;
+  const seen = new MutationObserver(() => { last = performance.now(); });
+  document.querySelectorAll(selector).forEach((e) => seen.observe(e, {subtree: true, childList: true, characterData: true, attributes: true}));
+  const tick = () => { const t = performance.now();
+    if (t - last >= quiet || t - start >= most) { seen.disconnect(); done(); } else setTimeout(tick, 25); };
+  tick(); })"""
+
+
+def still(pg, selector: str, quiet_ms: int, most_ms: int) -> None:
+    "Wait until what `selector` finds has not changed for `quiet_ms` (`most_ms` at most): a page's widgets arrive one update at a time."
+    pg.evaluate(QUIET, [selector, quiet_ms, most_ms])
+
+
 def settle(pg, quiet_ms: int = 800, within_ms: int = 60_000) -> None:
     "Wait until the page's elements stop changing for `quiet_ms` (a dashboard draws its cells as its kernel runs them)."
-    pg.evaluate("""([quiet, within]) => new Promise((done) => {
-        let last = performance.now(); const start = last;
-        const seen = new MutationObserver(() => { last = performance.now(); });
-        seen.observe(document.body, {childList: true, subtree: true, attributes: true});
-        const tick = () => { const now = performance.now();
-            if (now - last >= quiet || now - start >= within) { seen.disconnect(); done(); } else setTimeout(tick, 100); };
-        tick(); })""", [quiet_ms, within_ms])
+    still(pg, "body", quiet_ms, within_ms)
 
 
 def skipped_levels(found: dict) -> list[str]:

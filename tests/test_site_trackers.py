@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 from tests.conftest import CHROMIUM_ARGS, chromium_path
 from tests.dashboards.kit import FOLLOWING, resize
 from tests.helpers import ROOT, SLOW_REPLIES
+from tests.test_site_pages import visit
 
 SITE = ROOT / "_site"
 pytestmark = [pytest.mark.docs, pytest.mark.browser]
@@ -180,14 +181,19 @@ def fits_a_phone(pg, path: str) -> None:
 def test_every_tracker_is_live_fits_a_phone_saved_on_the_device_and_resumed(pw, profile):
     """Each tracker page fresh at 400 px: every input and button on the screen; then two steps, a reload: the same game;
     the browser closed and opened on the same profile: the same game. (The phone check was a test of its own, opening
-    every page again in a browser of its own: `test_the_phone_check_can_fail` keeps the proof that it can fail.)"""
+    every page again in a browser of its own: `test_the_phone_check_can_fail` keeps the proof that it can fail.) The first
+    visit is also the site walk's for these pages (test_site_pages: no console or page error, snapshots drawn, formulas
+    typeset), which they left out: each page starts its Python once fewer."""
     server = Server().start()
     played = {}
     try:
         ctx = open_profile(pw, profile)
         pg = page_of(ctx)
+        pg.problems = []
+        pg.on("console", lambda m: pg.problems.append(f"console {m.type}: {m.text[:300]}") if m.type == "error" else None)
+        pg.on("pageerror", lambda e: pg.problems.append(f"page error: {str(e)[:300]}"))
         for path, steps in TRACKERS.items():
-            pg.goto(f"{server.url}/{path}")
+            assert visit(pg, f"{server.url}/{path}", path) == [], path  # the site walk's check of this page
             state = wait_live(pg)
             note = pg.locator(".besm-live-note[data-kind='tracker']").first
             assert note.get_attribute("data-state") == "live", path

@@ -8,6 +8,7 @@ from typing import Callable
 
 from playwright.sync_api import expect
 
+from tests.a11y import still
 from tests.helpers import assert_beside
 
 
@@ -121,20 +122,11 @@ FOLLOWED = """() => [...document.querySelectorAll('.besm-play-box')].every(b => 
 
 
 # resolves once the play area has had no change for `quiet` ms (at most `most` ms): the updates of one action come one by one
-PLAY_QUIET = """([quiet, most]) => new Promise((done) => {
-  const start = performance.now(); let last = start;
-  const seen = new MutationObserver(() => { last = performance.now(); });
-  document.querySelectorAll('.besm-play-box').forEach((b) => seen.observe(b, {subtree: true, childList: true, characterData: true, attributes: true}));
-  const tick = () => { const t = performance.now();
-    if (t - last >= quiet || t - start >= most) { seen.disconnect(); done(); } else setTimeout(tick, 25); };
-  tick(); })"""
-
-
 def settle(page, quiet_ms: int = 0) -> None:
     """Wait until the page has followed play to the card: it scrolls, and moves the focus there; a click meanwhile could land
     elsewhere. With `quiet_ms`, first until the play area has been still that long (2 s at most): the step that tells the page
     to follow comes last of an action's updates, and a test that saw an earlier one could act before it arrives."""
-    if quiet_ms: page.evaluate(PLAY_QUIET, [quiet_ms, 2_000])
+    if quiet_ms: still(page, ".besm-play-box", quiet_ms, 2_000)
     try: page.wait_for_function(FOLLOWED, timeout=5_000)
     except Exception: pass  # a page that never followed (opened on a game already under way) has nothing pending
     page.wait_for_function(FOLLOWING, timeout=30_000)
