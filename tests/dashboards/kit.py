@@ -121,7 +121,6 @@ FOLLOWED = """() => [...document.querySelectorAll('.besm-play-box')].every(b => 
   const s = b.querySelector('.besm-follow-step'); return !s || +(b.dataset.followed || 0) >= +s.dataset.step; })"""
 
 
-# resolves once the play area has had no change for `quiet` ms (at most `most` ms): the updates of one action come one by one
 def settle(page, quiet_ms: int = 0) -> None:
     """Wait until the page has followed play to the card: it scrolls, and moves the focus there; a click meanwhile could land
     elsewhere. With `quiet_ms`, first until the play area has been still that long (2 s at most): the step that tells the page
@@ -285,9 +284,9 @@ SETUP_PANELS = ".besm-setup .lm-AccordionPanel, .besm-setup .widget-accordion-co
 FOLDED = "s => ![...document.querySelectorAll(s)].some(e => e.getClientRects().length)"
 
 
-def setup_folds(page, when: str, root: str = "") -> None:
-    "Wait for the set-up (under `root`) to fold away as play starts: among an action's last updates, after the order of play's."
-    try: page.wait_for_function(FOLDED, arg=", ".join(f"{root} {p}".strip() for p in SETUP_PANELS.split(", ")), timeout=30_000)
+def setup_folds(page, when: str) -> None:
+    "Wait for the set-up to fold away as play starts: among an action's last updates, after the order of play's."
+    try: page.wait_for_function(FOLDED, arg=SETUP_PANELS, timeout=30_000)
     except Exception: raise AssertionError(f"the set-up should fold away once {when}") from None
 
 
