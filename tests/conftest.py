@@ -28,6 +28,40 @@ def _patient_expect() -> None:
 
 _patient_expect()
 
+
+def _settle_before_acting() -> None:
+    """Every tap, tick, choice and keystroke a test makes waits first until the page has settled (`SETTLED_JS`), as a person
+    waits for the screen to stop moving: an action's later updates (a fold, the page following play, a line that grows) moved
+    the next target under a click that was then lost. 10 s at most, then it acts anyway (a kernel busy for good)."""
+    try: from playwright.sync_api import Browser, Locator, TimeoutError as Timeout
+    except ImportError: return
+    from tests.helpers import SETTLED_JS
+    def settled(page) -> None:
+        try: page.wait_for_function("() => !window.besmSettled || window.besmSettled()", timeout=10_000)
+        except Timeout:  # said in the failing test's output, if it fails
+            print(f"the page at {page.url} was still changing after 10 s: acting anyway", file=sys.stderr)
+    for name in ("click", "dblclick", "check", "uncheck", "set_checked", "fill", "press", "press_sequentially", "type",
+                 "select_option", "tap", "set_input_files", "clear"):
+        def acting(self, *args, __act=getattr(Locator, name), **kwargs):
+            settled(self.page)
+            return __act(self, *args, **kwargs)
+        setattr(Locator, name, acting)
+    new_context = Browser.new_context
+    def with_settled(self, *args, **kwargs):
+        ctx = new_context(self, *args, **kwargs)
+        ctx.add_init_script(SETTLED_JS)
+        return ctx
+    Browser.new_context = with_settled
+    new_page = Browser.new_page
+    def page_settled(self, *args, **kwargs):
+        page = new_page(self, *args, **kwargs)
+        page.context.add_init_script(SETTLED_JS)  # before the page's first address
+        return page
+    Browser.new_page = page_settled
+
+
+_settle_before_acting()
+
 LOCAL = {"127.0.0.1", "localhost"}
 from tests.helpers import ROOT
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

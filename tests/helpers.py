@@ -223,3 +223,32 @@ SLOW_REPLIES = """(() => {
       set(f) { d.set.call(this, f && ((e) => { const ms = window.besmSlow || 0; if (ms) setTimeout(() => f.call(this, e), ms); else f.call(this, e); })); }});
   }
 })();"""
+
+
+# in a page: `besmSettled()` is true once the screen has stopped changing as a person would wait for before a tap: every
+# kernel's last word was "idle" (an action's updates all come before it), nothing came from Python for 50 ms, and no
+# play area is about to follow play (it scrolls 120 ms after its step arrives). Pages slowed on purpose (`besmSlow`,
+# above) are never waited for: those tests act while Python is busy by design.
+SETTLED_JS = r"""(() => {
+  const said = new Map();  // a kernel's socket -> its last execution state
+  window.besmBusySeen = 0;  // how many times a kernel said it was busy (a test proves the waiting sees them)
+  let last = 0;
+  const utf8 = new TextDecoder();
+  const state = (raw) => {  // a status message's execution state (the kernel protocol's JSON text, or its binary form, v1)
+    try {
+      let m;
+      if (typeof raw === 'string') m = JSON.parse(raw);
+      else {
+        const view = new DataView(raw), at = (i) => Number(view.getBigUint64(8 * i, true));
+        const part = (i) => JSON.parse(utf8.decode(raw.slice(at(i + 1), at(i + 2))));
+        m = {header: part(1), content: part(4)};
+      }
+      return m?.header?.msg_type === 'status' ? m.content?.execution_state : null;
+    } catch (e) { return null; }
+  };
+  const d = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+  Object.defineProperty(WebSocket.prototype, 'onmessage', {configurable: true, get() { return d.get.call(this); },
+    set(f) { d.set.call(this, f && ((e) => { last = performance.now(); const s = state(e.data); if (s) said.set(this, s); if (s === 'busy') window.besmBusySeen++; return f.call(this, e); })); }});
+  window.besmSettled = () => !!window.besmSlow || (![...said].some(([ws, s]) => s === 'busy' && ws.readyState === 1)
+    && performance.now() - last > 50 && !document.querySelector('.besm-play-box[data-following]'));
+})();"""

@@ -55,9 +55,11 @@ def test_checks_dashboard_fall_mind_and_wounds(page, dashboards_url):
     page.get_by_role("tab", name="Wounds").click()
     wounds = page.locator(".besm-calculator").filter(has=page.locator("button.besm-damage")).first
     wounds.locator("button.besm-new").click()  # a fresh record of 40, whatever an earlier test on this server left
+    expect(wounds.locator(".besm-wounds-name input")).to_be_visible(timeout=30_000)  # New unfolds the set-up, among its last updates
     headline_becomes(wounds, "40 / 40 HP: conscious")
     wounds.locator(".besm-field-amount input").first.fill("12")
     wounds.locator(".besm-field-amount input").first.press("Tab")
+    expect(wounds.locator(".besm-odds-panel")).to_contain_text("If a hit of 12 lands: 28 / 40 HP", timeout=30_000)  # read before the tap
     wounds.locator("button.besm-damage").click()
     headline_becomes(wounds, f"28 / 40 HP: conscious; wound penalty {wound_penalty(28, 40):+d}")
     wounds.locator("button.besm-undo").click()

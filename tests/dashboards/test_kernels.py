@@ -41,6 +41,14 @@ def test_a_page_left_shuts_its_kernel_down(page, dashboards_server):
     page.goto(dashboards_url + "/voila/render/dice_and_checks.ipynb")
     page.locator(".besm-calculator").first.wait_for(timeout=120_000)
     kernel = kernel_of(page.content())
+    # the tests' wait before each tap (conftest, SETTLED_JS) hears the kernel: busy while it answers, then settled
+    box = page.locator(".besm-field-expr input").first
+    box.wait_for(timeout=30_000)
+    page.wait_for_function("() => window.besmSettled()", timeout=30_000)
+    before = page.evaluate("window.besmBusySeen")
+    box.fill("4d6"); box.press("Tab")
+    page.wait_for_function(f"() => window.besmBusySeen > {before}", timeout=30_000)
+    page.wait_for_function("() => window.besmSettled()", timeout=30_000)
     running = lambda: [f.stem.removeprefix("kernel-") for f in kernel_connection_files(proc.pid)]
     assert kernel in running()
     page.goto(dashboards_url + "/voila/render/index.ipynb")  # the home page: the dice page is left

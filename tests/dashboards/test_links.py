@@ -6,6 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.dashboards.kit import settle, setup_folds
 from tests.helpers import assert_beside, field
 
 pytestmark = pytest.mark.browser
@@ -23,6 +24,14 @@ def set_field(scope, name, value):
     box = scope.locator(f".besm-field-{name} input").first
     box.fill(str(value))
     box.press("Tab")
+
+
+def hit(t, amount, leaves):
+    "A hit on the wounds record as a person makes it: the amount typed, Damage once the bar shows what it would leave."
+    set_field(t, "amount", amount)
+    expect(t.locator(".besm-odds-panel")).to_contain_text(f"If a hit of {amount} lands: {leaves}", timeout=30_000)
+    t.locator("button.besm-damage").click()
+    expect(t.locator(".besm-headline").first).to_contain_text(leaves, timeout=30_000)
 
 
 def fresh(browser, **options):
@@ -79,11 +88,15 @@ def test_links_reopen_a_calculator_and_a_save(browser, dashboards_url, wounds_ke
         t = open_tab(page, "Wounds", WOUNDS)
         t.locator("button.besm-new").click()
         expect(t.locator(".besm-history-message")).to_contain_text("New record", timeout=30_000)
+        expect(t.locator(".besm-wounds-name input")).to_be_visible(timeout=30_000)  # New unfolds the set-up, among its last updates
         t.locator("button.besm-start").click()
         expect(t.locator(".besm-log")).to_contain_text("→ 40 HP", timeout=30_000)
-        set_field(t, "amount", 9)
-        t.locator("button.besm-damage").click()
-        expect(t.locator(".besm-headline").first).to_contain_text("31 / 40 HP", timeout=30_000)
+        setup_folds(page, "the record starts")  # among Start's last updates: the page moves under a tap before them
+        settle(page)  # and has followed play to the card
+        hit(t, 9, "31 / 40 HP")
+        # the hit's last update: the shock save it calls for is asked for, which moves the saves below down
+        expect(t.locator(".besm-dice-need")).to_contain_text("Fortitude save against shock", timeout=30_000)
+        settle(page)  # and the page has followed play to her card (it scrolls 120 ms after the step: a tap then lands elsewhere)
         t.locator(".besm-save-name input").fill("castle-fight")
         t.locator("button.besm-save").click()
         expect(t.locator(".besm-save-message")).to_contain_text("Saved as 'castle-fight'", timeout=30_000)
@@ -91,9 +104,7 @@ def test_links_reopen_a_calculator_and_a_save(browser, dashboards_url, wounds_ke
         expect(save_link).to_have_attribute("href", "?tab=wounds&save=castle-fight", timeout=30_000)
         assert_beside(t.locator(".besm-saved select").first, save_link)
         save_href = save_link.evaluate("a => a.href")
-        set_field(t, "amount", 5)
-        t.locator("button.besm-damage").click()
-        expect(t.locator(".besm-headline").first).to_contain_text("26 / 40 HP", timeout=30_000)
+        hit(t, 5, "26 / 40 HP")
         assert page.errors == [], page.errors
     finally:
         ctx.close()
