@@ -345,6 +345,7 @@ class _Autosave:
             raise ValueError(f"{self.path.name}: its undo history is not a list of states")
         if not isinstance(data.get("state"), dict): raise ValueError(f"{self.path.name}: it holds no state")
         if type(rev) is not int or rev < 0: raise ValueError(f"{self.path.name}: its revision is not a whole number")
+        if type(data.get("news", 0)) is not int or data.get("news", 0) < 0: raise ValueError(f"{self.path.name}: its count of News is not a whole number")
         return data
 
     def revision(self) -> int:
@@ -403,6 +404,7 @@ class Tracker(Panel):
     # … and, to use the play layout:
     def draft(self) -> dict: return {}  # the half-made declaration, JSON-ready: kept across a reload, never an undo step
     def restore_draft(self, data: dict) -> None: pass  # set it back, leaving out what no longer fits (never raises)
+    def first_setup(self) -> None: pass  # a set-up form outside the state: put back what a first visit shows (New, on every screen)
     def playing(self) -> bool: return False  # set-up is over: fold it away
     def play(self) -> Play | None: return type(self).play_of(self.state())  # the order of play now
     @classmethod
@@ -419,6 +421,7 @@ class Tracker(Panel):
         self.autosaving = bool(autosave) and self.saves is not None
         self._file = _Autosave(self.saves, self.kind, self.version) if self.autosaving else None
         self._revision = 0  # the autosave's revision this page shows
+        self._news = 0  # how many times New was pressed on this game (on any screen): another screen's New resets the set-up form here
         self._written = None  # what was last written or read: nothing is rewritten unchanged
         self._draft_text = None
         self._drafting = True  # until `resume` has set back the declaration kept: nothing overwrites it before
@@ -497,6 +500,8 @@ class Tracker(Panel):
             self.restore(data["state"])
             self._undo, self._redo = [_text(s) for s in data.get("undo", [])], [_text(s) for s in data.get("redo", [])]
             self._revision = data.get("revision", 0)
+            if refresh and data.get("news", 0) != self._news: self.first_setup()  # New on another screen: its set-up form here too
+            self._news = data.get("news", 0)
             self._written = self._signature()
             self._drafted(lambda: self.restore_draft(draft))
             if refresh: self._after(write=False)
@@ -817,6 +822,8 @@ class Tracker(Panel):
             kept = f" The previous one is kept in Saved as '{save_label(name, self.kind)}'."
         if hasattr(self, "dice_typed"): self._drafted(lambda: setattr(self.dice_typed, "value", ""))  # the old fight's dice are not this one's
         self.restore(self.blank())
+        self._news += 1  # written even when the game was blank already: every screen's set-up form starts over
+        self.first_setup()
         self._say(f"New {self.noun}.{kept}", self.history_message)
 
     # -- files --------------------------------------------------------------------------------------
@@ -894,7 +901,7 @@ class Tracker(Panel):
 
     def _signature(self) -> tuple:
         "What the autosave holds, in short: written again only when it changes."
-        return (_text(self.state()), len(self._undo), len(self._redo), self._undo[-1:], self._redo[-1:])
+        return (_text(self.state()), len(self._undo), len(self._redo), self._undo[-1:], self._redo[-1:], self._news)
 
     def _after(self, write: bool = True) -> None:
         "After any change: redraw, autosave (a new revision), and refresh the order of play, the history line, the download link and the Saved list."
@@ -907,7 +914,8 @@ class Tracker(Panel):
                 if size > HISTORY_BYTES: break
                 undo.insert(0, json.loads(s))
             self._revision += 1
-            self._file.write({"state": state, "undo": undo, "redo": [json.loads(s) for s in self._redo[-50:]], "revision": self._revision})
+            self._file.write({"state": state, "undo": undo, "redo": [json.loads(s) for s in self._redo[-50:]], "revision": self._revision,
+                             "news": self._news})
             self._written = self._signature()
         self._show_play(acted=write)
         self.undo_button.disabled, self.redo_button.disabled = not self._undo, not self._redo

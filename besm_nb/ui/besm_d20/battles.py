@@ -307,9 +307,8 @@ class BattleTracker(Tracker):
         if battle is not None: self._show_setup(battle)
         else: self._drafted(lambda: [setattr(w, "value", 0) for w in (*self.circ.values(), self.glory)])  # a new battle's first turn starts clear
 
-    def new(self) -> None:
-        "Start afresh with the set-up a first visit shows (the last battle's armies and settings stay in its backup): every screen shows one set-up."
-        super().new()
+    def first_setup(self) -> None:
+        "The set-up a first visit shows, put back by New on every screen (the last battle's armies and settings stay in its backup)."
         self._show_setup(default_battle())
 
     def _show_setup(self, battle: Battle) -> None:

@@ -342,7 +342,7 @@ class ChaseTracker(Tracker):
         super().__init__(self.play_layout(setup, action, self.log_view, more, "Set-up: the two sides, terrain, readings, players' view", bar=bar))
         self.add_class("besm-tracker")
         (pm, qm, terrain, started), rules, only_open = self._start_args()
-        self.first_setup = Chase(start_chase(pm, qm, terrain, started, 0, None, rules, only_open))  # New chase shows it again
+        self.first_chase = Chase(start_chase(pm, qm, terrain, started, 0, None, rules, only_open))  # New chase shows it again
         self.resume()
 
     # -- plumbing -------------------------------------------------------------------------------------
@@ -468,10 +468,9 @@ class ChaseTracker(Tracker):
         "Whose side the players are on, and how their view shows the other side."
         self.table_view = {"players": self.players_side.value, "show_foes": self.show_foes.value}
 
-    def new(self) -> None:
-        "Start afresh with the set-up a first visit shows (the last chase's sides and readings stay in its backup): every screen shows one set-up."
-        super().new()
-        self._show_setup(self.first_setup)
+    def first_setup(self) -> None:
+        "The set-up a first visit shows, put back by New on every screen (the last chase's sides and readings stay in its backup)."
+        self._show_setup(self.first_chase)
 
     def _show_setup(self, chase: Chase) -> None:
         "Put the chase's own set-up back in the form."

@@ -333,9 +333,8 @@ class UnitTracker(Tracker):
         self.rosters, self.characters, self.combat, self.log_lines, self.foes = rosters, characters, combat, list(log), foes
         if combat is not None: self._show_rules(combat.start.rules)
 
-    def new(self) -> None:
-        "Start afresh under the readings a first visit shows (the last combat's stay in its backup): every screen shows one set-up."
-        super().new()
+    def first_setup(self) -> None:
+        "The readings a first visit shows, put back by New on every screen (the last combat's stay in its backup)."
         self._show_rules(self.first_rules)
 
     def _show_rules(self, r: UnitRules) -> None:
