@@ -104,6 +104,9 @@ def picked_entries(roster: Roster,  # the roster the page shows
     return list(out.values())
 
 
+_PLURALS = {"army": "armies", "mecha": "mecha", "unit or character": "units or characters"}  # the rest take an s
+
+
 class RosterPart(_RosterFile, widgets.VBox):
     "A tracker's roster, for its set-up: the system's entries and groups as toggles, Add from roster (one undoable step, through the tracker's own add path), Keep in roster, and the whole roster downloaded or uploaded."
     def __init__(self,
@@ -118,6 +121,7 @@ class RosterPart(_RosterFile, widgets.VBox):
                 ):
         _check_kinds(system, kinds)
         self.tracker, self.system, self.kinds, self.what = tracker, system, tuple(kinds), what
+        self.whats = _PLURALS.get(what, f"{what}s")  # "armies", not "armys"
         self._add, self._keepable, self._keep = add, keepable, keep
         self.folder = tracker.saves  # None: no files, the roster lives on this page only
         self.path = None if self.folder is None else roster_path(self.folder, system)
@@ -181,7 +185,7 @@ class RosterPart(_RosterFile, widgets.VBox):
             self._offered = key
         where = "kept in the saves folder" if self.folder is not None else "on this page only (no saves folder)"
         self.view.value = (f"<b>Roster</b>: the {escape(SYSTEMS[self.system])} cast, {where} (revision {r.revision}; ★ a source's example). "
-                           f"Tap {self.what}s or a group, then <i>Add from roster</i>: they join as one step (Undo takes them all back), "
+                           f"Tap {self.whats} or a group, then <i>Add from roster</i>: they join as one step (Undo takes them all back), "
                            f"each a copy, so changing the roster later never changes this {escape(self.tracker.noun)}."
                            + ("" if every else f" <i>Nothing here yet: Keep in roster saves a {self.what} of this set-up.</i>"))
         href = "data:application/json;base64," + base64.b64encode(roster_to_text(r).encode()).decode()
@@ -214,7 +218,7 @@ class RosterPart(_RosterFile, widgets.VBox):
     def add_picked(self) -> None:
         "Add from roster: everything picked joins as one step, through the tracker's own add path (checked as typing it would be)."
         entries = picked_entries(self.roster, self.pick.value)
-        if not entries: raise ValueError(f"Add from roster: tap the {self.what}s or the group to add first")
+        if not entries: raise ValueError(f"Add from roster: tap the {self.whats} or the group to add first")
         odd = [e.name for e in entries if e.kind not in self.kinds]
         if odd: raise ValueError(f"Add from roster: {', '.join(odd)} cannot join: this takes {', '.join(self.kinds)}")
         said = self._add(entries)
